@@ -1,0 +1,13 @@
+"""The registry of games: `GAMES[key]` is the engine object for that game.
+
+Engines are pure: no I/O, no clock, no randomness except the seeded generator kept in the state.
+"""
+
+from __future__ import annotations
+
+from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome
+from bot.games.fish import FISH
+
+GAMES: dict[str, Game] = {game.key: game for game in (FISH,)}
+
+__all__ = ["GAMES", "BadOptions", "Game", "GameError", "IllegalMove", "InvalidNotation", "Outcome"]

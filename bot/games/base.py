@@ -1,0 +1,90 @@
+"""The game contract every engine follows, and the one error family players see.
+
+Modelled on python-chess: engines are pure functions over small immutable states, moves are text in
+canonical notation, and every refusal is a ValueError whose message quotes the input and says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+
+class GameError(ValueError):
+    """Base of every error an engine raises; the message is meant for players."""
+
+
+class IllegalMove(GameError):
+    """The text is not a legal move in this position (bad notation included)."""
+
+
+class InvalidNotation(IllegalMove):
+    """The text cannot be read as a move of this game at all."""
+
+
+class BadOptions(GameError):
+    """`new` was given an unknown option, a bad option value or a bad seat count."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    `scores` is indexed by seat. `winners` holds the seats that won; it is empty for a draw.
+    `reason` is a short sentence for players ("more fish", "reserve time ran out").
+    """
+
+    scores: tuple[float, ...]
+    winners: frozenset[int]
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": sorted(self.winners), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(tuple(data["scores"]), frozenset(data["winners"]), data["reason"])
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What the service, the front-ends and the renderers may rely on (see shared/DESIGN.md).
+
+    Beyond DESIGN.md's table, `events(state)` gives what the last move did, in words, with seats
+    written as `{0}`, `{1}`... so a front-end can fill in player names with `str.format`.
+    """
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def new(self, seats: int, seed: int, **options: Any) -> Any: ...
+    def to_move(self, state: Any) -> int | None: ...
+    def legal_moves(self, state: Any) -> list[str]: ...
+    def play(self, state: Any, move: str) -> Any: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def dumps(self, state: Any) -> str: ...
+    def loads(self, text: str) -> Any: ...
+    def view(self, state: Any, seat: int | None) -> Any: ...
+    def events(self, state: Any) -> tuple[str, ...]: ...
+
+
+def check_seats(game: Game, seats: int) -> None:
+    """Refuse a seat count outside the game's limits, in words."""
+    if not isinstance(seats, int) or not game.min_players <= seats <= game.max_players:
+        lo, hi = game.min_players, game.max_players
+        wanted = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise BadOptions(f"{game.title} is played by {wanted} players, not {seats}.")
+
+
+def check_options(game: Game, options: dict[str, Any], known: set[str]) -> None:
+    """Refuse options the game does not have, naming the ones it does."""
+    unknown = sorted(set(options) - known)
+    if unknown:
+        names = ", ".join(sorted(known)) or "none"
+        raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {names}).")

@@ -1,0 +1,655 @@
+""" "1, 2, 3": Hey, That's My Fish! for two players (rules: shared/rules/fish.md).
+
+The board is 60 hex tiles in rows A-H; rows A, C, E, G hold 8 tiles and B, D, F, H hold 7, drawn shifted
+right by half a tile. Tiles are numbered 0..59 row by row; `tile_name(i)` gives "D4". Internally each tile
+also has axial hex coordinates, so the six straight lines are fixed steps (see `DIRECTIONS`).
+
+A state is an immutable `FishState`; `FISH.play(state, "D4-F3")` returns the next one. After the last
+placement and after every move the engine settles the board: stuck tokens are removed and scored, and
+islands held by one player only are solved exactly (`solve_island`) and awarded.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+
+ROW_LETTERS = "ABCDEFGH"
+ROW_LENGTHS = (8, 7, 8, 7, 8, 7, 8, 7)
+ROW_STARTS = tuple(sum(ROW_LENGTHS[:r]) for r in range(8))
+TILES = sum(ROW_LENGTHS)  # 60
+TOKENS_PER_PLAYER = 4
+VALUE_COUNTS = {1: 30, 2: 20, 3: 10}
+ISLAND_LIMIT = 16
+"""Islands up to this many tiles are solved and awarded automatically; larger ones are played out."""
+
+# Axial (q, r) steps of the six straight lines, with r growing downwards.
+DIRECTIONS: dict[str, tuple[int, int]] = {
+    "E": (1, 0),
+    "W": (-1, 0),
+    "NE": (1, -1),
+    "NW": (0, -1),
+    "SE": (0, 1),
+    "SW": (-1, 1),
+}
+
+
+def row_col(tile: int) -> tuple[int, int]:
+    """(row, column), both 0-based, of a tile index."""
+    for row in range(7, -1, -1):
+        if tile >= ROW_STARTS[row]:
+            return row, tile - ROW_STARTS[row]
+    raise ValueError(tile)
+
+
+def tile_name(tile: int) -> str:
+    row, col = row_col(tile)
+    return f"{ROW_LETTERS[row]}{col + 1}"
+
+
+def _axial(tile: int) -> tuple[int, int]:
+    row, col = row_col(tile)
+    return col - row // 2, row
+
+
+def _tile_at(q: int, r: int) -> int | None:
+    if not 0 <= r < 8:
+        return None
+    col = q + r // 2
+    if not 0 <= col < ROW_LENGTHS[r]:
+        return None
+    return ROW_STARTS[r] + col
+
+
+def _build_rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    rays = []
+    for tile in range(TILES):
+        q, r = _axial(tile)
+        per_direction = []
+        for dq, dr in DIRECTIONS.values():
+            ray = []
+            step = 1
+            while (nxt := _tile_at(q + dq * step, r + dr * step)) is not None:
+                ray.append(nxt)
+                step += 1
+            per_direction.append(tuple(ray))
+        rays.append(tuple(per_direction))
+    return tuple(rays)
+
+
+RAYS = _build_rays()
+"""RAYS[tile][d]: the tiles along direction d (in DIRECTIONS order), nearest first, to the board edge."""
+NEIGHBOURS = tuple(tuple(ray[0] for ray in RAYS[t] if ray) for t in range(TILES))
+TILE_NAMES = tuple(tile_name(t) for t in range(TILES))
+_TILE_BY_NAME = {name: t for t, name in enumerate(TILE_NAMES)}
+
+_TILE_RE = r"([a-z])\s*(\d{1,2})"
+_MOVE_RE = re.compile(rf"^\s*(?:place\s+)?{_TILE_RE}\s*(?:(?:-|–|—|→|>|to|\s)\s*{_TILE_RE})?\s*$", re.I)
+
+
+def parse_tile(text: str) -> int:
+    """Tile index of a name like "d4"; raises IllegalMove naming what is wrong."""
+    match = re.fullmatch(r"\s*" + _TILE_RE + r"\s*", text, re.I)
+    if not match:
+        raise InvalidNotation(
+            f"{text.strip()!r} is not a tile: write a row letter A-H and a number, like D4."
+        )
+    return _tile_from(match.group(1), match.group(2))
+
+
+def _tile_from(letter: str, number: str) -> int:
+    name = f"{letter.upper()}{int(number)}"
+    if name in _TILE_BY_NAME:
+        return _TILE_BY_NAME[name]
+    if letter.upper() not in ROW_LETTERS:
+        raise IllegalMove(f"{name} is not on the board: rows go from A (top) to H (bottom).")
+    length = ROW_LENGTHS[ROW_LETTERS.index(letter.upper())]
+    raise IllegalMove(f"{name} is not on the board: row {letter.upper()} has tiles 1 to {length}.")
+
+
+@dataclass(frozen=True, slots=True)
+class FishMove:
+    """A placement (`src` None) or a move from `src` to `dst`; `str()` gives canonical notation."""
+
+    dst: int
+    src: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> FishMove:
+        """Read `D4`, `place d4`, `D4-F3`, `d4 f3` (case-insensitive); no position needed."""
+        match = _MOVE_RE.match(text) if isinstance(text, str) else None
+        if not match:
+            shown = text.strip() if isinstance(text, str) else repr(text)
+            raise InvalidNotation(
+                f"{shown!r} is not a move: write a tile like D4 to place a token, or D4-F3 to move one."
+            )
+        first = _tile_from(match.group(1), match.group(2))
+        if match.group(3) is None:
+            return cls(first)
+        return cls(_tile_from(match.group(3), match.group(4)), first)
+
+    def __str__(self) -> str:
+        if self.src is None:
+            return TILE_NAMES[self.dst]
+        return f"{TILE_NAMES[self.src]}-{TILE_NAMES[self.dst]}"
+
+
+@dataclass(frozen=True, slots=True)
+class FishState:
+    """Everything about a game in progress. `values[t]` is 0 once tile t is removed (a gap)."""
+
+    values: tuple[int, ...]
+    tokens: tuple[tuple[int, ...], tuple[int, ...]]
+    placed: tuple[int, int]
+    scores: tuple[int, int]
+    first: int
+    turn: int | None
+    ply: int = 0
+    seed: int | None = None
+    last_move: str | None = None
+    events: tuple[str, ...] = ()
+    cleared: tuple[int, ...] = ()
+    """Tiles the engine removed on its own during the last ply (stuck tokens, solved islands)."""
+
+    @property
+    def placing(self) -> bool:
+        return sum(self.placed) < 2 * TOKENS_PER_PLAYER
+
+    def owner(self, tile: int) -> int | None:
+        for seat, tiles in enumerate(self.tokens):
+            if tile in tiles:
+                return seat
+        return None
+
+    def tokens_left(self, seat: int) -> int:
+        """Tokens still to place plus tokens on the board."""
+        return TOKENS_PER_PLAYER - self.placed[seat] + len(self.tokens[seat])
+
+
+def generate_board(seed: int) -> tuple[int, ...]:
+    """A board from a seed with the evenness guarantee of fish.md.
+
+    Each 2-row band (15 tiles) gets 5 twos and either 8 ones + 2 threes or 7 ones + 3 threes; two bands
+    of each kind, chosen by the seed, make the totals 30/20/10. Then each band is shuffled.
+    """
+    rng = random.Random(seed)
+    heavy_bands = set(rng.sample(range(4), 2))
+    values: list[int] = []
+    for band in range(4):
+        ones, threes = (7, 3) if band in heavy_bands else (8, 2)
+        tiles = [1] * ones + [2] * 5 + [3] * threes
+        rng.shuffle(tiles)
+        values.extend(tiles)
+    return tuple(values)
+
+
+def parse_board(text: str) -> tuple[int, ...]:
+    """An explicit board: 60 digits 1-3, rows A to H left to right (spaces and / are ignored)."""
+    if not isinstance(text, str):
+        raise BadOptions("board must be a text of 60 digits (1, 2 or 3), rows A to H.")
+    digits = re.sub(r"[\s/,]", "", text)
+    if not re.fullmatch(r"[123]*", digits):
+        raise BadOptions("board may only hold the digits 1, 2 and 3 (spaces and / are ignored).")
+    if len(digits) != TILES:
+        raise BadOptions(f"board needs {TILES} digits (rows A to H, left to right), got {len(digits)}.")
+    values = tuple(int(d) for d in digits)
+    counts = {v: values.count(v) for v in VALUE_COUNTS}
+    if counts != VALUE_COUNTS:
+        raise BadOptions(
+            f"board must hold 30 ones, 20 twos and 10 threes; it holds "
+            f"{counts[1]} ones, {counts[2]} twos and {counts[3]} threes."
+        )
+    return values
+
+
+def _moves_from(values: tuple[int, ...] | list[int], occupied: set[int], tile: int) -> list[int]:
+    """Every tile a token on `tile` can reach in one straight move."""
+    targets = []
+    for ray in RAYS[tile]:
+        for nxt in ray:
+            if not values[nxt] or nxt in occupied:
+                break
+            targets.append(nxt)
+    return targets
+
+
+def _can_move(values: list[int], occupied: set[int], tile: int) -> bool:
+    for ray in RAYS[tile]:
+        if ray and values[ray[0]] and ray[0] not in occupied:
+            return True
+    return False
+
+
+def _components(values: list[int]) -> list[list[int]]:
+    """Connected groups of the tiles still on the board."""
+    seen = [False] * TILES
+    groups = []
+    for start in range(TILES):
+        if seen[start] or not values[start]:
+            continue
+        seen[start] = True
+        group, stack = [], [start]
+        while stack:
+            tile = stack.pop()
+            group.append(tile)
+            for nb in NEIGHBOURS[tile]:
+                if values[nb] and not seen[nb]:
+                    seen[nb] = True
+                    stack.append(nb)
+        groups.append(sorted(group))
+    return groups
+
+
+def solve_island(
+    values: dict[int, int], tokens: tuple[int, ...]
+) -> tuple[int, list[tuple[int, int]], tuple[int, ...]]:
+    """The most one player's tokens can collect on an island no opponent can reach, exactly.
+
+    `values` maps each island tile to its worth; `tokens` are the tiles the player's tokens stand on.
+    Returns (total, moves, final tiles): one best line of play as (from, to) moves, and the tiles the
+    tokens end on. The total counts every tile left by a move plus the tiles the tokens finally stand on.
+
+    How: a depth-first branch-and-bound over positions (remaining tiles as a bitmask, token tiles as a
+    sorted tuple, since tokens are interchangeable). After every move the remaining tiles are split into
+    connected parts; parts without a token are dropped (nobody can score them) and the others are solved
+    independently and added. The sum of a part's tiles bounds what it can give, so a branch that cannot
+    beat the best line found so far is skipped, and a position that collects every tile ends its search
+    at once (most islands do). A memo keeps exact values and proven upper bounds per position. Moves to
+    tiles with fewer onward moves are tried first (Warnsdorff's rule), which finds full tours early.
+    Random 16-tile islands with one to four tokens solve in a few milliseconds to a few hundred.
+    """
+    tiles = sorted(values)
+    index = {t: i for i, t in enumerate(tiles)}
+    worth = [values[t] for t in tiles]
+    rays = [[[index[n] for n in _takewhile_in(ray, index)] for ray in RAYS[t]] for t in tiles]
+    neighbours = [[index[n] for n in NEIGHBOURS[t] if n in index] for t in tiles]
+    # memo[(mask, pos)] = (value, exact); when not exact, value is an upper bound.
+    memo: dict[tuple[int, tuple[int, ...]], tuple[int, bool]] = {}
+    best_move: dict[tuple[int, tuple[int, ...]], tuple[int, int, int, tuple[int, ...]]] = {}
+
+    def mask_worth(mask: int) -> int:
+        total, i = 0, 0
+        while mask:
+            if mask & 1:
+                total += worth[i]
+            mask >>= 1
+            i += 1
+        return total
+
+    def parts(mask: int, pos: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+        """Split `mask` into connected parts that hold a token; tokenless parts are dropped."""
+        result = []
+        left = mask
+        for p in pos:
+            if not (left >> p) & 1:
+                continue  # already in an earlier part
+            part, stack = 1 << p, [p]
+            while stack:
+                i = stack.pop()
+                for n in neighbours[i]:
+                    if (left >> n) & 1 and not (part >> n) & 1:
+                        part |= 1 << n
+                        stack.append(n)
+            left &= ~part
+            result.append((part, tuple(q for q in pos if (part >> q) & 1)))
+        return result
+
+    def children(mask: int, pos: tuple[int, ...]) -> list[tuple[int, int, int, tuple[int, ...]]]:
+        """(gain, from, to, tokens after) for every move, most promising first."""
+        occupied = 0
+        for p in pos:
+            occupied |= 1 << p
+        found = []
+        for k, p in enumerate(pos):
+            for ray in rays[p]:
+                for q in ray:
+                    bit = 1 << q
+                    if not mask & bit or occupied & bit:
+                        break
+                    exits = sum(1 for r in rays[q] if r and (mask >> r[0]) & 1 and not (occupied >> r[0]) & 1)
+                    found.append((exits, -worth[q], p, q, tuple(sorted(pos[:k] + (q,) + pos[k + 1 :]))))
+        found.sort()
+        return [(worth[p], p, q, moved) for _, _, p, q, moved in found]
+
+    def search(mask: int, pos: tuple[int, ...], floor: int) -> tuple[int, bool]:
+        """(value, True) if the position's value beats `floor`; else maybe (upper bound <= floor, False)."""
+        key = (mask, pos)
+        cached = memo.get(key)
+        if cached is not None and (cached[1] or cached[0] <= floor):
+            return cached
+        moves = children(mask, pos)
+        if not moves:  # no token can move: each scores the tile it stands on
+            memo[key] = (sum(worth[p] for p in pos), True)
+            return memo[key]
+        ceiling = mask_worth(mask)
+        best = -1  # the best line known exactly
+        cut = -1  # the highest upper bound of the lines not known exactly; never above max(best, floor)
+        for gain, p, q, moved in moves:
+            split = parts(mask & ~(1 << p), moved)
+            bounds = [mask_worth(m) for m, _ in split]
+            need = max(best, floor) - gain  # the parts must give more than this together to matter
+            if sum(bounds) <= need:
+                cut = max(cut, gain + sum(bounds))
+                continue
+            total = 0
+            for i, (m, s) in enumerate(split):
+                rest = sum(bounds[i + 1 :])
+                part, exact = search(m, s, need - total - rest)
+                total += part
+                if not exact:
+                    cut = max(cut, gain + total + rest)
+                    break
+            else:
+                if gain + total > best:
+                    best = gain + total
+                    best_move[key] = (gain, p, q, moved)
+                    if best == ceiling:
+                        break
+        memo[key] = (best, True) if best >= cut else (cut, False)
+        return memo[key]
+
+    def value(mask: int, pos: tuple[int, ...]) -> int:
+        result, exact = search(mask, pos, -1)
+        assert exact
+        return result
+
+    def line(mask: int, pos: tuple[int, ...]) -> tuple[int, list[tuple[int, int]], list[int]]:
+        """The exact value of a position and one line of play that reaches it."""
+        total = value(mask, pos)
+        if (mask, pos) not in best_move:
+            return total, [], list(pos)
+        _, p, q, moved = best_move[(mask, pos)]
+        moves, finals = [(p, q)], []
+        for m, s in parts(mask & ~(1 << p), moved):
+            _, sub_moves, sub_finals = line(m, s)
+            moves += sub_moves
+            finals += sub_finals
+        return total, moves, finals
+
+    full = (1 << len(tiles)) - 1
+    start = tuple(sorted(index[t] for t in tokens))
+    total, moves, finals = 0, [], []
+    for m, s in parts(full, start):
+        sub_total, sub_moves, sub_finals = line(m, s)
+        total += sub_total
+        moves += sub_moves
+        finals += sub_finals
+    return (
+        total,
+        [(tiles[a], tiles[b]) for a, b in moves],
+        tuple(sorted(tiles[f] for f in finals)),
+    )
+
+
+def _takewhile_in(ray: tuple[int, ...], members: dict[int, int]) -> list[int]:
+    out = []
+    for t in ray:
+        if t not in members:
+            break
+        out.append(t)
+    return out
+
+
+def _settle(
+    values: list[int], tokens: list[list[int]], scores: list[int], events: list[str], cleared: list[int]
+) -> None:
+    """Remove stuck tokens and award one-player islands until nothing changes (mutates its arguments)."""
+    changed = True
+    while changed:
+        changed = False
+        occupied = {t for seat_tokens in tokens for t in seat_tokens}
+        for seat in (0, 1):
+            for tile in list(tokens[seat]):
+                if _can_move(values, occupied, tile):
+                    continue
+                worth = values[tile]
+                tokens[seat].remove(tile)
+                scores[seat] += worth
+                values[tile] = 0
+                cleared.append(tile)
+                events.append(f"{{{seat}}}'s token on {TILE_NAMES[tile]} cannot move: removed, +{worth}.")
+                changed = True
+        if changed:
+            continue
+        for group in _components(values):
+            members = set(group)
+            owners = {seat for seat in (0, 1) for t in tokens[seat] if t in members}
+            if len(owners) != 1 or len(group) > ISLAND_LIMIT:
+                continue
+            seat = owners.pop()
+            mine = tuple(t for t in tokens[seat] if t in members)
+            total, line, finals = solve_island({t: values[t] for t in group}, mine)
+            collected = [a for a, _ in line] + list(finals)
+            for t in mine:
+                tokens[seat].remove(t)
+            for t in collected:
+                values[t] = 0
+                cleared.append(t)
+            scores[seat] += total
+            played = ", ".join(f"{TILE_NAMES[a]}-{TILE_NAMES[b]}" for a, b in line) or "no move"
+            noun = "token" if len(mine) == 1 else "tokens"
+            events.append(
+                f"Island {' '.join(TILE_NAMES[t] for t in group)} is {{{seat}}}'s alone: "
+                f"{noun} on {' '.join(TILE_NAMES[t] for t in mine)} removed, +{total} "
+                f"(best play: {played}; ending on {' '.join(TILE_NAMES[t] for t in finals)})."
+            )
+            changed = True
+
+
+class Fish:
+    """The engine object registered as GAMES["fish"]."""
+
+    key = "fish"
+    title = '"1, 2, 3"'
+    min_players = 2
+    max_players = 2
+    options = frozenset({"board", "first"})
+
+    def new(self, seats: int, seed: int, **options: Any) -> FishState:
+        check_seats(self, seats)
+        check_options(self, options, set(self.options))
+        first = options.get("first", 0)
+        if first not in (0, 1) or isinstance(first, bool):
+            raise BadOptions("first must be seat 0 or seat 1.")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOptions("seed must be a whole number.")
+        values = parse_board(options["board"]) if options.get("board") is not None else generate_board(seed)
+        return FishState(
+            values=values, tokens=((), ()), placed=(0, 0), scores=(0, 0), first=first, turn=first, seed=seed
+        )
+
+    def to_move(self, state: FishState) -> int | None:
+        return state.turn
+
+    def legal_moves(self, state: FishState) -> list[str]:
+        if state.turn is None:
+            return []
+        occupied = set(state.tokens[0]) | set(state.tokens[1])
+        if state.placing:
+            return [TILE_NAMES[t] for t in range(TILES) if state.values[t] == 1 and t not in occupied]
+        moves = []
+        for src in sorted(state.tokens[state.turn]):
+            for dst in _moves_from(state.values, occupied, src):
+                moves.append(f"{TILE_NAMES[src]}-{TILE_NAMES[dst]}")
+        return moves
+
+    def parse(self, state: FishState, text: str) -> FishMove:
+        """The legal move `text` stands for in this position, or IllegalMove saying why not."""
+        move = FishMove.parse(text)
+        if state.turn is None:
+            raise IllegalMove("The game is over: no more moves.")
+        occupied = set(state.tokens[0]) | set(state.tokens[1])
+        if state.placing:
+            if move.src is not None:
+                example = next(t for t in range(TILES) if state.values[t] == 1 and t not in occupied)
+                raise IllegalMove(
+                    f"{move}: tokens are still being placed; place one on a 1-tile, like "
+                    f"{TILE_NAMES[example]}."
+                )
+            name = TILE_NAMES[move.dst]
+            if move.dst in occupied:
+                raise IllegalMove(f"{name} already holds a token.")
+            if state.values[move.dst] != 1:
+                raise IllegalMove(f"{name} is worth {state.values[move.dst]}: tokens are placed on 1-tiles.")
+            return move
+        if move.src is None:
+            mine = TILE_NAMES[min(state.tokens[state.turn])]
+            raise IllegalMove(
+                f"{move}: all tokens are placed, so move one in a straight line, like {mine}-…"
+                f" (see the legal moves)."
+            )
+        src, dst = TILE_NAMES[move.src], TILE_NAMES[move.dst]
+        if move.src not in occupied:
+            raise IllegalMove(f"{move}: there is no token on {src}.")
+        if move.src not in state.tokens[state.turn]:
+            raise IllegalMove(f"{move}: the token on {src} is not yours.")
+        if move.src == move.dst:
+            raise IllegalMove(f"{move}: a token must move at least one tile.")
+        ray = next((r for r in RAYS[move.src] if move.dst in r), None)
+        if ray is None:
+            raise IllegalMove(f"{move}: {dst} is not in a straight line from {src}.")
+        for tile in ray:
+            here = TILE_NAMES[tile]
+            if not state.values[tile]:
+                where = "" if tile == move.dst else " on the way"
+                raise IllegalMove(f"{move}: {here}{where} is a gap (its tile was taken).")
+            if tile in occupied:
+                if tile == move.dst:
+                    raise IllegalMove(f"{move}: {here} already holds a token.")
+                raise IllegalMove(f"{move}: the token on {here} blocks the way.")
+            if tile == move.dst:
+                break
+        return move
+
+    def play(self, state: FishState, move: str) -> FishState:
+        parsed = self.parse(state, move)
+        seat = state.turn
+        assert seat is not None  # parse refuses moves once the game is over
+        values = list(state.values)
+        tokens = [list(state.tokens[0]), list(state.tokens[1])]
+        scores = list(state.scores)
+        placed = list(state.placed)
+        events: list[str] = []
+        cleared: list[int] = []
+        if parsed.src is None:
+            tokens[seat].append(parsed.dst)
+            placed[seat] += 1
+            events.append(f"{{{seat}}} places a token on {parsed}.")
+            if sum(placed) < 2 * TOKENS_PER_PLAYER:
+                nxt: int | None = 1 - seat
+            else:
+                _settle(values, tokens, scores, events, cleared)
+                nxt = (
+                    state.first
+                    if tokens[state.first]
+                    else (1 - state.first if tokens[1 - state.first] else None)
+                )
+        else:
+            worth = values[parsed.src]
+            tokens[seat][tokens[seat].index(parsed.src)] = parsed.dst
+            values[parsed.src] = 0
+            scores[seat] += worth
+            events.append(f"{{{seat}}} moves {parsed} and takes {TILE_NAMES[parsed.src]}: +{worth}.")
+            _settle(values, tokens, scores, events, cleared)
+            nxt = 1 - seat if tokens[1 - seat] else (seat if tokens[seat] else None)
+        if nxt is None:
+            events.append(f"No tokens are left: the game is over, {scores[0]} to {scores[1]}.")
+        return replace(
+            state,
+            values=tuple(values),
+            tokens=(tuple(sorted(tokens[0])), tuple(sorted(tokens[1]))),
+            placed=(placed[0], placed[1]),
+            scores=(scores[0], scores[1]),
+            turn=nxt,
+            ply=state.ply + 1,
+            last_move=str(parsed),
+            events=tuple(events),
+            cleared=tuple(cleared),
+        )
+
+    def outcome(self, state: FishState) -> Outcome | None:
+        if state.turn is not None:
+            return None
+        a, b = state.scores
+        if a == b:
+            return Outcome((a, b), frozenset(), f"equal fish, {a} each")
+        winner = 0 if a > b else 1
+        return Outcome((a, b), frozenset({winner}), f"more fish, {max(a, b)} to {min(a, b)}")
+
+    def events(self, state: FishState) -> tuple[str, ...]:
+        return state.events
+
+    def view(self, state: FishState, seat: int | None) -> FishState:
+        """Nothing is hidden in this game but the seed, which no player needs."""
+        return replace(state, seed=None)
+
+    def dumps(self, state: FishState) -> str:
+        return json.dumps(
+            {
+                "game": self.key,
+                "values": "".join(map(str, state.values)),
+                "tokens": [list(state.tokens[0]), list(state.tokens[1])],
+                "placed": list(state.placed),
+                "scores": list(state.scores),
+                "first": state.first,
+                "turn": state.turn,
+                "ply": state.ply,
+                "seed": state.seed,
+                "last_move": state.last_move,
+                "events": list(state.events),
+                "cleared": list(state.cleared),
+            },
+            separators=(",", ":"),
+        )
+
+    def loads(self, text: str) -> FishState:
+        data = json.loads(text)
+        if data.get("game") != self.key:
+            raise ValueError(f"not a {self.title} state")
+        return FishState(
+            values=tuple(int(c) for c in data["values"]),
+            tokens=(tuple(data["tokens"][0]), tuple(data["tokens"][1])),
+            placed=(data["placed"][0], data["placed"][1]),
+            scores=(data["scores"][0], data["scores"][1]),
+            first=data["first"],
+            turn=data["turn"],
+            ply=data["ply"],
+            seed=data["seed"],
+            last_move=data["last_move"],
+            events=tuple(data["events"]),
+            cleared=tuple(data["cleared"]),
+        )
+
+    def state_from_position(
+        self,
+        values: str | tuple[int, ...],
+        tokens: tuple[tuple[str, ...], tuple[str, ...]],
+        turn: int | None = 0,
+        scores: tuple[int, int] = (0, 0),
+        first: int = 0,
+    ) -> FishState:
+        """A hand-built position in the move phase (for tests, puzzles and moderator set-ups).
+
+        `values` is 60 digits 0-3 (0 for a gap); `tokens` names each seat's token tiles.
+        """
+        if isinstance(values, str):
+            values = tuple(int(c) for c in re.sub(r"[\s/]", "", values))
+        return FishState(
+            values=tuple(values),
+            tokens=(
+                tuple(sorted(parse_tile(t) for t in tokens[0])),
+                tuple(sorted(parse_tile(t) for t in tokens[1])),
+            ),
+            placed=(TOKENS_PER_PLAYER, TOKENS_PER_PLAYER),
+            scores=scores,
+            first=first,
+            turn=turn,
+        )
+
+
+FISH = Fish()
