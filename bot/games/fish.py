@@ -441,6 +441,11 @@ def _settle(
             changed = True
 
 
+def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | None:
+    """The first seat in `order` that still has a token on the board (None: the game is over)."""
+    return next((seat for seat in order if tokens[seat]), None)
+
+
 class Fish:
     """The engine object registered as GAMES["fish"]."""
 
@@ -556,7 +561,7 @@ class Fish:
             scores[seat] += worth
             events.append(f"{{{seat}}} moves {parsed} and takes {TILE_NAMES[parsed.src]}: +{worth}.")
             _settle(values, tokens, scores, events, cleared)
-            nxt = 1 - seat if tokens[1 - seat] else (seat if tokens[seat] else None)
+            nxt = _next_with_tokens(tokens, (1 - seat, seat))
         if nxt is None:
             events.append(f"No tokens are left: the game is over, {scores[0]} to {scores[1]}.")
         return replace(
