@@ -96,9 +96,7 @@ def parse_tile(text: str) -> int:
     """Tile index of a name like "d4"; raises IllegalMove naming what is wrong."""
     match = re.fullmatch(r"\s*" + _TILE_RE + r"\s*", text, re.I)
     if not match:
-        raise InvalidNotation(
-            f"{text.strip()!r} is not a tile: write a row letter A-H and a number, like D4."
-        )
+        raise InvalidNotation(f"{text.strip()!r} is not a tile: write a row letter A-H and a number, like D4.")
     return _tile_from(match.group(1), match.group(2))
 
 
@@ -245,9 +243,7 @@ def _components(values: list[int]) -> list[list[int]]:
     return groups
 
 
-def solve_island(
-    values: dict[int, int], tokens: tuple[int, ...]
-) -> tuple[int, list[tuple[int, int]], tuple[int, ...]]:
+def solve_island(values: dict[int, int], tokens: tuple[int, ...]) -> tuple[int, list[tuple[int, int]], tuple[int, ...]]:
     """The most one player's tokens can collect on an island no opponent can reach, exactly.
 
     `values` maps each island tile to its worth; `tokens` are the tiles the player's tokens stand on.
@@ -493,8 +489,7 @@ class Fish:
             if move.src is not None:
                 example = next(t for t in range(TILES) if state.values[t] == 1 and t not in occupied)
                 raise IllegalMove(
-                    f"{move}: tokens are still being placed; place one on a 1-tile, like "
-                    f"{TILE_NAMES[example]}."
+                    f"{move}: tokens are still being placed; place one on a 1-tile, like {TILE_NAMES[example]}."
                 )
             name = TILE_NAMES[move.dst]
             if move.dst in occupied:
@@ -505,8 +500,7 @@ class Fish:
         if move.src is None:
             mine = TILE_NAMES[min(state.tokens[state.turn])]
             raise IllegalMove(
-                f"{move}: all tokens are placed, so move one in a straight line, like {mine}-…"
-                f" (see the legal moves)."
+                f"{move}: all tokens are placed, so move one in a straight line, like {mine}-… (see the legal moves)."
             )
         src, dst = TILE_NAMES[move.src], TILE_NAMES[move.dst]
         if move.src not in occupied:
@@ -531,6 +525,9 @@ class Fish:
                 break
         return move
 
+    def canonical(self, state: FishState, move: str) -> str:
+        return str(self.parse(state, move))
+
     def play(self, state: FishState, move: str) -> FishState:
         parsed = self.parse(state, move)
         seat = state.turn
@@ -549,11 +546,7 @@ class Fish:
                 nxt: int | None = 1 - seat
             else:
                 _settle(values, tokens, scores, events, cleared)
-                nxt = (
-                    state.first
-                    if tokens[state.first]
-                    else (1 - state.first if tokens[1 - state.first] else None)
-                )
+                nxt = state.first if tokens[state.first] else (1 - state.first if tokens[1 - state.first] else None)
         else:
             worth = values[parsed.src]
             tokens[seat][tokens[seat].index(parsed.src)] = parsed.dst

@@ -1,0 +1,113 @@
+"""The records the service keeps and the store persists: players, matches, series, moves.
+
+Plain data: no Discord objects (ids only) and no database handles, so they survive a restart unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.clock import ClockSettings, MatchClock
+from bot.games import Outcome
+
+RUNNING, OVER, ABORTED = "running", "over", "aborted"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Someone in a seat. `id` is stable ("discord:1234", "local:alice"); `name` is for display."""
+
+    id: str
+    name: str
+
+    @property
+    def mention(self) -> str:
+        """A Discord mention for Discord users, else the name."""
+        kind, _, raw = self.id.partition(":")
+        return f"<@{raw}>" if kind == "discord" else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a match is shown (Discord ids; all None offline)."""
+
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+
+
+@dataclass(slots=True)
+class Match:
+    """One game being played (or finished). The service owns every change to it."""
+
+    id: int
+    game: str
+    players: tuple[Player, ...]
+    seed: int
+    options: dict[str, Any]
+    state: Any
+    ply: int = 0
+    status: str = RUNNING
+    result: Outcome | None = None
+    clock: MatchClock | None = None
+    series_id: int | None = None
+    game_no: int = 1
+    place: Place = field(default_factory=Place)
+    created_at: float = 0.0
+
+    @property
+    def running(self) -> bool:
+        return self.status == RUNNING
+
+    @property
+    def paused(self) -> bool:
+        return self.clock is not None and self.clock.paused
+
+    def seats_of(self, player_id: str) -> list[int]:
+        return [seat for seat, player in enumerate(self.players) if player.id == player_id]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+
+@dataclass(slots=True)
+class Series:
+    """A best-of-N death match: the same players, games started one after another."""
+
+    id: int
+    game: str
+    players: tuple[Player, ...]
+    best_of: int
+    first: int
+    """The seat that places first in game 1; it alternates after."""
+    options: dict[str, Any]
+    clock: ClockSettings | None
+    house_wins: bool = True
+    place: Place = field(default_factory=Place)
+    status: str = RUNNING
+    wins: list[int] = field(default_factory=list)
+    games: list[int] = field(default_factory=list)
+    """Match ids, in order."""
+    result: Outcome | None = None
+    created_at: float = 0.0
+
+    @property
+    def needed(self) -> int:
+        """Wins that take the series (2 of 3)."""
+        return self.best_of // 2 + 1
+
+    def first_for(self, game_no: int) -> int:
+        return (self.first + game_no - 1) % len(self.players)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One line of the append-only move log."""
+
+    ply: int
+    seat: int
+    move: str
+    at: float
+    took: float | None

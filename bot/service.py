@@ -1,0 +1,622 @@
+"""The match service: every change to a match or series goes through here.
+
+It knows no Discord and no Pillow. Front-ends (the Discord cogs, the terminal) call its methods with
+player ids and move text, and subscribe to the `Notice`s it sends after each committed change so they can
+post boards, including for things nobody asked for (a flag, the next game of a series).
+
+Rules it enforces for every game alike: only the seat to move may move, only against the ply it saw, and
+only once (one asyncio lock per match; one database transaction per change). Clocks follow
+shared/rules/fish.md: the turn starts when the front-end reports the board posted (`board_posted`), time
+beyond the move allowance comes out of reserve, an exhausted reserve loses the game, and time while the
+bot is down or a moderator has paused the match is charged to nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
+from bot.games import BadOptions, Game, Outcome
+from bot.models import ABORTED, OVER, RUNNING, Match, MoveRecord, Place, Player, Series
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+DM_CLOCK = ClockSettings(move_seconds=30, reserve_seconds=60)
+"""The death-match time control of shared/rules/fish.md."""
+
+
+class ServiceError(ValueError):
+    """A refused command; the message is for the player and nothing was changed."""
+
+
+class NoSuchMatch(ServiceError):
+    pass
+
+
+class NotInMatch(ServiceError):
+    pass
+
+
+class NotYourTurn(ServiceError):
+    pass
+
+
+class StaleBoard(ServiceError):
+    pass
+
+
+class MatchNotRunning(ServiceError):
+    pass
+
+
+class MatchPaused(ServiceError):
+    pass
+
+
+class TimeUp(ServiceError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What just happened to a match, for front-ends to show. Sent after the change is committed.
+
+    `kind` is one of: started, moved, over, paused, resumed, time_added, aborted, resumed_after_restart.
+    `lines` are ready to post, with player names filled in. `series` is set for death-match games and
+    `series_over` when this notice also ends the series.
+    """
+
+    kind: str
+    match: Match
+    lines: tuple[str, ...] = ()
+    by: Player | None = None
+    series: Series | None = None
+    series_over: bool = False
+
+
+Listener = Callable[[Notice], Awaitable[None]]
+
+
+@dataclass
+class _Pending:
+    """Notices to send once the lock is released and the transaction committed."""
+
+    notices: list[Notice] = field(default_factory=list)
+    started: list[Match] = field(default_factory=list)
+
+
+class MatchService:
+    """Owns matches and series; see the module docstring."""
+
+    def __init__(self, store: Store, clock: TimeSource | None = None):
+        self.store = store
+        self.time = clock or SystemTime()
+        self.games: dict[str, Game] = store.games
+        self._matches: dict[int, Match] = {}
+        self._series: dict[int, Series] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+        self.scheduler = FlagScheduler(self.time, self._flag_if_due, self.sweep)
+
+    # --- lifecycle ---
+
+    async def start(self) -> list[Match]:
+        """Load every running match (after a restart too) and start the flag scheduler.
+
+        Clocks get a fresh move allowance with reserve unchanged: the downtime is charged to nobody. The
+        returned matches need their board (re)posted; each clock starts when `board_posted` says so.
+        """
+        now = self.time.now()
+        resumed = []
+        for match_id in await self.store.match_ids(RUNNING):
+            match = await self.store.load_match(match_id)
+            if match is None or match.game not in self.games:
+                continue
+            if match.clock is not None:
+                match.clock = match.clock.after_restart()
+                async with self.store.transaction():
+                    await self.store.update_clock(match.id, match.clock)
+            self._matches[match.id] = match
+            if match.series_id is not None and match.series_id not in self._series:
+                series = await self.store.load_series(match.series_id)
+                if series is not None:
+                    self._series[series.id] = series
+            resumed.append(match)
+        log.info("resumed %d running matches at %s", len(resumed), now)
+        self.scheduler.start()
+        return resumed
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    # --- reading ---
+
+    def game(self, match: Match) -> Game:
+        return self.games[match.game]
+
+    async def get(self, match_id: int) -> Match:
+        match = self._matches.get(match_id) or await self.store.load_match(match_id)
+        if match is None:
+            raise NoSuchMatch(f"There is no match #{match_id}.")
+        return match
+
+    async def get_series(self, series_id: int) -> Series:
+        series = self._series.get(series_id) or await self.store.load_series(series_id)
+        if series is None:
+            raise NoSuchMatch(f"There is no death match series #{series_id}.")
+        return series
+
+    def running(self, guild_id: int | None = None, game: str | None = None) -> list[Match]:
+        """Running matches, oldest first, optionally only one server's or one game's."""
+        return sorted(
+            (
+                m
+                for m in self._matches.values()
+                if (guild_id is None or m.place.guild_id == guild_id) and (game is None or m.game == game)
+            ),
+            key=lambda m: m.id,
+        )
+
+    def matches_of(self, player_id: str, game: str | None = None) -> list[Match]:
+        return [m for m in self.running(game=game) if m.seats_of(player_id)]
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        return await self.store.moves(match_id)
+
+    def lines(self, match: Match) -> tuple[str, ...]:
+        """The engine's event text for the last ply, with player names filled in."""
+        names = match.names
+        return tuple(line.format(*names) for line in self.game(match).events(match.state))
+
+    # --- creating ---
+
+    async def create_match(
+        self,
+        game_key: str,
+        players: list[Player],
+        *,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        clock: ClockSettings | None = None,
+        place: Place | None = None,
+    ) -> Match:
+        """A casual match; refused with a readable ValueError for a bad game, seat count or option."""
+        game = self._game_or_refuse(game_key)
+        match = self._new_match(game, tuple(players), options or {}, seed, clock, place or Place())
+        async with self.store.transaction():
+            match.id = await self.store.insert_match(match)
+        self._matches[match.id] = match
+        await self._notify([Notice("started", match, self._start_lines(match))])
+        return match
+
+    async def create_series(
+        self,
+        game_key: str,
+        players: list[Player],
+        *,
+        first: int,
+        best_of: int = 3,
+        clock: ClockSettings | None = DM_CLOCK,
+        options: dict[str, Any] | None = None,
+        house_wins: bool = True,
+        place: Place | None = None,
+    ) -> Series:
+        """A death match: best of `best_of`, `first` places first in game 1 and it alternates after."""
+        game = self._game_or_refuse(game_key)
+        if best_of < 1 or best_of % 2 == 0:
+            raise BadOptions("A series is best of an odd number of games (1, 3, 5...).")
+        if first not in range(len(players)):
+            raise BadOptions("The first player must be one of the players.")
+        if len({p.id for p in players}) != len(players):
+            raise BadOptions("A death match needs two different players.")
+        series = Series(
+            id=0,
+            game=game_key,
+            players=tuple(players),
+            best_of=best_of,
+            first=first,
+            options=dict(options or {}),
+            clock=clock,
+            house_wins=house_wins,
+            place=place or Place(),
+            wins=[0] * len(players),
+            created_at=self.time.now(),
+        )
+        match = self._series_game(game, series, 1)  # refuses bad options before anything is stored
+        async with self.store.transaction():
+            series.id = await self.store.insert_series(series)
+            match.series_id = series.id
+            match.id = await self.store.insert_match(match)
+        series.games.append(match.id)
+        self._series[series.id] = series
+        self._matches[match.id] = match
+        await self._notify([Notice("started", match, self._start_lines(match), series=series)])
+        return series
+
+    def _game_or_refuse(self, game_key: str) -> Game:
+        if game_key not in self.games:
+            raise BadOptions(f"There is no game {game_key!r} (games: {', '.join(sorted(self.games))}).")
+        return self.games[game_key]
+
+    def _new_match(
+        self,
+        game: Game,
+        players: tuple[Player, ...],
+        options: dict[str, Any],
+        seed: int | None,
+        clock: ClockSettings | None,
+        place: Place,
+        series_id: int | None = None,
+        game_no: int = 1,
+    ) -> Match:
+        seed = secrets.randbits(48) if seed is None else seed
+        state = game.new(len(players), seed, **options)  # raises BadOptions
+        to_move = game.to_move(state)
+        return Match(
+            id=0,
+            game=game.key,
+            players=players,
+            seed=seed,
+            options=dict(options),
+            state=state,
+            clock=MatchClock.start(clock, len(players), to_move) if clock else None,
+            series_id=series_id,
+            game_no=game_no,
+            place=place,
+            created_at=self.time.now(),
+        )
+
+    def _series_game(self, game: Game, series: Series, game_no: int) -> Match:
+        options = dict(series.options)
+        if "first" in game.options:
+            options["first"] = series.first_for(game_no)
+        return self._new_match(
+            game, series.players, options, None, series.clock, series.place, series.id or None, game_no
+        )
+
+    def _start_lines(self, match: Match) -> tuple[str, ...]:
+        game = self.game(match)
+        names = " vs ".join(match.names)
+        lines = [f"{game.title} #{match.id}: {names}."]
+        if match.series_id is not None:
+            lines[0] = f"{game.title} #{match.id}, game {match.game_no} of the death match: {names}."
+        if match.clock is not None:
+            lines.append(f"Clock: {match.clock.settings.describe()} per player.")
+        return tuple(lines)
+
+    # --- playing ---
+
+    async def move(
+        self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
+    ) -> Notice:
+        """Play `text` for `player_id` in a match; `ply` is the ply the player saw (None: don't check).
+
+        `at` is when the player sent the move (a Discord interaction's timestamp); default now.
+        Refusals raise ServiceError or IllegalMove and change nothing.
+        """
+        pending = _Pending()
+        try:
+            async with self._lock(match_id):
+                return await self._move_locked(match_id, player_id, text, ply, at, pending)
+        finally:
+            await self._notify(pending.notices)
+
+    async def _move_locked(
+        self, match_id: int, player_id: str, text: str, ply: int | None, at: float | None, pending: _Pending
+    ) -> Notice:
+        match = await self._running_match(match_id)
+        game = self.game(match)
+        seats = match.seats_of(player_id)
+        if not seats:
+            raise NotInMatch(f"You are not playing in match #{match.id}.")
+        if ply is not None and ply != match.ply:
+            raise StaleBoard(f"The board has changed since you looked (it is now at move {match.ply}): look again.")
+        seat = game.to_move(match.state)
+        if seat not in seats:
+            assert seat is not None
+            raise NotYourTurn(f"It is {match.players[seat].name}'s turn, not yours.")
+        if match.paused:
+            raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
+        now = self.time.now()
+        sent = now if at is None else min(at, now)
+        if match.clock is not None and match.clock.flagged(sent):
+            await self._flag(match, pending)
+            raise TimeUp(f"Too late: your reserve time ran out and match #{match.id} is lost on time.")
+        state = game.play(match.state, text)  # raises IllegalMove; nothing is changed
+        canonical = game.canonical(match.state, text)
+        outcome = game.outcome(state)
+        took = None
+        clock = match.clock
+        if clock is not None:
+            clock, took = clock.after_move(sent, game.to_move(state))
+        async with self._commit(match, pending):
+            await self.store.append_move(match.id, MoveRecord(match.ply + 1, seat, canonical, sent, took))
+            match.state, match.ply, match.clock = state, match.ply + 1, clock
+            if outcome is not None:
+                match.status, match.result = OVER, outcome
+                await self.store.update_match(match, now)
+                await self._after_game(match, pending)
+            else:
+                await self.store.update_match(match, now)
+        notice = Notice("moved", match, self.lines(match), series=self._series.get(match.series_id or -1))
+        if outcome is not None:
+            self._matches.pop(match.id, None)
+            notice = Notice("over", match, notice.lines + (self.result_line(match),), series=notice.series)
+        pending.notices.insert(0, notice)
+        return notice
+
+    async def board_posted(self, match_id: int, ply: int, at: float | None = None) -> MatchClock | None:
+        """The front-end posted the board for `ply`: the mover's clock starts now (at most once a turn)."""
+        async with self._lock(match_id):
+            match = self._matches.get(match_id)
+            if match is None or match.clock is None or match.ply != ply or not match.running:
+                return None
+            clock = match.clock.posted(self.time.now() if at is None else at)
+            if clock != match.clock:
+                async with self._commit(match):
+                    await self.store.update_clock(match.id, clock)
+                match.clock = clock
+                self._arm(match)
+            return match.clock
+
+    async def resign(self, match_id: int, player_id: str) -> Notice:
+        pending = _Pending()
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            seats = match.seats_of(player_id)
+            if not seats:
+                raise NotInMatch(f"You are not playing in match #{match.id}.")
+            loser = match.players[seats[0]]
+            winners = frozenset(s for s in range(len(match.players)) if s not in seats)
+            reason = f"{loser.name} resigned"
+            await self._end(match, winners, reason, "resign", player_id, pending)
+        await self._notify(pending.notices)
+        return pending.notices[0]
+
+    # --- moderators ---
+
+    async def pause(self, match_id: int, by: Player) -> Notice:
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            if match.clock is None:
+                raise ServiceError(f"Match #{match.id} has no clock, so there is nothing to pause.")
+            if match.clock.paused:
+                raise ServiceError(f"Match #{match.id} is already paused.")
+            now = self.time.now()
+            match.clock = match.clock.pause(now)
+            async with self._commit(match):
+                await self.store.update_clock(match.id, match.clock)
+                await self.store.log_action(match.id, "pause", by.id, "paused", now)
+            notice = Notice("paused", match, (f"{by.name} paused the match: no clock is running.",), by)
+        await self._notify([notice])
+        return notice
+
+    async def resume(self, match_id: int, by: Player) -> Notice:
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            if match.clock is None or not match.clock.paused:
+                raise ServiceError(f"Match #{match.id} is not paused.")
+            now = self.time.now()
+            match.clock = match.clock.resume(now)
+            async with self._commit(match):
+                await self.store.update_clock(match.id, match.clock)
+                await self.store.log_action(match.id, "resume", by.id, "resumed", now)
+            self._arm(match)
+            notice = Notice("resumed", match, (f"{by.name} resumed the match: the clock runs again.",), by)
+        await self._notify([notice])
+        return notice
+
+    async def add_time(self, match_id: int, by: Player, player_id: str, seconds: float) -> Notice:
+        """Add (or with a negative number, take) reserve time for one player."""
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            if match.clock is None:
+                raise ServiceError(f"Match #{match.id} has no clock.")
+            seats = match.seats_of(player_id)
+            if not seats:
+                raise NotInMatch(f"That player is not in match #{match.id}.")
+            if not -86_400 <= seconds <= 86_400 or seconds == 0:
+                raise ServiceError("Add between 1 second and 24 hours (negative takes time away).")
+            now = self.time.now()
+            clock = match.clock
+            for seat in seats:
+                clock = clock.add_time(seat, seconds)
+            match.clock = clock
+            name = match.players[seats[0]].name
+            reserve = format_seconds(clock.reserve_at(seats[0], now))
+            detail = f"{'+' if seconds > 0 else '-'}{format_seconds(abs(seconds))} for {name}"
+            async with self._commit(match):
+                await self.store.update_clock(match.id, clock)
+                await self.store.log_action(match.id, "addtime", by.id, detail, now)
+            self._arm(match)
+            notice = Notice("time_added", match, (f"{by.name} gave {detail}: reserve now {reserve}.",), by)
+        await self._notify([notice])
+        return notice
+
+    async def abort(self, match_id: int, by: Player) -> Notice:
+        """Stop a match with no result (its series too)."""
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            now = self.time.now()
+            match.status = ABORTED
+            series = self._series.get(match.series_id or -1)
+            async with self._commit(match):
+                await self.store.update_match(match, now)
+                await self.store.log_action(match.id, "abort", by.id, "aborted", now)
+                if series is not None:
+                    series.status = ABORTED
+                    await self.store.update_series(series)
+            self._matches.pop(match.id, None)
+            notice = Notice("aborted", match, (f"{by.name} aborted match #{match.id}: no result.",), by, series)
+        await self._notify([notice])
+        return notice
+
+    # --- clocks ---
+
+    async def sweep(self) -> None:
+        """Flag every running match whose time is up (the safety net behind the scheduler)."""
+        now = self.time.now()
+        for match in list(self._matches.values()):
+            if match.clock is not None and match.clock.flagged(now):
+                await self._flag_if_due(match.id, match.ply)
+
+    async def _flag_if_due(self, match_id: int, ply: int) -> None:
+        pending = _Pending()
+        async with self._lock(match_id):
+            match = self._matches.get(match_id)
+            if match is None or match.ply != ply or match.clock is None:
+                return
+            if not match.clock.flagged(self.time.now()):
+                self._arm(match)  # e.g. time was added since this timer was armed
+                return
+            await self._flag(match, pending)
+        await self._notify(pending.notices)
+
+    async def _flag(self, match: Match, pending: _Pending) -> None:
+        """The seat to move is out of time: it loses (call with the match lock held)."""
+        assert match.clock is not None and match.clock.seat is not None
+        seat = match.clock.seat
+        winners = frozenset(s for s in range(len(match.players)) if s != seat)
+        reason = f"{match.players[seat].name}'s reserve time ran out"
+        await self._end(match, winners, reason, "flag", None, pending)
+
+    async def _end(
+        self,
+        match: Match,
+        winners: frozenset[int],
+        reason: str,
+        kind: str,
+        by_id: str | None,
+        pending: _Pending,
+    ) -> None:
+        """End a match off the board (flag, resignation); call with the match lock held."""
+        now = self.time.now()
+        scores = tuple(1.0 if s in winners else 0.0 for s in range(len(match.players)))
+        match.status, match.result = OVER, Outcome(scores, winners, reason)
+        if match.clock is not None:
+            match.clock, _ = match.clock.after_move(now, None)
+        async with self._commit(match, pending):
+            await self.store.update_match(match, now)
+            await self.store.log_action(match.id, kind, by_id, reason, now)
+            await self._after_game(match, pending)
+        self._matches.pop(match.id, None)
+        series = self._series.get(match.series_id or -1)
+        pending.notices.insert(0, Notice("over", match, (self.result_line(match),), series=series))
+
+    def _arm(self, match: Match) -> None:
+        if match.clock is not None and (flag_time := match.clock.flag_time()) is not None:
+            self.scheduler.arm(match.id, match.ply, flag_time)
+
+    # --- series ---
+
+    async def _after_game(self, match: Match, pending: _Pending) -> None:
+        """Inside the game-ending transaction: score the series and start its next game if any."""
+        series = self._series.get(match.series_id or -1)
+        if series is None or match.result is None:
+            return
+        for seat in match.result.winners if len(match.result.winners) == 1 else ():
+            series.wins[seat] += 1
+        played = match.game_no
+        top = max(series.wins)
+        if top >= series.needed or played >= series.best_of:
+            leaders = frozenset(s for s, w in enumerate(series.wins) if w == top)
+            winners = leaders if len(leaders) == 1 else frozenset()
+            series.status = OVER
+            series.result = Outcome(tuple(float(w) for w in series.wins), winners, self._series_reason(series))
+            await self.store.update_series(series)
+            pending.notices.append(
+                Notice("series_over", match, (self.series_line(series),), series=series, series_over=True)
+            )
+            return
+        await self.store.update_series(series)
+        nxt = self._series_game(self.games[series.game], series, played + 1)
+        nxt.id = await self.store.insert_match(nxt)
+        series.games.append(nxt.id)
+        pending.started.append(nxt)
+        pending.notices.append(Notice("started", nxt, self._start_lines(nxt), series=series))
+
+    def _series_reason(self, series: Series) -> str:
+        score = "–".join(str(w) for w in series.wins)
+        if len(set(series.wins)) == 1:
+            return f"level at {score} after {series.best_of} games"
+        return f"{score} in games"
+
+    # --- words ---
+
+    def result_line(self, match: Match) -> str:
+        result = match.result
+        if result is None:
+            return ""
+        if result.is_draw:
+            return f"Game over: a draw ({result.reason})."
+        names = " and ".join(match.players[s].name for s in sorted(result.winners))
+        return f"Game over: {names} wins ({result.reason})."
+
+    def series_line(self, series: Series) -> str:
+        result = series.result
+        if result is None:
+            return ""
+        if result.is_draw:
+            house = " — by DM rules the house wins" if series.house_wins else ""
+            return f"The death match is drawn{house} ({result.reason})."
+        winner = series.players[next(iter(result.winners))].name
+        return f"{winner} wins the death match, {result.reason}."
+
+    # --- plumbing ---
+
+    @asynccontextmanager
+    async def _commit(self, match: Match, pending: _Pending | None = None) -> AsyncIterator[None]:
+        """One transaction for a change to `match`. The cached match (and its series) may be changed
+        inside; if the commit fails they are reloaded from the store, which stays the source of truth.
+        Games a series starts inside become running only once committed."""
+        try:
+            async with self.store.transaction():
+                yield
+        except BaseException:
+            await self._reload(match)
+            raise
+        for started in pending.started if pending else ():
+            self._matches[started.id] = started
+            self._arm(started)
+
+    async def _reload(self, match: Match) -> None:
+        stored = await self.store.load_match(match.id)
+        if stored is not None and stored.running:
+            self._matches[match.id] = stored
+        else:
+            self._matches.pop(match.id, None)
+        if match.series_id is not None and (series := await self.store.load_series(match.series_id)):
+            self._series[series.id] = series
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
+
+    async def _running_match(self, match_id: int) -> Match:
+        match = self._matches.get(match_id)
+        if match is not None:
+            return match
+        stored = await self.store.load_match(match_id)
+        if stored is None:
+            raise NoSuchMatch(f"There is no match #{match_id}.")
+        raise MatchNotRunning(f"Match #{match_id} is {stored.status}: it takes no more moves.")
+
+    async def _notify(self, notices: list[Notice]) -> None:
+        for notice in notices:
+            for listener in self._listeners:
+                try:
+                    await listener(notice)
+                except Exception:  # a front-end failing to post must not undo a committed move
+                    log.exception("listener failed on %s for match %s", notice.kind, notice.match.id)

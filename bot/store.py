@@ -1,0 +1,355 @@
+"""SQLite persistence (aiosqlite): the schema, its migrations, and the reads and writes the service makes.
+
+The database is the source of truth; the service's memory is a cache of running matches. Writes happen
+inside `transaction()`, so a move, its new state, the clock and the log line commit together or not at
+all. WAL mode lets readers run while a write commits; `synchronous=FULL` makes a commit survive a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.clock import ClockSettings, MatchClock
+from bot.games import GAMES, Game, Outcome
+from bot.models import RUNNING, Match, MoveRecord, Place, Player, Series
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE series (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        players TEXT NOT NULL,              -- JSON [{"id", "name"}], by seat
+        best_of INTEGER NOT NULL,
+        first_seat INTEGER NOT NULL,        -- places first in game 1; alternates after
+        options TEXT NOT NULL,              -- JSON engine options shared by every game
+        clock TEXT,                         -- JSON ClockSettings, NULL for no clock
+        house_wins INTEGER NOT NULL,        -- say "the house wins" for a level series
+        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
+        status TEXT NOT NULL,
+        wins TEXT NOT NULL,                 -- JSON [wins by seat]
+        result TEXT,                        -- JSON Outcome once over
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        series_id INTEGER REFERENCES series(id),
+        game_no INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        state TEXT NOT NULL,                -- the engine's dumps()
+        ply INTEGER NOT NULL,
+        status TEXT NOT NULL,               -- running / over / aborted
+        result TEXT,
+        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX matches_by_status ON matches(status);
+    CREATE INDEX matches_by_series ON matches(series_id);
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        seat INTEGER NOT NULL,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX seats_by_player ON seats(player_id);
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ply INTEGER NOT NULL,               -- 1 for the first move
+        seat INTEGER NOT NULL,
+        move TEXT NOT NULL,                 -- canonical notation
+        at REAL NOT NULL,
+        took REAL,                          -- seconds on the clock, NULL without a clock
+        PRIMARY KEY (match_id, ply)
+    );
+    CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TRIGGER moves_append_only_delete BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TABLE clocks (
+        match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+        clock TEXT NOT NULL                 -- JSON MatchClock: absolute times, never countdowns
+    );
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER REFERENCES matches(id),
+        kind TEXT NOT NULL,                 -- pause, resume, addtime, flag, resign, abort, ...
+        by_id TEXT,                         -- who did it (NULL: the bot itself)
+        detail TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
+]
+
+
+class Store:
+    """One aiosqlite connection; writes are serialised by `transaction()`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str, games: dict[str, Game]) -> None:
+        self._db = db
+        self.path = path
+        self.games = games
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, games: dict[str, Game] | None = None) -> Store:
+        """Open (creating and migrating if needed) the database; `games` defaults to every game."""
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=FULL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, path, GAMES if games is None else games)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        version = row[0] if row else 0
+        if version > len(MIGRATIONS):
+            raise RuntimeError(f"database {self.path} is from a newer version (schema {version})")
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            # executescript commits first; the version bump lands in the same script so a crash
+            # between the two cannot leave a half-applied migration marked as done.
+            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """Everything written inside commits together, or nothing does."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    # --- writes (call inside transaction()) ---
+
+    async def insert_series(self, series: Series) -> int:
+        cursor = await self._db.execute(
+            "INSERT INTO series (game, players, best_of, first_seat, options, clock, house_wins, guild_id,"
+            " channel_id, thread_id, status, wins, result, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                series.game,
+                _players_json(series.players),
+                series.best_of,
+                series.first,
+                json.dumps(series.options),
+                _settings_json(series.clock),
+                int(series.house_wins),
+                series.place.guild_id,
+                series.place.channel_id,
+                series.place.thread_id,
+                series.status,
+                json.dumps(series.wins),
+                _outcome_json(series.result),
+                series.created_at,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def update_series(self, series: Series) -> None:
+        await self._db.execute(
+            "UPDATE series SET status = ?, wins = ?, result = ?, thread_id = ? WHERE id = ?",
+            (
+                series.status,
+                json.dumps(series.wins),
+                _outcome_json(series.result),
+                series.place.thread_id,
+                series.id,
+            ),
+        )
+
+    async def insert_match(self, match: Match) -> int:
+        game = self.games[match.game]
+        cursor = await self._db.execute(
+            "INSERT INTO matches (game, series_id, game_no, seed, options, state, ply, status, result,"
+            " guild_id, channel_id, thread_id, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                match.game,
+                match.series_id,
+                match.game_no,
+                match.seed,
+                json.dumps(match.options),
+                game.dumps(match.state),
+                match.ply,
+                match.status,
+                _outcome_json(match.result),
+                match.place.guild_id,
+                match.place.channel_id,
+                match.place.thread_id,
+                match.created_at,
+                match.created_at,
+            ),
+        )
+        match_id = cursor.lastrowid
+        assert match_id is not None
+        await self._db.executemany(
+            "INSERT INTO seats (match_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
+            [(match_id, seat, p.id, p.name) for seat, p in enumerate(match.players)],
+        )
+        if match.clock is not None:
+            await self._db.execute(
+                "INSERT INTO clocks (match_id, clock) VALUES (?, ?)",
+                (match_id, json.dumps(match.clock.to_json())),
+            )
+        return match_id
+
+    async def update_match(self, match: Match, now: float) -> None:
+        """Write the state, ply, status, result, place and clock of a match."""
+        await self._db.execute(
+            "UPDATE matches SET state = ?, ply = ?, status = ?, result = ?, thread_id = ?, updated_at = ? WHERE id = ?",
+            (
+                self.games[match.game].dumps(match.state),
+                match.ply,
+                match.status,
+                _outcome_json(match.result),
+                match.place.thread_id,
+                now,
+                match.id,
+            ),
+        )
+        if match.clock is not None:
+            await self.update_clock(match.id, match.clock)
+
+    async def update_clock(self, match_id: int, clock: MatchClock) -> None:
+        await self._db.execute(
+            "UPDATE clocks SET clock = ? WHERE match_id = ?", (json.dumps(clock.to_json()), match_id)
+        )
+
+    async def append_move(self, match_id: int, record: MoveRecord) -> None:
+        await self._db.execute(
+            "INSERT INTO moves (match_id, ply, seat, move, at, took) VALUES (?, ?, ?, ?, ?, ?)",
+            (match_id, record.ply, record.seat, record.move, record.at, record.took),
+        )
+
+    async def log_action(self, match_id: int | None, kind: str, by_id: str | None, detail: str, at: float) -> None:
+        await self._db.execute(
+            "INSERT INTO actions (match_id, kind, by_id, detail, at) VALUES (?, ?, ?, ?, ?)",
+            (match_id, kind, by_id, detail, at),
+        )
+
+    # --- reads ---
+
+    async def match_ids(self, status: str | None = RUNNING) -> list[int]:
+        sql = "SELECT id FROM matches" + (" WHERE status = ?" if status else "") + " ORDER BY id"
+        async with self._db.execute(sql, (status,) if status else ()) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
+
+    async def load_match(self, match_id: int) -> Match | None:
+        async with self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute(
+            "SELECT player_id, name FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
+        ) as cursor:
+            players = tuple(Player(r["player_id"], r["name"]) for r in await cursor.fetchall())
+        async with self._db.execute("SELECT clock FROM clocks WHERE match_id = ?", (match_id,)) as cursor:
+            clock_row = await cursor.fetchone()
+        return Match(
+            id=row["id"],
+            game=row["game"],
+            players=players,
+            seed=row["seed"],
+            options=json.loads(row["options"]),
+            state=self.games[row["game"]].loads(row["state"]),
+            ply=row["ply"],
+            status=row["status"],
+            result=_outcome(row["result"]),
+            clock=MatchClock.from_json(json.loads(clock_row["clock"])) if clock_row else None,
+            series_id=row["series_id"],
+            game_no=row["game_no"],
+            place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
+            created_at=row["created_at"],
+        )
+
+    async def load_series(self, series_id: int) -> Series | None:
+        async with self._db.execute("SELECT * FROM series WHERE id = ?", (series_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute(
+            "SELECT id FROM matches WHERE series_id = ? ORDER BY game_no", (series_id,)
+        ) as cursor:
+            games = [r[0] for r in await cursor.fetchall()]
+        clock = json.loads(row["clock"]) if row["clock"] else None
+        return Series(
+            id=row["id"],
+            game=row["game"],
+            players=tuple(Player(p["id"], p["name"]) for p in json.loads(row["players"])),
+            best_of=row["best_of"],
+            first=row["first_seat"],
+            options=json.loads(row["options"]),
+            clock=ClockSettings(**clock) if clock else None,
+            house_wins=bool(row["house_wins"]),
+            place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
+            status=row["status"],
+            wins=json.loads(row["wins"]),
+            games=games,
+            result=_outcome(row["result"]),
+            created_at=row["created_at"],
+        )
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        async with self._db.execute(
+            "SELECT ply, seat, move, at, took FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
+        ) as cursor:
+            return [MoveRecord(*row) for row in await cursor.fetchall()]
+
+    async def actions(self, match_id: int) -> list[dict[str, Any]]:
+        async with self._db.execute(
+            "SELECT kind, by_id, detail, at FROM actions WHERE match_id = ? ORDER BY id", (match_id,)
+        ) as cursor:
+            return [dict(row) for row in await cursor.fetchall()]
+
+    async def integrity_check(self) -> str:
+        async with self._db.execute("PRAGMA integrity_check") as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else "no answer"
+
+
+def _players_json(players: tuple[Player, ...]) -> str:
+    return json.dumps([{"id": p.id, "name": p.name} for p in players])
+
+
+def _settings_json(settings: ClockSettings | None) -> str | None:
+    if settings is None:
+        return None
+    return json.dumps({"move_seconds": settings.move_seconds, "reserve_seconds": settings.reserve_seconds})
+
+
+def _outcome_json(outcome: Outcome | None) -> str | None:
+    return None if outcome is None else json.dumps(outcome.to_json())
+
+
+def _outcome(text: str | None) -> Outcome | None:
+    return None if text is None else Outcome.from_json(json.loads(text))

@@ -1,0 +1,84 @@
+"""Shared fixtures: a real SQLite file per test, a fake clock, and a service opened on them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FakeTime
+from bot.games import GAMES
+from bot.models import Player
+from bot.service import MatchService, Notice
+from bot.store import Store
+from tests.toygame import TOY
+
+TEST_GAMES = {**GAMES, TOY.key: TOY}
+
+ALICE = Player("local:alice", "alice")
+BOB = Player("local:bob", "bob")
+MOD = Player("local:mod", "mod")
+
+
+class Recorder:
+    """A front-end stand-in that records notices and reports every board as posted at once."""
+
+    def __init__(self, service: MatchService, post: bool = True) -> None:
+        self.service = service
+        self.notices: list[Notice] = []
+        self.post = post
+        service.subscribe(self)
+
+    async def __call__(self, notice: Notice) -> None:
+        self.notices.append(notice)
+        if self.post and notice.kind in ("started", "moved", "resumed_after_restart"):
+            await self.service.board_posted(notice.match.id, notice.match.ply)
+
+    def kinds(self) -> list[str]:
+        return [n.kind for n in self.notices]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+async def open_service(db_path: Path, fake_time: FakeTime) -> AsyncIterator[Callable[[], Awaitable[MatchService]]]:
+    """Opens services on the same database file (call it again to simulate a restart)."""
+    opened: list[tuple[MatchService, Store]] = []
+
+    async def opener() -> MatchService:
+        store = await Store.open(db_path, TEST_GAMES)
+        service = MatchService(store, fake_time)
+        opened.append((service, store))
+        return service
+
+    yield opener
+    for service, store in opened:
+        await service.close()
+        await store.close()
+
+
+@pytest.fixture
+async def service(open_service: Callable[[], Awaitable[MatchService]]) -> MatchService:
+    svc = await open_service()
+    await svc.start()
+    return svc
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait (in real time) until a background task has made `condition` true."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)

@@ -1,0 +1,348 @@
+"""The match service on a real SQLite file with a fake clock: turns, refusals, races, clocks, series,
+moderator actions and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.clock import LAG_GRACE, ClockSettings
+from bot.games import GAMES, IllegalMove
+from bot.models import ABORTED, OVER, RUNNING, Player
+from bot.service import (
+    MatchNotRunning,
+    MatchPaused,
+    MatchService,
+    NoSuchMatch,
+    NotInMatch,
+    NotYourTurn,
+    ServiceError,
+    StaleBoard,
+    TimeUp,
+)
+from tests.conftest import ALICE, BOB, MOD, Recorder, eventually
+
+FISH = GAMES["fish"]
+CLOCK = ClockSettings(30, 60)
+
+
+async def test_moves_are_accepted_only_from_the_seat_to_move(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    first = FISH.legal_moves(match.state)[0]
+    with pytest.raises(NotYourTurn, match="alice's turn"):
+        await service.move(match.id, BOB.id, first)
+    with pytest.raises(NotInMatch):
+        await service.move(match.id, "local:carol", first)
+    notice = await service.move(match.id, ALICE.id, first.lower(), ply=0)
+    assert notice.kind == "moved" and notice.match.ply == 1
+    assert notice.lines == (f"alice places a token on {first}.",)
+    assert [m.move for m in await service.moves(match.id)] == [first]  # canonical, not as typed
+
+
+async def test_a_refused_move_changes_nothing(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    before = FISH.dumps(match.state)
+    with pytest.raises(IllegalMove, match="tokens are placed on 1-tiles"):
+        await service.move(match.id, ALICE.id, "A4")  # A4 is worth 3 on seed 5's board
+    with pytest.raises(IllegalMove):
+        await service.move(match.id, ALICE.id, "nonsense")
+    reloaded = await service.store.load_match(match.id)
+    assert reloaded is not None and FISH.dumps(reloaded.state) == before and reloaded.ply == 0
+    assert await service.moves(match.id) == []
+
+
+async def test_a_move_against_an_old_board_is_refused(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    await service.move(match.id, ALICE.id, "A1", ply=0)
+    with pytest.raises(StaleBoard, match="changed since you looked"):
+        await service.move(match.id, BOB.id, "A2", ply=0)
+    await service.move(match.id, BOB.id, "A2", ply=1)
+
+
+async def test_two_moves_racing_for_one_ply_exactly_one_wins(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    results = await asyncio.gather(
+        service.move(match.id, ALICE.id, "A1", ply=0),
+        service.move(match.id, ALICE.id, "A2", ply=0),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert sum(isinstance(r, StaleBoard) for r in results) == 1
+    assert len(await service.moves(match.id)) == 1
+
+
+async def test_a_whole_game_replays_from_seed_and_log(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=11)
+    import random
+
+    rng = random.Random(3)
+    while True:
+        current = await service.get(match.id)
+        if not current.running:
+            break
+        seat = FISH.to_move(current.state)
+        await service.move(match.id, current.players[seat].id, rng.choice(FISH.legal_moves(current.state)))
+    final = await service.get(match.id)
+    assert final.status == OVER and final.result == FISH.outcome(final.state)
+    state = FISH.new(2, final.seed, **final.options)
+    for record in await service.moves(match.id):
+        assert record.seat == FISH.to_move(state)
+        state = FISH.play(state, record.move)
+    assert state == final.state
+    with pytest.raises(MatchNotRunning):
+        await service.move(match.id, ALICE.id, "A1")
+
+
+async def test_unknown_game_seat_count_and_option_are_refused(service: MatchService) -> None:
+    with pytest.raises(ValueError, match="no game"):
+        await service.create_match("chess", [ALICE, BOB])
+    with pytest.raises(ValueError, match="2 players"):
+        await service.create_match("fish", [ALICE])
+    with pytest.raises(ValueError, match="no option"):
+        await service.create_match("fish", [ALICE, BOB], options={"colour": "red"})
+    with pytest.raises(NoSuchMatch):
+        await service.move(999, ALICE.id, "A1")
+    assert service.running() == []
+
+
+# --- clocks ---
+
+
+async def test_the_clock_waits_for_the_board_to_be_posted(service: MatchService, fake_time) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    fake_time.advance(500)  # nobody has seen the board yet
+    await service.sweep()
+    assert (await service.get(match.id)).running
+    await service.board_posted(match.id, 0)
+    fake_time.advance(40)  # 10 s into reserve
+    await service.move(match.id, ALICE.id, "A1")
+    clock = (await service.get(match.id)).clock
+    assert clock is not None and clock.reserves == (50.0, 60.0)
+    assert [m.took for m in await service.moves(match.id)] == [40.0]
+
+
+async def test_exhausted_reserve_flags_without_anyone_asking(service: MatchService, fake_time) -> None:
+    recorder = Recorder(service)
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    fake_time.advance(30 + 60)  # exactly at the deadline: still alive (lag grace)
+    await service.sweep()
+    assert (await service.get(match.id)).running
+    fake_time.advance(LAG_GRACE + 0.1)
+    await eventually(lambda: "over" in recorder.kinds())  # the scheduler fires on its own
+    over = await service.get(match.id)
+    assert over.status == OVER and over.result is not None
+    assert over.result.winners == frozenset({1}) and "alice's reserve time ran out" in over.result.reason
+    with pytest.raises(MatchNotRunning):
+        await service.move(match.id, ALICE.id, "A1")
+
+
+async def test_a_move_sent_before_the_deadline_counts_even_if_it_arrives_late(service, fake_time) -> None:
+    Recorder(service)
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    sent = fake_time.now() + 90
+    fake_time.advance(90.5)
+    await service.move(match.id, ALICE.id, "A1", at=sent)
+    clock = (await service.get(match.id)).clock
+    assert clock is not None and clock.reserves[0] == 0.0 and clock.seat == 1
+
+
+async def test_a_move_after_the_flag_time_is_refused_and_the_game_lost(service, fake_time) -> None:
+    recorder = Recorder(service)
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    await service.scheduler.stop()  # the move itself must notice the flag
+    fake_time.advance(95)
+    with pytest.raises(TimeUp):
+        await service.move(match.id, ALICE.id, "A1")
+    assert (await service.get(match.id)).status == OVER
+    assert recorder.kinds()[-1] == "over"
+
+
+async def test_pause_is_charged_to_nobody(service: MatchService, fake_time) -> None:
+    Recorder(service)
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    fake_time.advance(20)
+    await service.pause(match.id, MOD)
+    with pytest.raises(MatchPaused):
+        await service.move(match.id, ALICE.id, "A1")
+    with pytest.raises(ServiceError, match="already paused"):
+        await service.pause(match.id, MOD)
+    fake_time.advance(1000)
+    await service.sweep()
+    assert (await service.get(match.id)).running
+    await service.resume(match.id, MOD)
+    fake_time.advance(15)  # 20 + 15 = 35 s used: 5 s from reserve
+    await service.move(match.id, ALICE.id, "A1")
+    clock = (await service.get(match.id)).clock
+    assert clock is not None and clock.reserves == (55.0, 60.0)
+    actions = await service.store.actions(match.id)
+    assert [a["kind"] for a in actions] == ["pause", "resume"] and actions[0]["by_id"] == MOD.id
+
+
+async def test_add_time_extends_the_deadline(service: MatchService, fake_time) -> None:
+    recorder = Recorder(service)
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    with pytest.raises(NotInMatch):
+        await service.add_time(match.id, MOD, "local:nobody", 10)
+    notice = await service.add_time(match.id, MOD, ALICE.id, 30)
+    assert "mod gave +0:30 for alice" in notice.lines[0]
+    fake_time.advance(30 + 60 + 20)
+    await service.sweep()
+    assert (await service.get(match.id)).running
+    fake_time.advance(20)
+    await eventually(lambda: "over" in recorder.kinds())
+
+
+async def test_a_match_without_a_clock_cannot_be_paused(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    with pytest.raises(ServiceError, match="no clock"):
+        await service.pause(match.id, MOD)
+
+
+# --- restarts ---
+
+
+async def test_a_new_service_on_the_same_database_resumes_every_match_and_clock(open_service, fake_time) -> None:
+    first = await open_service()
+    await first.start()
+    Recorder(first)
+    clocked = await first.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    casual = await first.create_match("fish", [ALICE, BOB], seed=6)
+    fake_time.advance(50)  # alice is 20 s into her reserve when the bot dies
+    await first.move(clocked.id, ALICE.id, "A1")
+    fake_time.advance(80)  # bob is 50 s into his reserve
+    await first.close()  # the crash: nothing is saved on the way out
+
+    fake_time.advance(3600)  # an hour of downtime is charged to nobody
+    second = await open_service()
+    resumed = await second.start()
+    assert {m.id for m in resumed} == {clocked.id, casual.id}
+    match = await second.get(clocked.id)
+    assert match.ply == 1 and match.state == FISH.play(FISH.new(2, 5), "A1")
+    assert match.clock is not None and match.clock.reserves == (40.0, 60.0) and match.clock.turn_started is None
+    recorder = Recorder(second)
+    await second.board_posted(match.id, match.ply)  # the repost: bob gets a fresh 30 s
+    fake_time.advance(89)
+    await second.sweep()
+    assert (await second.get(match.id)).running
+    fake_time.advance(2 + LAG_GRACE)
+    await eventually(lambda: "over" in recorder.kinds())
+    assert (await second.get(match.id)).result.winners == frozenset({0})
+
+
+async def test_the_move_log_is_append_only(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    await service.move(match.id, ALICE.id, "A1")
+    with pytest.raises(Exception, match="append-only"):
+        async with service.store.transaction():
+            await service.store._db.execute("DELETE FROM moves")
+    assert len(await service.moves(match.id)) == 1
+
+
+async def test_schema_is_versioned(service: MatchService) -> None:
+    from bot.store import MIGRATIONS
+
+    assert await service.store.schema_version() == len(MIGRATIONS)
+    assert await service.store.integrity_check() == "ok"
+
+
+# --- death-match series (the toy game makes every result easy to arrange) ---
+
+
+async def _win(service: MatchService, match_id: int, winner: Player) -> None:
+    """Play toy moves until `winner` reaches 5: the loser adds 1s, the winner 2s."""
+    while (match := await service.get(match_id)).running:
+        seat = service.game(match).to_move(match.state)
+        mover = match.players[seat]
+        await service.move(match_id, mover.id, "2" if mover == winner else "1")
+
+
+async def _current_game(service: MatchService, series_id: int):
+    series = await service.get_series(series_id)
+    return await service.get(series.games[-1])
+
+
+async def test_series_alternates_first_player_and_ends_at_two_wins(service: MatchService) -> None:
+    recorder = Recorder(service)
+    series = await service.create_series("toy", [ALICE, BOB], first=1, clock=None)
+    game1 = await _current_game(service, series.id)
+    assert game1.state.first == 1 and game1.game_no == 1
+    await _win(service, game1.id, ALICE)
+    game2 = await _current_game(service, series.id)
+    assert game2.id != game1.id and game2.state.first == 0 and game2.game_no == 2
+    await _win(service, game2.id, ALICE)
+    series = await service.get_series(series.id)
+    assert series.status == OVER and series.wins == [2, 0] and series.result.winners == frozenset({0})
+    assert len(series.games) == 2
+    assert recorder.kinds()[-1] == "series_over"
+    assert "alice wins the death match" in recorder.notices[-1].lines[0]
+
+
+async def test_series_level_after_three_games_is_drawn_and_the_house_wins(service: MatchService) -> None:
+    series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
+    await _win(service, (await _current_game(service, series.id)).id, ALICE)
+    await _win(service, (await _current_game(service, series.id)).id, BOB)
+    game3 = await _current_game(service, series.id)
+    assert game3.state.first == 0
+    notice = await service.move(game3.id, ALICE.id, "draw")
+    assert notice.kind == "over" and notice.match.result.is_draw
+    series = await service.get_series(series.id)
+    assert series.status == OVER and series.result.is_draw
+    line = service.series_line(series)
+    assert "drawn — by DM rules the house wins" in line
+    series.house_wins = False
+    assert "house" not in service.series_line(series)
+
+
+async def test_series_one_win_and_two_draws_is_won(service: MatchService) -> None:
+    series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
+    await _win(service, (await _current_game(service, series.id)).id, BOB)
+    for _ in range(2):
+        game = await _current_game(service, series.id)
+        seat = service.game(game).to_move(game.state)
+        await service.move(game.id, game.players[seat].id, "draw")
+    series = await service.get_series(series.id)
+    assert series.status == OVER and series.result.winners == frozenset({1}) and series.wins == [0, 1]
+
+
+async def test_series_games_have_fresh_clocks_and_a_flag_counts_as_a_loss(service: MatchService, fake_time) -> None:
+    recorder = Recorder(service)
+    series = await service.create_series("fish", [ALICE, BOB], first=0)
+    game1 = await _current_game(service, series.id)
+    assert game1.clock is not None and game1.clock.settings == ClockSettings(30, 60)
+    fake_time.advance(92)
+    await eventually(lambda: any(n.kind == "started" and n.match.game_no == 2 for n in recorder.notices))
+    game2 = await _current_game(service, series.id)
+    assert game2.game_no == 2 and game2.state.first == 1 and FISH.to_move(game2.state) == 1
+    assert game2.clock is not None and game2.clock.reserves == (60.0, 60.0)
+    assert (await service.get_series(series.id)).wins == [0, 1]
+
+
+async def test_series_survives_a_restart(open_service) -> None:
+    first = await open_service()
+    await first.start()
+    series = await first.create_series("toy", [ALICE, BOB], first=0, clock=None)
+    await _win(first, (await _current_game(first, series.id)).id, BOB)
+    await first.close()
+    second = await open_service()
+    await second.start()
+    await _win(second, (await _current_game(second, series.id)).id, BOB)
+    done = await second.get_series(series.id)
+    assert done.status == OVER and done.result.winners == frozenset({1})
+
+
+async def test_abort_ends_match_and_series_without_result(service: MatchService) -> None:
+    series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
+    game = await _current_game(service, series.id)
+    notice = await service.abort(game.id, MOD)
+    assert notice.match.status == ABORTED and "mod aborted" in notice.lines[0]
+    assert (await service.get_series(series.id)).status == ABORTED
+    assert service.running() == []
+
+
+async def test_resign_gives_the_game_to_the_opponent(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    notice = await service.resign(match.id, BOB.id)
+    assert notice.match.result.winners == frozenset({0}) and "bob resigned" in notice.lines[0]
+    assert (await service.get(match.id)).status == OVER and match.id not in {m.id for m in service.running()}
+    assert RUNNING not in {m.status for m in service.running()}
