@@ -68,7 +68,8 @@ class TimeUp(ServiceError):
 class Notice:
     """What just happened to a match, for front-ends to show. Sent after the change is committed.
 
-    `kind` is one of: started, moved, over, paused, resumed, time_added, aborted, resumed_after_restart.
+    `kind` is one of: started, moved, over, series_over, paused, resumed, time_added, aborted (and
+    "board", which front-ends use for a plain repost).
     `lines` are ready to post, with player names filled in. `series` is set for death-match games and
     `series_over` when this notice also ends the series.
     """
@@ -149,6 +150,10 @@ class MatchService:
         if match is None:
             raise NoSuchMatch(f"There is no match #{match_id}.")
         return match
+
+    def series_of(self, match: Match) -> Series | None:
+        """The death match a running game belongs to, if any."""
+        return self._series.get(match.series_id) if match.series_id is not None else None
 
     async def get_series(self, series_id: int) -> Series:
         series = self._series.get(series_id) or await self.store.load_series(series_id)
@@ -348,7 +353,7 @@ class MatchService:
                 await self._after_game(match, pending)
             else:
                 await self.store.update_match(match, now)
-        notice = Notice("moved", match, self.lines(match), series=self._series.get(match.series_id or -1))
+        notice = Notice("moved", match, self.lines(match), series=self.series_of(match))
         if outcome is not None:
             self._matches.pop(match.id, None)
             notice = Notice("over", match, notice.lines + (self.result_line(match),), series=notice.series)
@@ -449,7 +454,7 @@ class MatchService:
             match = await self._running_match(match_id)
             now = self.time.now()
             match.status = ABORTED
-            series = self._series.get(match.series_id or -1)
+            series = self.series_of(match)
             async with self._commit(match):
                 await self.store.update_match(match, now)
                 await self.store.log_action(match.id, "abort", by.id, "aborted", now)
@@ -510,7 +515,7 @@ class MatchService:
             await self.store.log_action(match.id, kind, by_id, reason, now)
             await self._after_game(match, pending)
         self._matches.pop(match.id, None)
-        series = self._series.get(match.series_id or -1)
+        series = self.series_of(match)
         pending.notices.insert(0, Notice("over", match, (self.result_line(match),), series=series))
 
     def _arm(self, match: Match) -> None:
@@ -521,7 +526,7 @@ class MatchService:
 
     async def _after_game(self, match: Match, pending: _Pending) -> None:
         """Inside the game-ending transaction: score the series and start its next game if any."""
-        series = self._series.get(match.series_id or -1)
+        series = self.series_of(match)
         if series is None or match.result is None:
             return
         for seat in match.result.winners if len(match.result.winners) == 1 else ():

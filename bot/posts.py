@@ -1,0 +1,93 @@
+"""What a board post says and shows, shared by every front-end (Discord and the terminal).
+
+A post is the rendered board plus a few lines: what just happened, whose turn it is, the scores, and the
+clock. Front-ends decide only how to deliver it (a Discord message, a PNG file and printed text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.clock import format_seconds
+from bot.models import Match, Series
+from bot.service import MatchService, Notice
+from renderers import Caption, SeatClock, render
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    text: str
+    png: bytes
+    match_id: int
+    ply: int
+
+
+def caption(service: MatchService, match: Match, now: float) -> Caption:
+    """Names, clocks and a header for the image: what the engine state does not know."""
+    clocks = None
+    if match.clock is not None:
+        clock = match.clock
+        clocks = tuple(
+            SeatClock(
+                move_seconds=clock.move_left_at(now) if seat == clock.seat else clock.settings.move_seconds,
+                reserve_seconds=max(0.0, clock.reserve_at(seat, now)),
+                running=seat == clock.seat and match.running,
+            )
+            for seat in range(len(match.players))
+        )
+    return Caption(names=match.names, clocks=clocks, header=header(service, match), paused=match.paused)
+
+
+def header(service: MatchService, match: Match) -> str:
+    series = service.series_of(match)
+    if series is None:
+        return f"Match #{match.id}"
+    return f"Death match · game {match.game_no} of {series.best_of} · {series_score(series)}"
+
+
+def series_score(series: Series) -> str:
+    return " – ".join(f"{p.name} {w}" for p, w in zip(series.players, series.wins, strict=True))
+
+
+def status_lines(service: MatchService, match: Match, mention: bool = False) -> list[str]:
+    """Whose turn (with the clock's deadline) or the result, and the scores."""
+    game = service.game(match)
+    lines = []
+    scores = getattr(match.state, "scores", None)
+    if scores is not None:
+        lines.append("Score: " + ", ".join(f"{n} {s}" for n, s in zip(match.names, scores, strict=True)))
+    if not match.running:
+        if match.result is not None:
+            lines.append(service.result_line(match))
+        return lines
+    seat = game.to_move(match.state)
+    if seat is None:
+        return lines
+    player = match.players[seat]
+    who = player.mention if mention else player.name
+    turn = f"{who} to move (move {match.ply + 1})"
+    clock = match.clock
+    if clock is not None:
+        if clock.paused:
+            turn += " — paused by a moderator"
+        else:
+            turn += (
+                f" — {format_seconds(clock.settings.move_seconds - clock.used)} a move"
+                f" + {format_seconds(clock.reserves[seat])} reserve"
+            )
+    lines.append(turn + ".")
+    return lines
+
+
+def build(service: MatchService, match: Match, lines: tuple[str, ...] | list[str], now: float) -> Post:
+    """Render the board and put the words together. Pillow work: call it off the event loop."""
+    text = "\n".join([*lines, *status_lines(service, match)])
+    png = render(match.game, match.state, None, caption=caption(service, match, now))
+    return Post(text, png, match.id, match.ply)
+
+
+def for_notice(service: MatchService, notice: Notice, now: float) -> Post | None:
+    """The post a notice calls for, or None when words alone will do."""
+    if notice.kind in ("started", "moved", "over", "board"):
+        return build(service, notice.match, notice.lines, now)
+    return None
