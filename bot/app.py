@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from bot.config import Config
@@ -44,7 +45,5 @@ def run(config: Config | None = None) -> None:
     else:
         print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
     print(f"Database: {config.database_path}  ·  log: {log_file}")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_offline(config))
-    except KeyboardInterrupt:
-        pass
