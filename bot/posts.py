@@ -53,9 +53,8 @@ def status_lines(service: MatchService, match: Match, mention: bool = False) -> 
     """Whose turn (with the clock's deadline) or the result, and the scores."""
     game = service.game(match)
     lines = []
-    scores = getattr(match.state, "scores", None)
-    if scores is not None:
-        lines.append("Score: " + ", ".join(f"{n} {s}" for n, s in zip(match.names, scores, strict=True)))
+    scores = game.scores(match.state)
+    lines.append("Score: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
     if not match.running:
         if match.result is not None:
             lines.append(service.result_line(match))

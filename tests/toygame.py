@@ -65,6 +65,9 @@ class Toy:
         scores = tuple(1.0 if s == state.winner else 0.0 for s in range(state.seats))
         return Outcome(scores, winners, "drawn" if state.winner is None else "reached 5")
 
+    def scores(self, state: ToyState) -> tuple[float, ...]:
+        return (0.0,) * state.seats
+
     def events(self, state: ToyState) -> tuple[str, ...]:
         return () if state.last is None else (f"The total is {state.total}.",)
 

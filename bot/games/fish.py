@@ -579,6 +579,9 @@ class Fish:
         winner = 0 if a > b else 1
         return Outcome((a, b), frozenset({winner}), f"more fish, {max(a, b)} to {min(a, b)}")
 
+    def scores(self, state: FishState) -> tuple[float, ...]:
+        return state.scores
+
     def events(self, state: FishState) -> tuple[str, ...]:
         return state.events
 

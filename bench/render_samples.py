@@ -1,0 +1,73 @@
+"""Times board renders and writes sample images to look at.
+
+Run from the repository root: `.venv/bin/python -m bench.render_samples [out_dir]` (default /tmp).
+Prints p50/p99 render time (draw + PNG) over mid-game positions of random games.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from bot.games import GAMES
+from bot.games.fish import FishState
+from renderers import Caption, SeatClock, render
+
+FISH = GAMES["fish"]
+
+
+def playout(seed: int, plies: int | None = None) -> list[FishState]:
+    """The states of one random game, from the start to `plies` plies (None: to the end)."""
+    rng = random.Random(seed)
+    states = [FISH.new(2, seed)]
+    while FISH.to_move(states[-1]) is not None and (plies is None or len(states) <= plies):
+        states.append(FISH.play(states[-1], rng.choice(FISH.legal_moves(states[-1]))))
+    return states
+
+
+def samples(out: Path) -> list[Path]:
+    names = ("alice", "bob")
+    clocks = (SeatClock(30, 41.2, running=False), SeatClock(12.4, 60, running=True))
+    game = playout(7)
+    auto = next((s for s in game if s.cleared and FISH.to_move(s) is not None), game[-1])
+    wanted = {
+        "fish_placement_done.png": (game[8], Caption(names=names)),
+        "fish_midgame.png": (game[22], Caption(names=names, header="Casual game")),
+        "fish_auto_scored.png": (auto, Caption(names=names)),
+        "fish_finished.png": (game[-1], Caption(names=names, header="Death match · game 2 of 3 · alice 1–0 bob")),
+        "fish_clock_paused.png": (
+            game[15],
+            Caption(names=names, clocks=clocks, header="Death match · game 1 of 3", paused=True),
+        ),
+    }
+    paths = []
+    for file_name, (state, caption) in wanted.items():
+        path = out / file_name
+        path.write_bytes(render("fish", state, caption=caption))
+        paths.append(path)
+    return paths
+
+
+def bench(runs: int = 100) -> tuple[float, float]:
+    """p50 and p99 milliseconds of render() over mid-game positions (caches warm, as in the bot)."""
+    positions = [s for seed in range(20) for s in playout(seed)[10:40:6]]
+    caption = Caption(names=("alice", "bob"), clocks=(SeatClock(30, 60, True), SeatClock(30, 60, False)))
+    render("fish", positions[0], caption=caption)
+    times = []
+    for k in range(runs):
+        start = time.perf_counter()
+        render("fish", positions[k % len(positions)], caption=caption)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, round(0.99 * len(times)) - 1)]
+
+
+if __name__ == "__main__":
+    out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp")
+    for path in samples(out_dir):
+        print(path)
+    p50, p99 = bench()
+    print(f"render fish: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
