@@ -114,7 +114,6 @@ class MatchService:
         Clocks get a fresh move allowance with reserve unchanged: the downtime is charged to nobody. The
         returned matches need their board (re)posted; each clock starts when `board_posted` says so.
         """
-        now = self.time.now()
         resumed = []
         for match_id in await self.store.match_ids(RUNNING):
             match = await self.store.load_match(match_id)
@@ -122,15 +121,17 @@ class MatchService:
                 continue
             if match.clock is not None:
                 match.clock = match.clock.after_restart()
-                async with self.store.transaction():
-                    await self.store.update_clock(match.id, match.clock)
             self._matches[match.id] = match
             if match.series_id is not None and match.series_id not in self._series:
                 series = await self.store.load_series(match.series_id)
                 if series is not None:
                     self._series[series.id] = series
             resumed.append(match)
-        log.info("resumed %d running matches at %s", len(resumed), now)
+        async with self.store.transaction():  # one commit for every clock, however many matches
+            for match in resumed:
+                if match.clock is not None:
+                    await self.store.update_clock(match.id, match.clock)
+        log.info("resumed %d running matches", len(resumed))
         self.scheduler.start()
         return resumed
 
