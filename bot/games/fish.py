@@ -89,7 +89,8 @@ TILE_NAMES = tuple(tile_name(t) for t in range(TILES))
 _TILE_BY_NAME = {name: t for t, name in enumerate(TILE_NAMES)}
 
 _TILE_RE = r"([a-z])\s*(\d{1,2})"
-_MOVE_RE = re.compile(rf"^\s*(?:place\s+)?{_TILE_RE}\s*(?:(?:-|–|—|→|>|to|\s)\s*{_TILE_RE})?\s*$", re.I)
+_MOVE_RE = re.compile(rf"^(?:place\s+)?{_TILE_RE}(?:\s*(?:-|–|—|→|>|to)?\s*{_TILE_RE})?$", re.I)
+_LONGEST_MOVE = 40  # longer text is refused before matching, so no input can make parsing slow
 
 
 def parse_tile(text: str) -> int:
@@ -120,9 +121,10 @@ class FishMove:
     @classmethod
     def parse(cls, text: str) -> FishMove:
         """Read `D4`, `place d4`, `D4-F3`, `d4 f3` (case-insensitive); no position needed."""
-        match = _MOVE_RE.match(text) if isinstance(text, str) else None
+        stripped = text.strip() if isinstance(text, str) else ""
+        match = _MOVE_RE.match(stripped) if len(stripped) <= _LONGEST_MOVE else None
         if not match:
-            shown = text.strip() if isinstance(text, str) else repr(text)
+            shown = stripped if len(stripped) <= _LONGEST_MOVE else stripped[:_LONGEST_MOVE] + "…"
             raise InvalidNotation(
                 f"{shown!r} is not a move: write a tile like D4 to place a token, or D4-F3 to move one."
             )
@@ -455,7 +457,7 @@ class Fish:
         check_seats(self, seats)
         check_options(self, options, set(self.options))
         first = options.get("first", 0)
-        if first not in (0, 1) or isinstance(first, bool):
+        if type(first) is not int or first not in (0, 1):
             raise BadOptions("first must be seat 0 or seat 1.")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BadOptions("seed must be a whole number.")
