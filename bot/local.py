@@ -114,7 +114,7 @@ class Terminal:
         if sub == "new":
             players = _players(names)
             clock = _clock_flag(flags.pop("clock", None))
-            options = {}
+            options: dict[str, object] = {}
             if "first" in flags:
                 options["first"] = _seat_named(players, flags.pop("first"))
             if "board" in flags:
