@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -188,8 +189,8 @@ class MatchClock:
 
 
 def format_seconds(seconds: float) -> str:
-    """`0:45`, `1:00`, `1:02:03`; rounds down so a display never promises time that is not there."""
-    whole = max(0, int(seconds))
+    """`0:45`, `1:00`, `1:02:03`; rounded up, so 0:00 shows only once the time is really gone."""
+    whole = max(0, math.ceil(seconds - 1e-9))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -131,6 +131,8 @@ class FishMove:
         first = _tile_from(match.group(1), match.group(2))
         if match.group(3) is None:
             return cls(first)
+        if stripped.lower().startswith("place"):
+            raise InvalidNotation(f"{stripped!r}: place takes one tile (place D4); a move is written D4-F3.")
         return cls(_tile_from(match.group(3), match.group(4)), first)
 
     def __str__(self) -> str:
@@ -152,6 +154,8 @@ class FishState:
     ply: int = 0
     seed: int | None = None
     last_move: str | None = None
+    last_seat: int | None = None
+    """Who made `last_move` (the token may be gone since, so the board alone cannot tell)."""
     events: tuple[str, ...] = ()
     cleared: tuple[int, ...] = ()
     """Tiles the engine removed on its own during the last ply (stuck tokens, solved islands)."""
@@ -568,6 +572,7 @@ class Fish:
             turn=nxt,
             ply=state.ply + 1,
             last_move=str(parsed),
+            last_seat=seat,
             events=tuple(events),
             cleared=tuple(cleared),
         )
@@ -604,6 +609,7 @@ class Fish:
                 "ply": state.ply,
                 "seed": state.seed,
                 "last_move": state.last_move,
+                "last_seat": state.last_seat,
                 "events": list(state.events),
                 "cleared": list(state.cleared),
             },
@@ -624,6 +630,7 @@ class Fish:
             ply=data["ply"],
             seed=data["seed"],
             last_move=data["last_move"],
+            last_seat=data["last_seat"],
             events=tuple(data["events"]),
             cleared=tuple(data["cleared"]),
         )

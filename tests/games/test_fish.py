@@ -850,3 +850,19 @@ def test_board_helper_builds_the_named_position():
     """Guard for the test helpers themselves."""
     digits = board({"A1": 2, "H7": 3})
     assert len(digits) == 60 and digits[0] == "2" and digits[-1] == "3" and digits.count("0") == 58
+
+
+def test_place_takes_one_tile():
+    """`place D4` places; `place D4-F3` is neither a placement nor a move."""
+    with pytest.raises(IllegalMove, match="place takes one tile"):
+        FishMove.parse("place D4-F3")
+
+
+def test_the_state_remembers_who_made_the_last_move():
+    """The mover's token may be gone after the move, so the state keeps the seat (the renderer needs it)."""
+    state = FISH.new(2, 7, first=1)
+    assert state.last_seat is None
+    state = FISH.play(state, FISH.legal_moves(state)[0])
+    assert state.last_seat == 1
+    state = FISH.play(state, FISH.legal_moves(state)[0])
+    assert state.last_seat == 0 and FISH.loads(FISH.dumps(state)) == state
