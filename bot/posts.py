@@ -35,7 +35,10 @@ def caption(service: MatchService, match: Match, now: float) -> Caption:
             )
             for seat in range(len(match.players))
         )
-    return Caption(names=match.names, clocks=clocks, header=header(service, match), paused=match.paused)
+    result = None
+    if not match.running and service.game(match).outcome(match.state) is None:  # ended off the board
+        result = service.result_line(match) if match.result is not None else "Aborted: no result."
+    return Caption(names=match.names, clocks=clocks, header=header(service, match), paused=match.paused, result=result)
 
 
 def header(service: MatchService, match: Match) -> str:

@@ -108,3 +108,18 @@ async def test_moderator_commands(terminal: Terminal, out: list[str], service: M
 
 async def test_quit_ends_the_loop(terminal: Terminal) -> None:
     assert await terminal.handle("quit") is False
+
+
+async def test_a_flagged_game_is_posted_with_its_result_not_a_turn(
+    terminal: Terminal, out: list[str], service: MatchService, fake_time
+) -> None:
+    from bot import posts
+
+    await run(terminal, out, "fish new alice bob --clock 10/5 --seed 5")
+    match_id = terminal.current
+    fake_time.advance(17)
+    await eventually(lambda: "reserve time ran out" in "\n".join(out))
+    over = await service.get(match_id)
+    caption = posts.caption(service, over, fake_time.now())
+    assert caption.result == "Game over: bob wins (alice's reserve time ran out)."
+    assert "to move" not in posts.status_lines(service, over)[-1]
