@@ -161,9 +161,13 @@ class MatchClock:
         reserves[seat] = max(0.0, reserves[seat] + seconds)
         return replace(self, reserves=tuple(reserves))
 
+    def new_turn(self, seat: int | None) -> MatchClock:
+        """A fresh turn for `seat` that starts with its board post; the turn it replaces is charged to nobody."""
+        return replace(self, seat=seat, turn_started=None, used=0.0)
+
     def after_restart(self) -> MatchClock:
         """The bot was down: the seat to move gets a fresh move allowance once the board is reposted."""
-        return replace(self, turn_started=None, used=0.0)
+        return self.new_turn(self.seat)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -17,7 +17,7 @@ from bot import posts
 from bot.clock import ClockSettings, format_seconds
 from bot.config import ROOT
 from bot.games import GameError
-from bot.models import Match, Player
+from bot.models import Match, MoveRecord, Player
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
 
 MODERATOR = Player("local:moderator", "moderator")
@@ -30,7 +30,7 @@ Commands (the same as the Discord slash commands; players are typed names):
   fish move D4-F3 [--as NAME]     place (D4) or move (D4-F3) for the player to move, or for NAME
   fish board | fish moves | fish history | fish rules | fish resign [--as NAME]
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
-  mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod abort
+  mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   help | quit"""
 
 
@@ -155,7 +155,7 @@ class Terminal:
         elif sub == "history":
             match = await self._match(flags)
             _no_more(flags)
-            self._history(match, await self.service.moves(match.id))
+            self._history(match, await self.service.store.log(match.id))
         elif sub == "rules":
             self.write(RULES_CARD)
         elif sub == "resign":
@@ -168,7 +168,7 @@ class Terminal:
 
     async def _mod(self, args: list[str]) -> None:
         if not args:
-            raise CommandError("mod what? list, pause, resume, addtime NAME SECONDS or abort.")
+            raise CommandError("mod what? list, pause, resume, addtime NAME SECONDS, undo, adjudicate NAME or abort.")
         sub, rest = args[0].lower(), args[1:]
         flags, words = _flags(rest)
         if sub == "list":
@@ -186,10 +186,17 @@ class Terminal:
                 raise CommandError("Use: mod addtime NAME SECONDS (negative seconds take time away).")
             player = _player_named(match, words[0])
             await self.service.add_time(match.id, MODERATOR, player.id, _number(words[1], "seconds"))
+        elif sub == "undo":
+            await self.service.undo(match.id, MODERATOR)
+        elif sub == "adjudicate":
+            if len(words) != 1:
+                raise CommandError("Use: mod adjudicate NAME (the winner) or mod adjudicate draw.")
+            winner = None if words[0].lower() == "draw" else _player_named(match, words[0]).id
+            await self.service.adjudicate(match.id, MODERATOR, winner)
         elif sub == "abort":
             await self.service.abort(match.id, MODERATOR)
         else:
-            raise CommandError(f"Unknown mod command {sub!r}: list, pause, resume, addtime or abort.")
+            raise CommandError(f"Unknown mod command {sub!r}: list, pause, resume, addtime, undo, adjudicate or abort.")
 
     # --- helpers ---
 
@@ -222,13 +229,17 @@ class Terminal:
             mark = "*" if match.id == self.current else " "
             self.write(f"{mark}#{match.id} {self.service.game(match).title} {' vs '.join(match.names)}: {turn}{clock}")
 
-    def _history(self, match: Match, records: list) -> None:
+    def _history(self, match: Match, records: list[MoveRecord]) -> None:
         if not records:
             self.write(f"Match #{match.id}: no moves yet.")
             return
         for record in records:
+            name = match.players[record.seat].name
+            if record.kind == "undo":
+                self.write(f"{record.ply:3d}. (a moderator took back {name}'s {record.move})")
+                continue
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
-            self.write(f"{record.ply:3d}. {match.players[record.seat].name}: {record.move}{took}")
+            self.write(f"{record.ply:3d}. {name}: {record.move}{took}")
 
     async def repl(self) -> None:
         """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""

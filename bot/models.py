@@ -48,12 +48,15 @@ class Match:
     options: dict[str, Any]
     state: Any
     ply: int = 0
+    """Lines in the move log (moves and undos): it only grows, so it names one version of the board."""
     status: str = RUNNING
     result: Outcome | None = None
     clock: MatchClock | None = None
     series_id: int | None = None
     game_no: int = 1
     place: Place = field(default_factory=Place)
+    board: tuple[int, int] | None = None
+    """(channel id, message id) of the current board post, so the previous one can lose its buttons."""
     created_at: float = 0.0
 
     @property
@@ -104,10 +107,12 @@ class Series:
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
-    """One line of the append-only move log."""
+    """One line of the append-only move log. An undo line repeats the seat and move it takes back."""
 
     ply: int
     seat: int
     move: str
     at: float
     took: float | None
+    kind: str = "move"
+    by_id: str | None = None

@@ -67,7 +67,7 @@ def status_lines(service: MatchService, match: Match, mention: bool = False) -> 
         return lines
     player = match.players[seat]
     who = player.mention if mention else player.name
-    turn = f"{who} to move (move {match.ply + 1})"
+    turn = f"{who} to move"
     clock = match.clock
     if clock is not None:
         if clock.paused:
@@ -90,6 +90,6 @@ def build(service: MatchService, match: Match, lines: tuple[str, ...] | list[str
 
 def for_notice(service: MatchService, notice: Notice, now: float) -> Post | None:
     """The post a notice calls for, or None when words alone will do."""
-    if notice.kind in ("started", "moved", "over", "board"):
+    if notice.kind in ("started", "moved", "undone", "over", "board"):
         return build(service, notice.match, notice.lines, now)
     return None

@@ -18,7 +18,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
@@ -68,7 +68,7 @@ class TimeUp(ServiceError):
 class Notice:
     """What just happened to a match, for front-ends to show. Sent after the change is committed.
 
-    `kind` is one of: started, moved, over, series_over, paused, resumed, time_added, aborted (and
+    `kind` is one of: started, moved, undone, over, series_over, paused, resumed, time_added, aborted (and
     "board", which front-ends use for a plain repost).
     `lines` are ready to post, with player names filled in. `series` is set for death-match games and
     `series_over` when this notice also ends the series.
@@ -326,7 +326,7 @@ class MatchService:
         if not seats:
             raise NotInMatch(f"You are not playing in match #{match.id}.")
         if ply is not None and ply != match.ply:
-            raise StaleBoard(f"The board has changed since you looked (it is now at move {match.ply}): look again.")
+            raise StaleBoard("The board has changed since you looked: look at the new board and try again.")
         seat = game.to_move(match.state)
         if seat not in seats:
             assert seat is not None
@@ -361,19 +361,37 @@ class MatchService:
         pending.notices.insert(0, notice)
         return notice
 
-    async def board_posted(self, match_id: int, ply: int, at: float | None = None) -> MatchClock | None:
-        """The front-end posted the board for `ply`: the mover's clock starts now (at most once a turn)."""
+    async def board_posted(
+        self, match_id: int, ply: int, at: float | None = None, message: tuple[int, int] | None = None
+    ) -> tuple[int, int] | None:
+        """The front-end posted the board for `ply`: the mover's clock starts now (at most once a turn).
+
+        `message` is the post's (channel id, message id); the previous board post is returned so the
+        front-end can take its buttons away. Reports for an older ply are ignored.
+        """
         async with self._lock(match_id):
             match = self._matches.get(match_id)
-            if match is None or match.clock is None or match.ply != ply or not match.running:
+            if match is None or match.ply != ply or not match.running:
                 return None
-            clock = match.clock.posted(self.time.now() if at is None else at)
-            if clock != match.clock:
-                async with self._commit(match):
-                    await self.store.update_clock(match.id, clock)
+            previous = match.board
+            clock = match.clock.posted(self.time.now() if at is None else at) if match.clock else None
+            if clock == match.clock and (message is None or message == previous):
+                return None
+            async with self._commit(match):
                 match.clock = clock
-                self._arm(match)
-            return match.clock
+                if message is not None:
+                    match.board = message
+                await self.store.update_match(match, self.time.now())
+            self._arm(match)
+            return previous if message is not None and previous != message else None
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        """Remember the thread a front-end opened for a match (persisted: it is found again after a restart)."""
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            async with self._commit(match):
+                match.place = replace(match.place, thread_id=thread_id)
+                await self.store.update_match(match, self.time.now())
 
     async def resign(self, match_id: int, player_id: str) -> Notice:
         pending = _Pending()
@@ -467,6 +485,54 @@ class MatchService:
         await self._notify([notice])
         return notice
 
+    async def undo(self, match_id: int, by: Player) -> Notice:
+        """Take back the last move still standing; that player moves again, with the reserve it spent back.
+
+        The log keeps the move and records the undo after it, so nothing is ever lost; the state is
+        rebuilt from the seed and the moves still standing (engines are deterministic).
+        """
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            standing = await self.store.moves(match.id)
+            if not standing:
+                raise ServiceError(f"Match #{match.id} has no move to undo.")
+            last = standing[-1]
+            game = self.game(match)
+            state = game.new(len(match.players), match.seed, **match.options)
+            for record in standing[:-1]:
+                state = game.play(state, record.move)
+            now = self.time.now()
+            clock = match.clock
+            if clock is not None:
+                refund = max(0.0, (last.took or 0.0) - clock.settings.move_seconds)
+                clock = clock.add_time(last.seat, refund).new_turn(game.to_move(state))
+            async with self._commit(match):
+                undo = MoveRecord(match.ply + 1, last.seat, last.move, now, None, "undo", by.id)
+                await self.store.append_move(match.id, undo)
+                match.state, match.ply, match.clock = state, match.ply + 1, clock
+                await self.store.update_match(match, now)
+                await self.store.log_action(match.id, "undo", by.id, f"undid {last.move}", now)
+            mover = match.players[last.seat].name
+            notice = Notice("undone", match, (f"{by.name} took back {mover}'s move {last.move}.",), by)
+        await self._notify([notice])
+        return notice
+
+    async def adjudicate(self, match_id: int, by: Player, winner_id: str | None) -> Notice:
+        """A moderator decides the game: `winner_id` wins, or None for a draw. A series carries on."""
+        pending = _Pending()
+        async with self._lock(match_id):
+            match = await self._running_match(match_id)
+            if winner_id is None:
+                winners: frozenset[int] = frozenset()
+            else:
+                seats = match.seats_of(winner_id)
+                if not seats:
+                    raise NotInMatch(f"That player is not in match #{match.id}.")
+                winners = frozenset(seats)
+            await self._end(match, winners, f"adjudicated by {by.name}", "adjudicate", by.id, pending)
+        await self._notify(pending.notices)
+        return pending.notices[0]
+
     # --- clocks ---
 
     async def sweep(self) -> None:
@@ -507,7 +573,8 @@ class MatchService:
     ) -> None:
         """End a match off the board (flag, resignation); call with the match lock held."""
         now = self.time.now()
-        scores = tuple(1.0 if s in winners else 0.0 for s in range(len(match.players)))
+        share = 1.0 if winners else 0.5  # a draw gives everyone half
+        scores = tuple(share if (s in winners or not winners) else 0.0 for s in range(len(match.players)))
         match.status, match.result = OVER, Outcome(scores, winners, reason)
         if match.clock is not None:
             match.clock, _ = match.clock.after_move(now, None)

@@ -89,6 +89,14 @@ MIGRATIONS: list[str] = [
         at REAL NOT NULL
     );
     """,
+    # 2: undo as its own log row, and where the current board post is (so older posts lose their buttons)
+    """
+    ALTER TABLE moves ADD COLUMN kind TEXT NOT NULL DEFAULT 'move';  -- 'move', or 'undo': takes back the
+                                                                     -- last move still standing
+    ALTER TABLE moves ADD COLUMN by_id TEXT;                        -- who undid it
+    ALTER TABLE matches ADD COLUMN board_channel_id INTEGER;
+    ALTER TABLE matches ADD COLUMN board_message_id INTEGER;
+    """,
 ]
 
 
@@ -226,13 +234,15 @@ class Store:
     async def update_match(self, match: Match, now: float) -> None:
         """Write the state, ply, status, result, place and clock of a match."""
         await self._db.execute(
-            "UPDATE matches SET state = ?, ply = ?, status = ?, result = ?, thread_id = ?, updated_at = ? WHERE id = ?",
+            "UPDATE matches SET state = ?, ply = ?, status = ?, result = ?, thread_id = ?, board_channel_id = ?,"
+            " board_message_id = ?, updated_at = ? WHERE id = ?",
             (
                 self.games[match.game].dumps(match.state),
                 match.ply,
                 match.status,
                 _outcome_json(match.result),
                 match.place.thread_id,
+                *(match.board or (None, None)),
                 now,
                 match.id,
             ),
@@ -247,8 +257,8 @@ class Store:
 
     async def append_move(self, match_id: int, record: MoveRecord) -> None:
         await self._db.execute(
-            "INSERT INTO moves (match_id, ply, seat, move, at, took) VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, record.ply, record.seat, record.move, record.at, record.took),
+            "INSERT INTO moves (match_id, ply, seat, move, at, took, kind, by_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, record.ply, record.seat, record.move, record.at, record.took, record.kind, record.by_id),
         )
 
     async def log_action(self, match_id: int | None, kind: str, by_id: str | None, detail: str, at: float) -> None:
@@ -289,6 +299,7 @@ class Store:
             series_id=row["series_id"],
             game_no=row["game_no"],
             place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
+            board=(row["board_channel_id"], row["board_message_id"]) if row["board_message_id"] else None,
             created_at=row["created_at"],
         )
 
@@ -319,11 +330,22 @@ class Store:
             created_at=row["created_at"],
         )
 
-    async def moves(self, match_id: int) -> list[MoveRecord]:
+    async def log(self, match_id: int) -> list[MoveRecord]:
+        """Every line of the move log, undos included, in order."""
         async with self._db.execute(
-            "SELECT ply, seat, move, at, took FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
+            "SELECT ply, seat, move, at, took, kind, by_id FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         ) as cursor:
             return [MoveRecord(*row) for row in await cursor.fetchall()]
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        """The moves still standing: the log with every undo taking back the last move before it."""
+        standing: list[MoveRecord] = []
+        for record in await self.log(match_id):
+            if record.kind == "undo":
+                standing.pop()
+            else:
+                standing.append(record)
+        return standing
 
     async def actions(self, match_id: int) -> list[dict[str, Any]]:
         async with self._db.execute(

@@ -84,13 +84,13 @@ async def test_a_death_match_flag_starts_the_next_game_with_the_other_placer(
 ) -> None:
     await run(terminal, out, "fish dm alice bob --first bob")
     game1 = terminal.current
-    assert "bob to move (move 1) — 0:30 a move + 1:00 reserve" in "\n".join(out)
+    assert "bob to move — 0:30 a move + 1:00 reserve" in "\n".join(out)
     fake_time.advance(92)  # bob never moves
     await eventually(lambda: "game 2 of the death match" in "\n".join(out))
     text = "\n".join(out)
     assert "bob's reserve time ran out" in text and "game 2 of the death match" in text
     assert (await service.get(game1)).status == OVER
-    assert "alice to move (move 1)" in text  # alice places first in game 2
+    assert "alice to move" in text.split("game 2 of the death match")[1]  # alice places first in game 2
 
 
 async def test_moderator_commands(terminal: Terminal, out: list[str], service: MatchService, fake_time) -> None:
@@ -123,3 +123,14 @@ async def test_a_flagged_game_is_posted_with_its_result_not_a_turn(
     caption = posts.caption(service, over, fake_time.now())
     assert caption.result == "Game over: bob wins (alice's reserve time ran out)."
     assert "to move" not in posts.status_lines(service, over)[-1]
+
+
+async def test_undo_and_adjudicate_from_the_terminal(terminal: Terminal, out: list[str], service: MatchService) -> None:
+    await run(terminal, out, "fish new alice bob --seed 5")
+    await run(terminal, out, "fish move A1")
+    text = await run(terminal, out, "mod undo")
+    assert "moderator took back alice's move A1." in text and "alice to move" in text and "board:" in text
+    history = await run(terminal, out, "fish history")
+    assert "1. alice: A1" in history and "2. (a moderator took back alice's A1)" in history
+    assert "Use: mod adjudicate" in await run(terminal, out, "mod adjudicate")
+    assert "bob wins (adjudicated by moderator)" in await run(terminal, out, "mod adjudicate bob")

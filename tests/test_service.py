@@ -21,6 +21,7 @@ from bot.service import (
     StaleBoard,
     TimeUp,
 )
+from bot.store import Store
 from tests.conftest import ALICE, BOB, MOD, Recorder, eventually
 
 FISH = GAMES["fish"]
@@ -346,3 +347,103 @@ async def test_resign_gives_the_game_to_the_opponent(service: MatchService) -> N
     assert notice.match.result.winners == frozenset({0}) and "bob resigned" in notice.lines[0]
     assert (await service.get(match.id)).status == OVER and match.id not in {m.id for m in service.running()}
     assert RUNNING not in {m.status for m in service.running()}
+
+
+# --- undo, adjudication, board posts ---
+
+
+async def test_undo_takes_back_the_last_move_and_keeps_it_in_the_log(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    await service.move(match.id, ALICE.id, "A1")
+    after_one = (await service.get(match.id)).state
+    await service.move(match.id, BOB.id, "A2")
+    notice = await service.undo(match.id, MOD)
+    assert notice.kind == "undone" and notice.lines == ("mod took back bob's move A2.",)
+    match = await service.get(match.id)
+    assert match.state == after_one and FISH.to_move(match.state) == 1 and match.ply == 3
+    assert [r.move for r in await service.moves(match.id)] == ["A1"]
+    assert [(r.kind, r.move, r.by_id) for r in await service.store.log(match.id)] == [
+        ("move", "A1", None),
+        ("move", "A2", None),
+        ("undo", "A2", MOD.id),
+    ]
+    with pytest.raises(StaleBoard):  # a button from before the undo names an old ply
+        await service.move(match.id, BOB.id, "A3", ply=2)
+    await service.move(match.id, BOB.id, "A3", ply=3)
+    assert [r.move for r in await service.moves(match.id)] == ["A1", "A3"]
+
+
+async def test_undo_refunds_the_reserve_the_move_spent_and_charges_nobody(service: MatchService, fake_time) -> None:
+    Recorder(service)
+    match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
+    fake_time.advance(50)  # 20 s of alice's reserve
+    await service.move(match.id, ALICE.id, "A1")
+    fake_time.advance(45)  # bob is thinking, 15 s into his reserve, when the moderator steps in
+    await service.undo(match.id, MOD)
+    clock = (await service.get(match.id)).clock
+    assert clock is not None and clock.reserves == (60.0, 60.0) and clock.seat == 0
+
+
+async def test_nothing_to_undo(service: MatchService) -> None:
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    with pytest.raises(ServiceError, match="no move to undo"):
+        await service.undo(match.id, MOD)
+
+
+async def test_adjudication_ends_the_game_and_the_series_carries_on(service: MatchService) -> None:
+    series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
+    game1 = await _current_game(service, series.id)
+    with pytest.raises(NotInMatch):
+        await service.adjudicate(game1.id, MOD, "local:carol")
+    notice = await service.adjudicate(game1.id, MOD, BOB.id)
+    assert notice.match.result.winners == frozenset({1}) and "adjudicated by mod" in notice.lines[0]
+    game2 = await _current_game(service, series.id)
+    draw = await service.adjudicate(game2.id, MOD, None)
+    assert draw.match.result.is_draw and draw.match.result.scores == (0.5, 0.5)
+    assert (await service.get_series(series.id)).wins == [0, 1]
+    assert [a["kind"] for a in await service.store.actions(game1.id)] == ["adjudicate"]
+
+
+async def test_board_posts_are_remembered_so_the_previous_one_can_lose_its_buttons(open_service) -> None:
+    service = await open_service()
+    await service.start()
+    match = await service.create_match("fish", [ALICE, BOB], seed=5)
+    assert await service.board_posted(match.id, 0, message=(10, 100)) is None
+    await service.move(match.id, ALICE.id, "A1")
+    assert await service.board_posted(match.id, 0, message=(10, 999)) is None  # a stale report is ignored
+    assert await service.board_posted(match.id, 1, message=(10, 101)) == (10, 100)
+    await service.set_thread(match.id, 4242)
+    await service.close()
+    again = await open_service()
+    resumed = (await again.start())[0]
+    assert resumed.board == (10, 101) and resumed.place.thread_id == 4242
+
+
+async def test_a_version_1_database_migrates_without_losing_anything(db_path, fake_time) -> None:
+    import aiosqlite
+
+    from bot.store import MIGRATIONS
+
+    async with aiosqlite.connect(db_path) as db:  # a database as the first release left it
+        await db.executescript(f"BEGIN;{MIGRATIONS[0]}PRAGMA user_version=1;COMMIT;")
+        await db.execute(
+            "INSERT INTO matches (id, game, game_no, seed, options, state, ply, status, created_at, updated_at)"
+            " VALUES (1, 'fish', 1, 5, '{}', ?, 1, 'running', 0, 0)",
+            (FISH.dumps(FISH.play(FISH.new(2, 5), "A1")),),
+        )
+        await db.executemany(
+            "INSERT INTO seats VALUES (1, ?, ?, ?)", [(0, ALICE.id, ALICE.name), (1, BOB.id, BOB.name)]
+        )
+        await db.execute("INSERT INTO moves VALUES (1, 1, 0, 'A1', 0, NULL)")
+        await db.commit()
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        service = MatchService(store, fake_time)
+        (match,) = await service.start()
+        assert match.ply == 1 and [(r.kind, r.move) for r in await store.log(1)] == [("move", "A1")]
+        await service.move(1, BOB.id, "A2")
+        assert [r.move for r in await service.moves(1)] == ["A1", "A2"]
+        await service.close()
+    finally:
+        await store.close()
