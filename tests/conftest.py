@@ -33,7 +33,7 @@ class Recorder:
 
     async def __call__(self, notice: Notice) -> None:
         self.notices.append(notice)
-        if self.post and notice.kind in ("started", "moved", "board"):
+        if self.post and notice.kind in ("started", "moved", "undone", "board"):
             await self.service.board_posted(notice.match.id, notice.match.ply)
 
     def kinds(self) -> list[str]:
