@@ -38,12 +38,12 @@ def run(config: Config | None = None) -> None:
         filename=log_file, level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if config.discord_token:
-        print(
-            "DISCORD_TOKEN is set, but the Discord front-end is not part of this version yet; "
-            "starting the offline terminal mode instead."
-        )
-    else:
-        print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
+        from bot.discord_app import run_discord
+
+        print(f"Connecting to Discord (database: {config.database_path}, log: {log_file}).")
+        run_discord(config)
+        return
+    print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
     print(f"Database: {config.database_path}  ·  log: {log_file}")
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_offline(config))

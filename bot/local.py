@@ -157,7 +157,7 @@ class Terminal:
             _no_more(flags)
             self._history(match, await self.service.store.log(match.id))
         elif sub == "rules":
-            self.write(RULES_CARD)
+            self.write(self.service.games["fish"].rules_card)
         elif sub == "resign":
             match = await self._match(flags)
             player = self._actor(match, flags.pop("as", None))
@@ -251,17 +251,6 @@ class Terminal:
                 return
             if not await self.handle(line):
                 return
-
-
-RULES_CARD = """\
-"1, 2, 3" (Hey, That's My Fish!) — 2 players, 4 tokens each, most fish wins.
-• Board: 60 hex tiles, rows A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 is bottom right.
-• Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first.
-• Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no jumping
-  over tokens or gaps. The tile you leave is removed and its fish are yours.
-• A token that cannot move is removed and scores its tile. A group of tiles only you can reach is played out
-  for you at its best and scored at once. The game ends when no token is left.
-• Death match: best of 3, 30 s a move + 60 s reserve per game; running out of reserve loses the game."""
 
 
 def _prompt() -> str:

@@ -6,6 +6,7 @@ clock. Front-ends decide only how to deliver it (a Discord message, a PNG file a
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from bot.clock import format_seconds
@@ -52,8 +53,12 @@ def series_score(series: Series) -> str:
     return " – ".join(f"{p.name} {w}" for p, w in zip(series.players, series.wins, strict=True))
 
 
-def status_lines(service: MatchService, match: Match, mention: bool = False) -> list[str]:
-    """Whose turn (with the clock's deadline) or the result, and the scores."""
+def status_lines(service: MatchService, match: Match, mention: bool = False, deadline: bool = False) -> list[str]:
+    """Whose turn (with the clock) or the result, and the scores.
+
+    `deadline` adds Discord timestamps for when the move allowance and the reserve run out, counted from
+    now (the board is about to be posted, which is when the clock starts).
+    """
     game = service.game(match)
     lines = []
     scores = game.scores(match.state)
@@ -73,10 +78,14 @@ def status_lines(service: MatchService, match: Match, mention: bool = False) -> 
         if clock.paused:
             turn += " — paused by a moderator"
         else:
-            turn += (
-                f" — {format_seconds(clock.settings.move_seconds - clock.used)} a move"
-                f" + {format_seconds(clock.reserves[seat])} reserve"
-            )
+            move_left = clock.settings.move_seconds - clock.used
+            turn += f" — {format_seconds(move_left)} a move + {format_seconds(clock.reserves[seat])} reserve"
+            if deadline:
+                start = time.time()
+                turn += (
+                    f": move by <t:{int(start + move_left)}:R>,"
+                    f" out of time <t:{int(start + move_left + clock.reserves[seat])}:R>"
+                )
     lines.append(turn + ".")
     return lines
 

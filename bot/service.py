@@ -389,9 +389,13 @@ class MatchService:
         """Remember the thread a front-end opened for a match (persisted: it is found again after a restart)."""
         async with self._lock(match_id):
             match = await self._running_match(match_id)
+            series = self.series_of(match)
             async with self._commit(match):
                 match.place = replace(match.place, thread_id=thread_id)
                 await self.store.update_match(match, self.time.now())
+                if series is not None and series.place.thread_id is None:  # the next games go there too
+                    series.place = replace(series.place, thread_id=thread_id)
+                    await self.store.update_series(series)
 
     async def resign(self, match_id: int, player_id: str) -> Notice:
         pending = _Pending()

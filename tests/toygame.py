@@ -30,6 +30,7 @@ class Toy:
     min_players = 2
     max_players = 3
     options = frozenset({"first"})
+    rules_card = "Add 1 or 2; reach 5 to win."
 
     def new(self, seats: int, seed: int, **options: Any) -> ToyState:
         check_seats(self, seats)

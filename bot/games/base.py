@@ -57,7 +57,8 @@ class Game(Protocol):
     Beyond DESIGN.md's table: `canonical(state, move)` is the canonical notation of a legal move given
     in any accepted spelling (what the move log stores); `events(state)` says what the last move did,
     with seats written as `{0}`, `{1}`... so a front-end can fill in player names with `str.format`;
-    `options` names the keyword options `new` accepts; `scores(state)` gives the points so far by seat.
+    `options` names the keyword options `new` accepts; `scores(state)` gives the points so far by seat;
+    `rules_card` is a short rules summary for players (/rules).
     """
 
     key: str
@@ -65,6 +66,7 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: frozenset[str]
+    rules_card: str
 
     def new(self, seats: int, seed: int, **options: Any) -> Any: ...
     def to_move(self, state: Any) -> int | None: ...

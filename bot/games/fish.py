@@ -443,6 +443,17 @@ def _settle(
             changed = True
 
 
+RULES_CARD = """\
+"1, 2, 3" (Hey, That's My Fish!) — 2 players, 4 tokens each, most fish wins.
+• Board: 60 hex tiles, rows A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 is bottom right.
+• Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first.
+• Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no jumping
+  over tokens or gaps. The tile you leave is removed and its fish are yours.
+• A token that cannot move is removed and scores its tile. A group of tiles only you can reach is played out
+  for you at its best and scored at once. The game ends when no token is left.
+• Death match: best of 3, 30 s a move + 60 s reserve per game; running out of reserve loses the game."""
+
+
 def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | None:
     """The first seat in `order` that still has a token on the board (None: the game is over)."""
     return next((seat for seat in order if tokens[seat]), None)
@@ -456,6 +467,7 @@ class Fish:
     min_players = 2
     max_players = 2
     options = frozenset({"board", "first"})
+    rules_card = RULES_CARD
 
     def new(self, seats: int, seed: int, **options: Any) -> FishState:
         check_seats(self, seats)
