@@ -1,0 +1,1 @@
+"""Discord cogs: one GroupCog per game (on the shared GameCog), /mod, and general commands."""

@@ -1,0 +1,214 @@
+"""The slash commands every game shares; a game's cog subclasses `GameCog` with its group name.
+
+Cogs stay thin: find the match, call the service, answer. Rules live in the engines, words for the
+board posts in bot/posts.py, and refusals are raised as ServiceError/GameError and turned into ephemeral
+replies by the bot's error handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import discord_app, posts, views
+from bot.clock import ClockSettings, format_seconds
+from bot.models import Match
+from bot.service import MatchService, ServiceError
+
+
+class Refusal(ServiceError):
+    """A command that cannot be done as asked (bad argument, wrong place); the message says why."""
+
+
+def parse_clock(text: str | None) -> ClockSettings | None:
+    """`30/60` (seconds a move / seconds of reserve), `30` (no reserve), or none."""
+    if text is None or text.strip().lower() in ("", "none", "off", "no"):
+        return None
+    move, _, reserve = text.strip().partition("/")
+    try:
+        return ClockSettings(float(move), float(reserve or 0))
+    except ValueError as error:
+        if "clock" in str(error):
+            raise Refusal(str(error)) from None
+        raise Refusal(f"Write the clock as move/reserve seconds, like 30/60 (not {text!r}).") from None
+
+
+async def find_match(
+    service: MatchService, interaction: discord.Interaction, game: str | None, match_id: int | None, mine: bool
+) -> Match:
+    """The match a command is about: the one named, the one whose thread this is, or the player's only one."""
+    if match_id is not None:
+        match = await service.get(match_id)
+        if match.place.guild_id != interaction.guild_id or (game is not None and match.game != game):
+            raise Refusal(f"There is no match #{match_id} here.")
+        return match
+    here = [
+        m
+        for m in service.running(interaction.guild_id, game)
+        if interaction.channel_id in (m.place.thread_id, m.place.channel_id if m.place.thread_id is None else None)
+    ]
+    if len(here) == 1:
+        return here[0]
+    if mine:
+        player = discord_app.player(interaction.user)
+        own = [m for m in service.matches_of(player.id, game) if m.place.guild_id == interaction.guild_id]
+        if len(own) == 1:
+            return own[0]
+        if own:
+            ids = ", ".join(f"#{m.id}" for m in own)
+            raise Refusal(f"You are in several matches ({ids}): add `match:` or use the match's thread.")
+    if here:
+        ids = ", ".join(f"#{m.id}" for m in here)
+        raise Refusal(f"Several matches run here ({ids}): add `match:` to say which.")
+    raise Refusal("There is no running match here: use this in a match's thread, or add `match:`.")
+
+
+class GameCog(commands.GroupCog):
+    """Shared commands; a subclass sets `game_key` and its group: `class FishCog(GameCog, group_name="fish")`."""
+
+    game_key = ""
+
+    def __init__(self, bot: discord_app.GameBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.matches
+
+    @property
+    def title(self) -> str:
+        return self.service.games[self.game_key].title
+
+    async def _match(self, interaction: discord.Interaction, match_id: int | None, mine: bool = True) -> Match:
+        return await find_match(self.service, interaction, self.game_key, match_id, mine)
+
+    @app_commands.command(description="Challenge someone to a game; they accept with a button")
+    @app_commands.describe(
+        opponent="who you challenge", clock="seconds a move/reserve seconds, e.g. 30/60 (default none)"
+    )
+    async def challenge(
+        self, interaction: discord.Interaction, opponent: discord.Member, clock: str | None = None
+    ) -> None:
+        if opponent.id == interaction.user.id:
+            raise Refusal("You cannot challenge yourself.")
+        if opponent.bot:
+            raise Refusal(f"{opponent.display_name} is a bot and cannot play (yet).")
+        settings = parse_clock(clock)
+        timing = f" with {settings.describe()}" if settings else ""
+        view = discord.ui.View(timeout=None)
+        view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
+        await interaction.response.send_message(
+            f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+    @app_commands.command(description="Play a move (autocomplete lists your legal moves)")
+    @app_commands.describe(
+        move="the move, e.g. D4 to place or D4-F3 to move", match="match number, if you play several"
+    )
+    async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
+        text, _, seen = move.partition("@")  # autocomplete values carry the ply of the board they came from
+        ply = int(seen) if seen.isdigit() else None
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the board is rendered before we answer
+        notice = await self.service.move(
+            found.id,
+            discord_app.player(interaction.user).id,
+            text,
+            ply=ply,
+            at=interaction.created_at.timestamp(),
+        )
+        await interaction.followup.send(f"Played: {notice.lines[0] if notice.lines else text}", ephemeral=True)
+
+    @move.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Up to 25 legal moves of the player to move, those starting with what was typed first."""
+        try:
+            found = await self._match(interaction, None)
+        except ServiceError:
+            return []
+        game = self.service.game(found)
+        seat = game.to_move(found.state)
+        if seat is None or seat not in found.seats_of(discord_app.player(interaction.user).id):
+            return []
+        typed = current.strip().lower().replace(" ", "")
+        moves = game.legal_moves(found.state)
+        ranked = [m for m in moves if m.lower().startswith(typed)] + [
+            m for m in moves if typed in m.lower() and not m.lower().startswith(typed)
+        ]
+        return [app_commands.Choice(name=m, value=f"{m}@{found.ply}") for m in ranked[:25]]
+
+    @app_commands.command(description="Show the board of a match")
+    @app_commands.describe(match="match number (default: this thread's match or yours)")
+    async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match, mine=True)
+        await interaction.response.defer(thinking=True)
+        now = discord.utils.utcnow().timestamp()
+        post = await asyncio.to_thread(posts.build, self.service, found, [], now)
+        await interaction.followup.send(
+            post.text,
+            file=discord.File(io.BytesIO(post.png), filename=f"{found.game}-{found.id}-{found.ply}.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(description="List your legal moves (only you see them)")
+    @app_commands.describe(match="match number, if you play several")
+    async def moves(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        game = self.service.game(found)
+        seat = game.to_move(found.state)
+        if not found.running or seat is None:
+            raise Refusal(f"Match #{found.id} is over.")
+        if seat not in found.seats_of(discord_app.player(interaction.user).id):
+            raise Refusal(f"It is {found.players[seat].name}'s turn, not yours.")
+        listing = " ".join(f"`{m}`" for m in game.legal_moves(found.state))
+        await interaction.response.send_message(f"Your legal moves: {listing[:1900]}", ephemeral=True)
+
+    @app_commands.command(description="The moves of a match so far")
+    @app_commands.describe(match="match number (default: this thread's match or yours)")
+    async def history(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        lines = []
+        for record in await self.service.store.log(found.id):
+            name = found.players[record.seat].name
+            if record.kind == "undo":
+                lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
+            else:
+                took = f" ({format_seconds(record.took)})" if record.took is not None else ""
+                lines.append(f"{record.ply}. {name}: {record.move}{took}")
+        text = "\n".join(lines) or "No moves yet."
+        if len(text) > 1900:
+            text = "…\n" + text[-1900:].split("\n", 1)[1]
+        await interaction.response.send_message(f"Match #{found.id}:\n{text}", ephemeral=True)
+
+    @app_commands.command(description="Resign a match (asks you to confirm)")
+    @app_commands.describe(match="match number, if you play several")
+    async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await views.ask_to_resign(interaction, found.id)
+
+    @app_commands.command(description="The rules in short, with the board's coordinates")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        game: Any = self.service.games[self.game_key]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(rules_picture, self.game_key)
+        await interaction.followup.send(
+            game.rules_card, file=discord.File(io.BytesIO(png), filename=f"{self.game_key}-board.png"), ephemeral=True
+        )
+
+
+def rules_picture(game_key: str) -> bytes:
+    """A fresh board from a fixed seed: it shows every coordinate."""
+    from bot.games import GAMES
+    from renderers import Caption, render
+
+    game = GAMES[game_key]
+    state = game.new(game.min_players, 0)
+    return render(game_key, state, caption=Caption(header="Coordinates: row letter + number, e.g. D4"))

@@ -1,0 +1,63 @@
+"""/fish: "1, 2, 3" (Hey, That's My Fish!). The shared game commands, plus /fish dm for moderators."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot import discord_app
+from bot.clock import ClockSettings
+from bot.cogs.base import GameCog, Refusal
+from bot.cogs.mod import require_moderator
+from bot.models import Place
+from bot.service import DM_CLOCK
+
+
+class FishCog(GameCog, group_name="fish", group_description='"1, 2, 3": Hey, That\'s My Fish! for two'):
+    game_key = "fish"
+
+    @app_commands.command(description="Moderators: start a best-of-3 death match (30 s a move + 60 s reserve)")
+    @app_commands.describe(
+        player1="first player",
+        player2="second player",
+        first="who places first in game 1 (it alternates after)",
+        move_seconds="seconds a move (default 30)",
+        reserve_seconds="reserve seconds per game (default 60)",
+    )
+    async def dm(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.Member,
+        player2: discord.Member,
+        first: discord.Member,
+        move_seconds: app_commands.Range[int, 1, 86_400] = int(DM_CLOCK.move_seconds),
+        reserve_seconds: app_commands.Range[int, 0, 86_400] = int(DM_CLOCK.reserve_seconds),
+    ) -> None:
+        require_moderator(interaction, self.bot.config.mod_role)
+        if player1.id == player2.id:
+            raise Refusal("A death match needs two different players.")
+        if player1.bot or player2.bot:
+            raise Refusal("Bots cannot play in a death match (yet).")
+        if first.id not in (player1.id, player2.id):
+            raise Refusal(f"{first.display_name} is not one of the two players.")
+        assert interaction.guild is not None and interaction.channel is not None
+        await interaction.response.defer(thinking=True)
+        series = await self.service.create_series(
+            self.game_key,
+            [discord_app.player(player1), discord_app.player(player2)],
+            first=0 if first.id == player1.id else 1,
+            clock=ClockSettings(move_seconds, reserve_seconds),
+            house_wins=self.bot.config.house_wins,
+            place=Place(interaction.guild.id, interaction.channel.id),
+        )
+        match = await self.service.get(series.games[0])
+        await interaction.followup.send(
+            f"{interaction.user.display_name} started a best-of-{series.best_of} death match: "
+            f"{player1.mention} vs {player2.mention}, {first.mention} places first. "
+            f"Follow it in {discord_app.where(match)}.",
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+
+async def setup(bot: discord_app.GameBot) -> None:
+    await bot.add_cog(FishCog(bot))

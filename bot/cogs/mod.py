@@ -1,0 +1,136 @@
+"""/mod: moderator actions on a running match. Each is announced in the match's thread with who did it.
+
+Moderators have the Manage Server permission or the role named in MOD_ROLE; anyone else gets an
+ephemeral refusal and nothing changes.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import discord_app
+from bot.cogs.base import Refusal, find_match
+from bot.models import Match
+from bot.service import MatchService, Notice
+
+
+class NotModerator(app_commands.CheckFailure):
+    pass
+
+
+def is_moderator(interaction: discord.Interaction, mod_role: str | None) -> bool:
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    if member.guild_permissions.manage_guild:
+        return True
+    return mod_role is not None and any(role.name == mod_role for role in member.roles)
+
+
+def require_moderator(interaction: discord.Interaction, mod_role: str | None) -> None:
+    if not is_moderator(interaction, mod_role):
+        role = f" or the {mod_role} role" if mod_role else ""
+        raise NotModerator(f"Only moderators (Manage Server permission{role}) can do that.")
+
+
+class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators: run and fix matches"):
+    def __init__(self, bot: discord_app.GameBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.matches
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        require_moderator(interaction, self.bot.config.mod_role)
+        return True
+
+    async def _match(self, interaction: discord.Interaction, match_id: int | None) -> Match:
+        return await find_match(self.service, interaction, None, match_id, mine=False)
+
+    async def _done(self, interaction: discord.Interaction, notice: Notice) -> None:
+        await interaction.followup.send(f"Done: {notice.lines[0]}", ephemeral=True)
+
+    @app_commands.command(description="Running matches in this server")
+    async def list(self, interaction: discord.Interaction) -> None:
+        lines = [games_line(self.service, m) for m in self.service.running(interaction.guild_id)]
+        await interaction.response.send_message("\n".join(lines) or "No matches are running.", ephemeral=True)
+
+    @app_commands.command(description="Pause a match's clock")
+    @app_commands.describe(match="match number (default: this thread's match)")
+    async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._done(interaction, await self.service.pause(found.id, discord_app.player(interaction.user)))
+
+    @app_commands.command(description="Resume a paused match")
+    @app_commands.describe(match="match number (default: this thread's match)")
+    async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._done(interaction, await self.service.resume(found.id, discord_app.player(interaction.user)))
+
+    @app_commands.command(description="Give a player reserve time (negative takes it away)")
+    @app_commands.describe(player="whose reserve", seconds="seconds to add", match="match number")
+    async def addtime(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        seconds: app_commands.Range[int, -86_400, 86_400],
+        match: int | None = None,
+    ) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        by = discord_app.player(interaction.user)
+        notice = await self.service.add_time(found.id, by, discord_app.player(player).id, seconds)
+        await self._done(interaction, notice)
+
+    @app_commands.command(description="Take back the last move")
+    @app_commands.describe(match="match number (default: this thread's match)")
+    async def undo(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._done(interaction, await self.service.undo(found.id, discord_app.player(interaction.user)))
+
+    @app_commands.command(description="Stop a match with no result (its death match too)")
+    @app_commands.describe(match="match number (default: this thread's match)")
+    async def abort(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._done(interaction, await self.service.abort(found.id, discord_app.player(interaction.user)))
+
+    @app_commands.command(description="Decide a game: name the winner, or leave it empty for a draw")
+    @app_commands.describe(winner="who wins (empty: a draw)", match="match number (default: this thread's match)")
+    async def adjudicate(
+        self, interaction: discord.Interaction, winner: discord.Member | None = None, match: int | None = None
+    ) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        by = discord_app.player(interaction.user)
+        winner_id = discord_app.player(winner).id if winner is not None else None
+        await self._done(interaction, await self.service.adjudicate(found.id, by, winner_id))
+
+    @app_commands.command(description="Post the current board again (e.g. if the last post was deleted)")
+    @app_commands.describe(match="match number (default: this thread's match)")
+    async def repost(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        if not found.running:
+            raise Refusal(f"Match #{found.id} is over.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        line = f"{interaction.user.display_name} reposted the board."
+        await self.bot.post(Notice("board", found, (line,)))
+        await interaction.followup.send(f"Done: {line}", ephemeral=True)
+
+
+def games_line(service: MatchService, match: Match) -> str:
+    game = service.game(match)
+    seat = game.to_move(match.state)
+    turn = "paused" if match.paused else (f"{match.players[seat].name} to move" if seat is not None else "over")
+    return f"#{match.id} {game.title}: {' vs '.join(match.names)} — {turn} — {discord_app.where(match)}"
+
+
+async def setup(bot: discord_app.GameBot) -> None:
+    await bot.add_cog(ModCog(bot))

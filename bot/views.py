@@ -1,0 +1,191 @@
+"""Buttons that survive restarts: each is a `DynamicItem` whose custom_id carries what it acts on.
+
+Nothing is kept in memory between the post and the click, so a button works after a restart; the
+service re-checks everything (a click on an old board is refused by the ply it carries).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot import discord_app
+from bot.clock import ClockSettings
+from bot.games import GameError
+from bot.models import Match, Place
+from bot.service import ServiceError
+
+
+def board_view(match: Match) -> discord.ui.View:
+    """The buttons under a running board: list my legal moves, resign."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(MovesButton(match.id, match.ply))
+    view.add_item(ResignButton(match.id))
+    return view
+
+
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    """An ephemeral refusal, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+def _service(interaction: discord.Interaction) -> Any:
+    client = interaction.client
+    assert isinstance(client, discord_app.GameBot)
+    return client.matches
+
+
+class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"moves:(?P<match>\d+):(?P<ply>\d+)"):
+    """Shows the clicker their legal moves on this board (ephemeral)."""
+
+    def __init__(self, match_id: int, ply: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My moves", style=discord.ButtonStyle.secondary, custom_id=f"moves:{match_id}:{ply}"
+            )
+        )
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MovesButton:
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        try:
+            match = await service.get(self.match_id)
+        except ServiceError as error:
+            return await refuse(interaction, str(error))
+        me = discord_app.player(interaction.user)
+        game = service.game(match)
+        if not match.running or match.ply != self.ply:
+            return await refuse(interaction, "This board is out of date: look at the newest one.")
+        if not match.seats_of(me.id):
+            return await refuse(interaction, f"You are not playing in match #{match.id}.")
+        seat = game.to_move(match.state)
+        if seat not in match.seats_of(me.id):
+            return await refuse(interaction, f"It is {match.players[seat].name}'s turn, not yours.")
+        moves = game.legal_moves(match.state)
+        listing = " ".join(f"`{m}`" for m in moves)
+        if len(listing) > 1900:
+            listing = listing[:1900].rsplit(" ", 1)[0] + " …"
+        await interaction.response.send_message(
+            f"{len(moves)} legal moves: {listing}\nPlay one with `/{match.game} move`.", ephemeral=True
+        )
+
+
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"resign:(?P<match>\d+)"):
+    """Asks the player to confirm (ephemeral), so a stray click never ends a game."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Resign", style=discord.ButtonStyle.danger, custom_id=f"resign:{match_id}")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ResignButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await ask_to_resign(interaction, self.match_id)
+
+
+async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None:
+    service = _service(interaction)
+    try:
+        match = await service.get(match_id)
+    except ServiceError as error:
+        return await refuse(interaction, str(error))
+    if not match.running:
+        return await refuse(interaction, f"Match #{match.id} is already over.")
+    if not match.seats_of(discord_app.player(interaction.user).id):
+        return await refuse(interaction, f"You are not playing in match #{match.id}.")
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmResignButton(match_id))
+    await interaction.response.send_message(
+        f"Resign match #{match.id}? This ends the game as a loss.", view=view, ephemeral=True
+    )
+
+
+class ConfirmResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"resign-yes:(?P<match>\d+)"):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"resign-yes:{match_id}")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ConfirmResignButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await _service(interaction).resign(self.match_id, discord_app.player(interaction.user).id)
+        except ServiceError as error:
+            return await refuse(interaction, str(error))
+        await interaction.followup.send("You resigned.", ephemeral=True)
+
+
+CHALLENGE = r"challenge:(?P<game>[a-z]+):(?P<by>\d+):(?P<to>\d+):(?P<move>\d+):(?P<reserve>\d+)"
+
+
+class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE):
+    """Only the challenged player may accept; the match starts in the channel of the challenge.
+
+    The clock rides in the custom_id (0/0 for none), so a challenge needs no storage until accepted.
+    """
+
+    def __init__(self, game: str, by: int, to: int, clock: ClockSettings | None) -> None:
+        move, reserve = (int(clock.move_seconds), int(clock.reserve_seconds)) if clock else (0, 0)
+        super().__init__(
+            discord.ui.Button(
+                label="Accept",
+                style=discord.ButtonStyle.success,
+                custom_id=f"challenge:{game}:{by}:{to}:{move}:{reserve}",
+            )
+        )
+        self.game, self.by, self.to, self.clock = game, by, to, clock
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AcceptChallengeButton:
+        move = int(match["move"])
+        clock = ClockSettings(move, int(match["reserve"])) if move else None
+        return cls(match["game"], int(match["by"]), int(match["to"]), clock)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.to:
+            return await refuse(interaction, f"Only <@{self.to}> can accept this challenge.")
+        if interaction.guild is None or interaction.channel is None:
+            return await refuse(interaction, "Challenges are accepted in a server channel.")
+        challenger = interaction.guild.get_member(self.by) or await interaction.guild.fetch_member(self.by)
+        await interaction.response.defer(thinking=True)
+        try:
+            match = await _service(interaction).create_match(
+                self.game,
+                [discord_app.player(challenger), discord_app.player(interaction.user)],
+                clock=self.clock,
+                place=Place(interaction.guild.id, interaction.channel.id),
+            )
+        except (ServiceError, GameError) as error:
+            return await refuse(interaction, str(error))
+        if interaction.message is not None:
+            await interaction.message.edit(view=None)
+        await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
+
+
+DYNAMIC_ITEMS = (MovesButton, ResignButton, ConfirmResignButton, AcceptChallengeButton)

@@ -1,0 +1,2314 @@
+"""A local fake of the Discord API, so tests can drive a real discord.py bot without a network.
+
+How it works
+------------
+`DiscordFake` is an aiohttp server on 127.0.0.1 (a free port) that plays Discord for one bot:
+
+* REST under ``/api/v10``: the routes a bot uses to log in, sync its command tree, answer interactions
+  (callback, ``@original``, followups), post/edit/delete channel messages, create threads and look up
+  guilds, members, roles and users. Every request is recorded (`RecordedRequest`: method, path, query,
+  JSON body or the multipart ``payload_json``, and the uploaded files with their bytes). No rate limit
+  headers are sent, so discord.py never sleeps. Unknown routes answer 404 and are listed by `check()`.
+* A gateway websocket at ``/gateway`` speaking plain JSON text frames (discord.py asks for
+  ``compress=zlib-stream`` but decodes text frames as they are): HELLO, HEARTBEAT_ACK, READY followed
+  by one GUILD_CREATE per guild on IDENTIFY, RESUME with a replay of the events the bot missed,
+  GUILD_MEMBERS_CHUNK for member requests, and dispatches (INTERACTION_CREATE, MESSAGE_*, THREAD_*,
+  CHANNEL_*), filtered by the bot's intents as Discord does.
+* discord.py is pointed at the fake by patching class attributes while it runs (`DiscordFake.patched`):
+  ``discord.http.Route.BASE`` (REST; the webhook adapter that sends interaction callbacks and followups
+  imports the same ``Route`` class), ``DiscordWebSocket.DEFAULT_GATEWAY`` (discord.py 2.7's non-sharded
+  ``Client.connect`` never asks ``/gateway/bot``, it dials this default) and ``Asset.BASE`` (avatars are
+  served as a 1x1 PNG). ``/gateway/bot`` answers too, for ``AutoShardedClient``.
+
+Tests act as users (`slash`, `autocomplete`, `click`, `select`, `say`). An interaction returns a
+`Reply` that waits (real time, `timeout` seconds) until the bot answered: the callback arrived and, for a
+deferral, the deferred message was filled in (or, for a deferred update, something was edited or sent).
+Messages (`FakeMessage`), threads (`FakeChannel`) and attachments (`FakeAttachment`, with bytes) live in
+memory and are current after edits. An ERROR logged by discord.py (e.g. a command raised) fails the
+waiting `Reply` at once with the traceback, and `check()` (run when `serve()` exits) fails the test on
+unknown routes or logged errors; clear ``fake.errors`` / ``fake.unknown_requests`` when expected.
+
+Discord rules it enforces, because bots break on them in production: an interaction must be answered
+within ``response_timeout`` (3 s) and only once; callback types must fit the interaction type; the first
+followup after a deferral fills the deferred message and keeps the deferral's ephemeral flag; channel
+routes cannot see ephemeral messages; only the bot's own messages can be edited; empty messages,
+content over 2000 characters, more than 5 action rows / 5 components per row, duplicate custom ids,
+over 10 files or files over 10 MiB, and over 25 autocomplete choices are rejected; users can only run
+commands that were synced (to their guild or globally) and whose ``default_member_permissions`` they
+have, only send registered options (typed, required, choices, min/max), only click components that are
+on the message and enabled, and only act in private threads they were added to (or with Manage Threads).
+Intents matter as on Discord: GUILD_CREATE carries every member only with the members intent (otherwise
+just the bot), message events need the messages intents, and other users' message content the
+message-content intent.
+
+Not supported: modals (callback type 9 is recorded, but there is no submit helper), context-menu
+commands, interactions outside guilds (the bot can open DMs and post in them), forum/voice/stage channels,
+permission overwrites, reactions beyond recording them, polls, pins, stickers, presences, voice, audit
+logs, webhooks other than interaction webhooks, sharding beyond one shard, and rate limiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import mimetypes
+import re
+import socket
+import struct
+import threading
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from urllib.parse import unquote
+
+import aiohttp
+import discord
+import yarl
+from aiohttp import web
+from discord.asset import Asset
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+T = TypeVar("T")
+
+API_VERSION = 10
+API_PREFIX = f"/api/v{API_VERSION}"
+
+# Gateway intents (bit values from the Discord docs) that decide which events the fake dispatches.
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+# Message flags.
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_COMPONENTS_V2 = 1 << 15
+SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
+
+# Channel types.
+TEXT, DM, NEWS = 0, 1, 5
+NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD = 10, 11, 12
+THREAD_TYPES = (NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+
+# Interaction types and callback types.
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = 4, 5, 6, 7, 8, 9
+ALLOWED_CALLBACKS = {
+    APPLICATION_COMMAND: {CB_MESSAGE, CB_DEFERRED, CB_MODAL},
+    MESSAGE_COMPONENT: {CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_MODAL},
+    AUTOCOMPLETE: {CB_AUTOCOMPLETE},
+    MODAL_SUBMIT: {CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE},
+}
+
+MAX_FILE_SIZE = 10 * 1024 * 1024
+ALL_PERMISSIONS = discord.Permissions.all().value
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    create_private_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+    change_nickname=True,
+).value
+MODERATOR_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_guild=True, manage_messages=True).value
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True, manage_threads=True).value
+APPLICATION_FLAGS = 1 << 23  # APPLICATION_COMMAND_BADGE
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG, read from its IHDR chunk (Discord reports them for images)."""
+    if data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR":
+        width, height = struct.unpack(">II", data[16:24])
+        return width, height
+    return None
+
+
+def _tiny_png() -> bytes:
+    """A valid 1x1 grey PNG, served for every CDN asset (avatars) so nothing reaches the real CDN."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
+    return PNG_SIGNATURE + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\x80")) + chunk(b"IEND", b"")
+
+
+def _walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component, depth first: action rows, sections (with accessory) and containers nest others."""
+    for component in components:
+        yield component
+        yield from _walk_components(component.get("components") or [])
+        accessory = component.get("accessory")
+        if accessory:
+            yield from _walk_components([accessory])
+
+
+def _json_response(data: Any, status: int = 200) -> web.Response:
+    """JSON with exactly ``Content-Type: application/json``: discord.py parses nothing else (no charset)."""
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+
+
+class _ApiError(Exception):
+    """An error answered the way Discord does: ``{"message", "code", "errors"}`` with an HTTP status."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def payload(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body
+
+
+def _invalid_form(field_name: str, message: str) -> _ApiError:
+    return _ApiError(
+        400,
+        50035,
+        "Invalid Form Body",
+        {field_name: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": message}]}},
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Recorded and stored objects
+
+
+@dataclass
+class Upload:
+    """A file received in a multipart request; ``field`` is the form name discord.py used (``files[0]``)."""
+
+    field: str
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def index(self) -> int | None:
+        match = re.fullmatch(r"files\[(\d+)\]", self.field)
+        return int(match.group(1)) if match else None
+
+
+@dataclass
+class RecordedRequest:
+    """One REST request as the fake received it (``path`` is relative to ``/api/v10``)."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[Upload]
+    status: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} -> {self.status}"
+
+
+@dataclass
+class FakeAttachment:
+    """An uploaded file as Discord stores it; ``data`` holds the bytes (open PNGs with Pillow)."""
+
+    id: int
+    filename: str
+    data: bytes
+    url: str
+    content_type: str | None = None
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def payload(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+            "flags": 0,
+        }
+        if self.description is not None:
+            body["description"] = self.description
+        dimensions = _png_size(self.data)
+        if dimensions:
+            body["width"], body["height"] = dimensions
+        return body
+
+
+@dataclass
+class FakeChannel:
+    """A guild text channel, a thread (type 10/11/12, ``parent_id`` set) or a DM channel (type 1)."""
+
+    id: int
+    type: int
+    name: str
+    guild_id: int | None
+    position: int = 0
+    topic: str | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    rate_limit_per_user: int = 0
+    member_ids: set[int] = field(default_factory=set)
+    recipients: list[dict[str, Any]] = field(default_factory=list)
+    message_count: int = 0
+    last_message_id: int | None = None
+    created_at: str = field(default_factory=_now_iso)
+    deleted: bool = False
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        last = str(self.last_message_id) if self.last_message_id else None
+        if self.type == DM:
+            return {"id": str(self.id), "type": DM, "recipients": self.recipients, "last_message_id": last, "flags": 0}
+        body: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
+            "last_message_id": last,
+            "rate_limit_per_user": self.rate_limit_per_user,
+            "flags": 0,
+        }
+        if self.is_thread:
+            body.update(
+                owner_id=str(self.owner_id),
+                message_count=self.message_count,
+                total_message_sent=self.message_count,
+                member_count=len(self.member_ids),
+                thread_metadata={
+                    "archived": self.archived,
+                    "locked": self.locked,
+                    "invitable": self.invitable,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.created_at,
+                    "create_timestamp": self.created_at,
+                },
+            )
+        else:
+            body.update(
+                position=self.position,
+                topic=self.topic,
+                nsfw=False,
+                permission_overwrites=[],
+                default_auto_archive_duration=1440,
+            )
+        return body
+
+
+@dataclass
+class FakeGuild:
+    """A guild: roles (@everyone has the guild's id), text channels and members keyed by user id."""
+
+    id: int
+    name: str
+    owner_id: int
+    roles: list[dict[str, Any]]
+    channel_ids: list[int]
+    members: dict[int, dict[str, Any]]
+    joined_at: str = field(default_factory=_now_iso)
+
+    def role(self, name: str) -> dict[str, Any]:
+        for role in self.roles:
+            if role["name"] == name:
+                return role
+        raise KeyError(f"no role {name!r} in guild {self.name!r}; roles: {[r['name'] for r in self.roles]}")
+
+
+@dataclass
+class FakeMessage:
+    """A message as Discord stores it, current after edits (``components`` are the live ones)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: dict[str, Any]
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    webhook_id: int | None = None
+    application_id: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
+    member: dict[str, Any] | None = None
+    mentions: list[dict[str, Any]] = field(default_factory=list)
+    reactions: list[str] = field(default_factory=list)
+    thread_id: int | None = None
+    edited_timestamp: str | None = None
+    edits: int = 0
+    deleted: bool = False
+
+    @property
+    def timestamp(self) -> str:
+        return discord.utils.snowflake_time(self.id).isoformat()
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred response the bot has not filled in yet."""
+        return bool(self.flags & FLAG_LOADING)
+
+    @property
+    def all_components(self) -> list[dict[str, Any]]:
+        return list(_walk_components(self.components))
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.all_components if "custom_id" in c]
+
+    def component(self, custom_id: str | None = None, *, label: str | None = None) -> dict[str, Any]:
+        """The component with this custom_id (or button label); KeyError listing what is there if none."""
+        for component in self.all_components:
+            if custom_id is not None and component.get("custom_id") == custom_id:
+                return component
+            if label is not None and component.get("label") == label:
+                return component
+        wanted = custom_id if custom_id is not None else f"label {label!r}"
+        raise KeyError(f"message {self.id} has no component {wanted!r}; custom ids: {self.custom_ids}")
+
+    def payload(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": self.author,
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": self.mentions,
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+        }
+        if self.guild_id is not None:
+            body["guild_id"] = str(self.guild_id)
+        if self.webhook_id is not None:
+            body["webhook_id"] = str(self.webhook_id)
+        if self.application_id is not None:
+            body["application_id"] = str(self.application_id)
+        if self.interaction_metadata is not None:
+            body["interaction_metadata"] = self.interaction_metadata
+        if self.member is not None:
+            body["member"] = self.member
+        if self.reactions:
+            body["reactions"] = [
+                {"emoji": {"id": None, "name": e}, "count": 1, "me": True, "count_details": {"burst": 0, "normal": 1}}
+                for e in self.reactions
+            ]
+        return body
+
+    def __repr__(self) -> str:
+        extra = " ephemeral" if self.ephemeral else ""
+        extra += " loading" if self.loading else ""
+        files = [a.filename for a in self.attachments]
+        return f"<FakeMessage {self.id} in {self.channel_id}{extra} content={self.content!r} files={files}>"
+
+
+@dataclass
+class Callback:
+    """What the bot answered to an interaction: the callback ``type`` (4..9) and its ``data``."""
+
+    type: int
+    data: dict[str, Any]
+    files: list[Upload]
+
+    @property
+    def flags(self) -> int:
+        return int(self.data.get("flags") or 0)
+
+
+@dataclass
+class _InteractionRecord:
+    payload: dict[str, Any]
+    label: str
+    sent_at: float
+    errors_before: int
+    callback: Callback | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    activity: int = 0  # edits/followups/deletes after the callback (what a deferred update waits for)
+
+    @property
+    def id(self) -> int:
+        return int(self.payload["id"])
+
+    @property
+    def token(self) -> str:
+        return str(self.payload["token"])
+
+    def done(self) -> bool:
+        """Whether the bot has answered, deferrals included (see the module docstring)."""
+        callback = self.callback
+        if callback is None:
+            return False
+        if callback.type == CB_DEFERRED:
+            original = self.original
+            return original is None or original.deleted or not original.loading
+        if callback.type == CB_DEFERRED_UPDATE:
+            return self.activity > 0
+        return True
+
+
+class Reply:
+    """The bot's answer to one interaction; the properties read live state, so later edits show up."""
+
+    def __init__(self, fake: DiscordFake, record: _InteractionRecord) -> None:
+        self._fake = fake
+        self._record = record
+
+    @property
+    def interaction(self) -> dict[str, Any]:
+        """The INTERACTION_CREATE payload that was sent to the bot."""
+        return self._record.payload
+
+    @property
+    def callback(self) -> Callback | None:
+        return self._record.callback
+
+    @property
+    def type(self) -> int | None:
+        return self._record.callback.type if self._record.callback else None
+
+    @property
+    def message(self) -> FakeMessage | None:
+        """The original response: the new message (types 4, 5) or the component's message (types 6, 7)."""
+        return self._record.original
+
+    @property
+    def ephemeral(self) -> bool:
+        if self.message is not None:
+            return self.message.ephemeral
+        return bool(self.callback and self.callback.flags & FLAG_EPHEMERAL)
+
+    @property
+    def content(self) -> str | None:
+        """The original response's content after any edit (a deferral is filled by its first followup)."""
+        return self.message.content if self.message is not None else None
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.message.components if self.message is not None else []
+
+    @property
+    def followups(self) -> list[FakeMessage]:
+        """Messages posted through the followup webhook (the first one after a deferral is `message`)."""
+        return list(self._record.followups)
+
+    @property
+    def files(self) -> list[FakeAttachment]:
+        """Attachments of the original response and of every followup, in order."""
+        seen: dict[int, FakeAttachment] = {}
+        messages = [self.message, *self._record.followups] if self.message else self._record.followups
+        for message in messages:
+            for attachment in message.attachments:
+                seen.setdefault(attachment.id, attachment)
+        return list(seen.values())
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """Autocomplete choices (callback type 8)."""
+        if self.callback is None or self.callback.type != CB_AUTOCOMPLETE:
+            return []
+        return list(self.callback.data.get("choices", []))
+
+    @property
+    def done(self) -> bool:
+        return self._record.done()
+
+    async def wait(self, timeout: float | None = None) -> Reply:
+        """Wait until the bot answered (callback, and the deferred work for deferrals)."""
+        await self._fake.wait_until(
+            self._record.done, timeout=timeout, what=f"the bot to answer {self._record.label}", record=self._record
+        )
+        return self
+
+    async def wait_callback(self, timeout: float | None = None) -> Callback:
+        """Wait for the callback only (e.g. a bare ``defer()`` on a button, which edits nothing)."""
+        await self._fake.wait_until(
+            lambda: self._record.callback,
+            timeout=timeout,
+            what=f"a callback to {self._record.label}",
+            record=self._record,
+        )
+        assert self._record.callback is not None
+        return self._record.callback
+
+    async def wait_followups(self, count: int = 1, timeout: float | None = None) -> list[FakeMessage]:
+        """Wait until at least ``count`` followups were sent; returns them."""
+        await self._fake.wait_until(
+            lambda: len(self._record.followups) >= count,
+            timeout=timeout,
+            what=f"{count} followup(s) to {self._record.label}",
+            record=self._record,
+        )
+        return self.followups
+
+    def __repr__(self) -> str:
+        files = [f.filename for f in self.files]
+        return (
+            f"<Reply to {self._record.label}: callback={self.type} ephemeral={self.ephemeral} "
+            f"content={self.content!r} followups={len(self._record.followups)} files={files}>"
+        )
+
+
+class _ErrorCapture(logging.Handler):
+    """Collects ERROR records (discord.py logs exceptions from commands, views and events this way)."""
+
+    def __init__(self, fake: DiscordFake) -> None:
+        super().__init__(logging.ERROR)
+        self._fake = fake
+        self.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._fake.errors.append(self.format(record))
+        self._fake._notify_threadsafe()
+
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The fake
+
+
+class DiscordFake:
+    """Plays Discord for one bot on 127.0.0.1; see the module docstring for what it does."""
+
+    def __init__(
+        self,
+        *,
+        members: Sequence[str] = ("alice", "bob", "carol"),
+        moderators: Sequence[str] = ("mod",),
+        guild_name: str = "Test Guild",
+        channels: Sequence[str] = ("general", "games"),
+        bot_name: str = "FakeBot",
+        response_timeout: float = 3.0,
+        timeout: float = 10.0,
+        heartbeat_interval: int = 45000,
+        capture_loggers: Sequence[str] = ("discord",),
+    ) -> None:
+        self.response_timeout = response_timeout
+        self.timeout = timeout
+        self.heartbeat_interval = heartbeat_interval
+        self._capture_loggers = tuple(capture_loggers)
+        self._last_id = 0
+
+        self.application_id = self._snowflake()
+        self.bot_user: dict[str, Any] = {
+            "id": str(self.application_id),
+            "username": bot_name,
+            "discriminator": "1234",
+            "global_name": None,
+            "avatar": None,
+            "bot": True,
+            "verified": True,
+            "mfa_enabled": False,
+            "public_flags": 0,
+            "flags": 0,
+        }
+        self.users: dict[str, dict[str, Any]] = {}
+        self._users_by_id: dict[int, dict[str, Any]] = {self.application_id: self.bot_user}
+        self._moderators = set(moderators)
+        for name in ("owner", *members, *moderators):
+            self.add_user(name)
+
+        self.guilds: list[FakeGuild] = []
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.attachments: dict[int, FakeAttachment] = {}
+        self.registered_commands: dict[int | None, list[dict[str, Any]]] = {}
+        self._interactions: dict[int, _InteractionRecord] = {}
+        self._interactions_by_token: dict[str, _InteractionRecord] = {}
+        self.add_guild(guild_name, channels=channels)
+
+        self.requests: list[RecordedRequest] = []
+        self.unknown_requests: list[RecordedRequest] = []
+        self.errors: list[str] = []
+        self.gateway_received: list[dict[str, Any]] = []
+        self.gateway_sent: list[dict[str, Any]] = []
+        self.gateway_queries: list[dict[str, str]] = []
+        self.identify_payload: dict[str, Any] | None = None
+
+        self._session_id: str | None = None
+        self._seq = 0
+        self._events: list[tuple[int, str]] = []  # (seq, frame) of this session, replayed on RESUME
+        self._ws: web.WebSocketResponse | None = None
+        self._sessions_started = 0  # IDENTIFYs and RESUMEs, to wait for a reconnect
+        self._send_lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
+        self._runner: web.AppRunner | None = None
+        self._error_capture = _ErrorCapture(self)
+        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._setup_routes()
+        self.port = 0
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def serve(cls, **options: Any) -> AsyncIterator[DiscordFake]:
+        """Start a fake, point discord.py at it, and on exit check for gaps (unknown routes, errors)."""
+        fake = cls(**options)
+        await fake.start()
+        try:
+            with fake.patched():
+                yield fake
+        finally:
+            await fake.close()
+        fake.check()
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("GET", "/gateway", self._gateway)
+        app.router.add_route("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self._attachment)
+        app.router.add_route("GET", "/cdn/{tail:.*}", self._cdn)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._api)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        for name in self._capture_loggers:
+            logging.getLogger(name).addHandler(self._error_capture)
+
+    async def close(self) -> None:
+        for name in self._capture_loggers:
+            logging.getLogger(name).removeHandler(self._error_capture)
+        if self._ws is not None and not self._ws.closed:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def check(self) -> None:
+        """Fail on requests the fake does not know (gaps to fill) and on errors the bot logged."""
+        problems = []
+        if self.unknown_requests:
+            problems.append("unknown routes: " + ", ".join(f"{r.method} {r.path}" for r in self.unknown_requests))
+        if self.errors:
+            problems.append("errors logged while running:\n" + "\n".join(self.errors))
+        if problems:
+            raise AssertionError("DiscordFake: " + "\n".join(problems))
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @contextlib.contextmanager
+    def patched(self) -> Iterator[None]:
+        """Point discord.py's REST, webhook, gateway and CDN base URLs at the fake; restore them after."""
+        saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
+        Route.BASE = self.api_base
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        Asset.BASE = self.base_url + "/cdn"
+        try:
+            yield
+        finally:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
+
+    @contextlib.asynccontextmanager
+    async def run(
+        self, bot: discord.Client, *, token: str = "fake-token", guild_ready_timeout: float = 0.1
+    ) -> AsyncIterator[discord.Client]:
+        """Log ``bot`` in, connect it and wait until it is ready with every guild; close it on exit.
+
+        discord.py waits ``guild_ready_timeout`` (2 s by default) after the last GUILD_CREATE before READY;
+        the fake sends them all at once, so it is shortened (then the guilds are awaited explicitly).
+        """
+        bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, guild_ready_timeout)
+        task: asyncio.Task[None] | None = None
+        try:
+            await bot.login(token)
+            task = asyncio.create_task(bot.connect(reconnect=True), name="discord-fake-bot")
+            ready = asyncio.ensure_future(bot.wait_until_ready())
+            try:
+                done, _ = await asyncio.wait({ready, task}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                ready.cancel()
+            if task in done:
+                task.result()  # raises what stopped the connection
+                raise AssertionError("the bot stopped before it was ready")
+            if not done:
+                raise AssertionError(f"the bot was not ready within {self.timeout} s")
+            await self.wait_until(
+                lambda: all((g := bot.get_guild(fg.id)) is not None and not g.unavailable for fg in self.guilds),
+                what="the bot to see every guild",
+            )
+            yield bot
+        finally:
+            await bot.close()
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait_for(task, timeout=5)
+
+    # --- people and places -----------------------------------------------------------------------
+
+    def _snowflake(self) -> int:
+        """Ids encode the current time like Discord's (so ``created_at`` works) and always increase."""
+        self._last_id = max(discord.utils.time_snowflake(datetime.now(UTC)), self._last_id + 1)
+        return self._last_id
+
+    def add_user(self, name: str) -> dict[str, Any]:
+        """A user known to the fake (and a member of guilds added afterwards)."""
+        user: dict[str, Any] = {
+            "id": str(self._snowflake()),
+            "username": name,
+            "discriminator": "0",
+            "global_name": name.title(),
+            "avatar": None,
+            "bot": False,
+            "public_flags": 0,
+        }
+        self.users[name] = user
+        self._users_by_id[int(user["id"])] = user
+        return user
+
+    def user(self, name: str) -> dict[str, Any]:
+        """A user payload by name (``alice``, ``bob``, ``carol``, ``mod``, ``owner`` by default)."""
+        try:
+            return self.users[name]
+        except KeyError:
+            raise KeyError(f"no user {name!r}; users: {sorted(self.users)}") from None
+
+    def add_guild(self, name: str, *, channels: Sequence[str] = ("general",)) -> FakeGuild:
+        """A guild with @everyone, Moderator (Manage Server) and bot roles, text channels and all users."""
+        guild_id = self._snowflake()
+
+        def role(role_id: int, role_name: str, permissions: int, position: int, **extra: Any) -> dict[str, Any]:
+            return {
+                "id": str(role_id),
+                "name": role_name,
+                "permissions": str(permissions),
+                "position": position,
+                "color": 0,
+                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "flags": 0,
+                **extra,
+            }
+
+        moderator = role(self._snowflake(), "Moderator", MODERATOR_PERMISSIONS, 1)
+        bot_role = role(self._snowflake(), self.bot_user["username"], BOT_PERMISSIONS, 2, managed=True)
+        bot_role["tags"] = {"bot_id": str(self.application_id)}
+        guild = FakeGuild(
+            id=guild_id,
+            name=name,
+            owner_id=int(self.users["owner"]["id"]),
+            roles=[role(guild_id, "@everyone", EVERYONE_PERMISSIONS, 0), moderator, bot_role],
+            channel_ids=[],
+            members={},
+        )
+        for position, channel_name in enumerate(channels):
+            channel = FakeChannel(
+                id=self._snowflake(), type=TEXT, name=channel_name, guild_id=guild_id, position=position
+            )
+            self.channels[channel.id] = channel
+            guild.channel_ids.append(channel.id)
+        for user_name, user in self.users.items():
+            roles = [moderator["id"]] if user_name in self._moderators else []
+            guild.members[int(user["id"])] = self._new_member(user, roles)
+        guild.members[self.application_id] = self._new_member(self.bot_user, [bot_role["id"]])
+        self.guilds.append(guild)
+        return guild
+
+    @staticmethod
+    def _new_member(user: dict[str, Any], roles: list[str]) -> dict[str, Any]:
+        return {
+            "user": user,
+            "roles": roles,
+            "nick": None,
+            "avatar": None,
+            "joined_at": _now_iso(),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+
+    @property
+    def guild(self) -> FakeGuild:
+        """The first (default) guild."""
+        return self.guilds[0]
+
+    def _guild(self, guild_id: int | str | None) -> FakeGuild:
+        for guild in self.guilds:
+            if guild.id == int(guild_id or 0):
+                return guild
+        raise _ApiError(404, 10004, "Unknown Guild")
+
+    def member(self, user: str | dict[str, Any], guild: FakeGuild | None = None) -> dict[str, Any]:
+        """A member payload (with ``user``) of the default guild."""
+        guild = guild or self.guild
+        return guild.members[self._user_id(user)]
+
+    def _user_id(self, user: str | int | dict[str, Any]) -> int:
+        if isinstance(user, dict):
+            return int(user["id"])
+        if isinstance(user, int):
+            return user
+        return int(self.user(user)["id"])
+
+    def channel(self, channel: str | int | FakeChannel | None = None) -> FakeChannel:
+        """A channel or thread by name or id (the default guild's first text channel when None)."""
+        if isinstance(channel, FakeChannel):
+            return channel
+        if channel is None:
+            return self.channels[self.guild.channel_ids[0]]
+        for candidate in self.channels.values():
+            if not candidate.deleted and (candidate.id == channel or candidate.name == channel):
+                return candidate
+        names = [c.name for c in self.channels.values() if not c.deleted]
+        raise KeyError(f"no channel {channel!r}; channels: {names}")
+
+    @property
+    def threads(self) -> list[FakeChannel]:
+        """Threads in creation order (deleted ones left out)."""
+        return [c for c in self.channels.values() if c.is_thread and not c.deleted]
+
+    def thread(self, name: str) -> FakeChannel:
+        for candidate in self.threads:
+            if candidate.name == name:
+                return candidate
+        raise KeyError(f"no thread {name!r}; threads: {[t.name for t in self.threads]}")
+
+    def channel_messages(
+        self, channel: str | int | FakeChannel, *, include_ephemeral: bool = False
+    ) -> list[FakeMessage]:
+        """Messages in a channel or thread, oldest first, without deleted (and ephemeral) ones."""
+        channel_id = self.channel(channel).id
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == channel_id and not m.deleted and (include_ephemeral or not m.ephemeral)
+        ]
+
+    def commands(self, guild: FakeGuild | int | None = None) -> list[dict[str, Any]]:
+        """The commands the bot synced: global ones (``guild=None``) or a guild's."""
+        key = guild.id if isinstance(guild, FakeGuild) else guild
+        return list(self.registered_commands.get(key, []))
+
+    def requests_to(self, method: str, path_pattern: str) -> list[RecordedRequest]:
+        """Recorded requests whose path matches the regular expression (``re.search``)."""
+        return [r for r in self.requests if r.method == method and re.search(path_pattern, r.path)]
+
+    # --- permissions -----------------------------------------------------------------------------
+
+    def permissions(self, user: str | int | dict[str, Any], guild: FakeGuild | None = None) -> int:
+        """Guild-level permissions (no channel overwrites in the fake); owners and admins get all."""
+        guild = guild or self.guild
+        user_id = self._user_id(user)
+        if user_id == guild.owner_id:
+            return ALL_PERMISSIONS
+        member = guild.members.get(user_id)
+        if member is None:
+            return 0
+        value = int(guild.roles[0]["permissions"])
+        for role in guild.roles:
+            if role["id"] in member["roles"]:
+                value |= int(role["permissions"])
+        if value & discord.Permissions(administrator=True).value:
+            return ALL_PERMISSIONS
+        return value
+
+    def _check_can_see(self, user_id: int, channel: FakeChannel) -> None:
+        """Private threads are visible to their members and to members with Manage Threads only."""
+        if channel.type != PRIVATE_THREAD or user_id in channel.member_ids:
+            return
+        guild = self._guild(channel.guild_id)
+        if not self.permissions(user_id, guild) & discord.Permissions(manage_threads=True).value:
+            name = self._users_by_id[user_id]["username"]
+            raise PermissionError(f"{name} cannot see private thread {channel.name!r} (not added to it)")
+
+    # --- waiting ---------------------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _notify_threadsafe(self) -> None:
+        if self._loop is None or threading.get_ident() == self._loop_thread:
+            self._notify()
+        else:
+            self._loop.call_soon_threadsafe(self._notify)
+
+    async def wait_until(
+        self,
+        condition: Callable[[], T | None],
+        *,
+        timeout: float | None = None,
+        what: str = "the condition",
+        record: _InteractionRecord | None = None,
+    ) -> T:
+        """Wait (real time) until ``condition()`` is truthy and return it; re-checked after every change.
+
+        While waiting for an interaction's answer, an ERROR logged by the bot fails at once.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (self.timeout if timeout is None else timeout)
+        while True:
+            result = condition()
+            if result:
+                return result
+            if record is not None and len(self.errors) > record.errors_before:
+                new = "\n".join(self.errors[record.errors_before :])
+                raise AssertionError(f"the bot logged an error while handling {record.label}:\n{new}")
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"timed out waiting for {what}{self._diagnostics(record)}")
+            changed = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.5))
+
+    def _diagnostics(self, record: _InteractionRecord | None) -> str:
+        lines = []
+        if record is not None:
+            lines.append(f"callback: {record.callback}")
+            lines.append(f"original: {record.original!r}; followups: {record.followups}")
+        lines.append("last requests: " + ", ".join(str(r) for r in self.requests[-8:]))
+        if self.errors:
+            lines.append("errors:\n" + "\n".join(self.errors))
+        return "\n" + "\n".join(lines)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[FakeMessage], bool] | None = None,
+        *,
+        channel: str | int | FakeChannel | None = None,
+        after: int | FakeMessage | None = None,
+        timeout: float | None = None,
+    ) -> FakeMessage:
+        """The first stored message (oldest first, including ones already there) that matches.
+
+        Filter by ``channel``, by ``after`` (only messages newer than that id/message) and ``predicate``.
+        """
+        channel_id = self.channel(channel).id if channel is not None else None
+        after_id = after.id if isinstance(after, FakeMessage) else (after or 0)
+
+        def find() -> FakeMessage | None:
+            for message in list(self.messages.values()):
+                if message.deleted or message.id <= after_id:
+                    continue
+                if channel_id is not None and message.channel_id != channel_id:
+                    continue
+                if predicate is None or predicate(message):
+                    return message
+            return None
+
+        return await self.wait_until(find, timeout=timeout, what="a matching message")
+
+    def last_message_id(self) -> int:
+        """The newest id so far, to pass as ``after=`` when only later messages count."""
+        return self._last_id
+
+    # --- acting as users -------------------------------------------------------------------------
+
+    async def slash(
+        self,
+        user: str | dict[str, Any],
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        channel: str | int | FakeChannel | None = None,
+        wait: bool = True,
+        locale: str = "en-US",
+    ) -> Reply:
+        """Run ``/command`` (1-3 words: command, group, subcommand) as ``user``; returns the `Reply`.
+
+        Option values are typed from the synced command: str, int, float, bool; users (name, payload or
+        id) for user/mentionable options, channels (name, id, FakeChannel) and roles (name) likewise, and
+        ``(filename, bytes)`` for attachments. With ``wait=False`` it returns once the payload is sent.
+        """
+        place = self.channel(channel)
+        data = self._command_data(user, place, command, dict(options or {}), focused=None)
+        return await self._interact(
+            APPLICATION_COMMAND, user, place, data, label=f"/{command}", wait=wait, locale=locale
+        )
+
+    async def autocomplete(
+        self,
+        user: str | dict[str, Any],
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        focused: str | None = None,
+        channel: str | int | FakeChannel | None = None,
+    ) -> list[dict[str, Any]]:
+        """Type into option ``focused`` (default: the last option given); returns the bot's choices."""
+        options = dict(options or {})
+        if focused is None:
+            if not options:
+                raise ValueError("autocomplete needs at least the focused option's text")
+            focused = list(options)[-1]
+        options.setdefault(focused, "")
+        place = self.channel(channel)
+        data = self._command_data(user, place, command, options, focused=focused)
+        reply = await self._interact(AUTOCOMPLETE, user, place, data, label=f"autocomplete /{command} {focused}")
+        return reply.choices
+
+    async def click(
+        self,
+        user: str | dict[str, Any],
+        message: FakeMessage | Reply | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        wait: bool = True,
+    ) -> Reply:
+        """Press the button with ``custom_id`` (or ``label``) on ``message``, as ``user``.
+
+        A bare ``defer()`` (type 6) that edits nothing never counts as done: pass ``wait=False`` and
+        ``await reply.wait_callback()`` for that.
+        """
+        stored = self._component_message(user, message)
+        component = stored.component(custom_id, label=label)
+        if component.get("type") != 2:
+            raise TypeError(f"component {component.get('custom_id')!r} is not a button: {component}")
+        if component.get("disabled"):
+            raise ValueError(f"button {component.get('custom_id')!r} is disabled")
+        if "custom_id" not in component:
+            raise ValueError(f"button {component.get('label')!r} is a link/premium button without custom_id")
+        data = {"custom_id": component["custom_id"], "component_type": 2}
+        return await self._component_interaction(user, stored, data, f"click {component['custom_id']!r}", wait)
+
+    async def select(
+        self,
+        user: str | dict[str, Any],
+        message: FakeMessage | Reply | int,
+        custom_id: str,
+        values: Sequence[Any],
+        *,
+        wait: bool = True,
+    ) -> Reply:
+        """Choose ``values`` in a select menu: option values for string selects, users/roles/channels else."""
+        stored = self._component_message(user, message)
+        component = stored.component(custom_id)
+        kind = component.get("type")
+        if kind not in (3, 5, 6, 7, 8):
+            raise TypeError(f"component {custom_id!r} is not a select menu: {component}")
+        if component.get("disabled"):
+            raise ValueError(f"select {custom_id!r} is disabled")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ValueError(f"select {custom_id!r} takes {low}..{high} values, got {len(values)}")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        guild = self._guild(self.channel(stored.channel_id).guild_id or self.guild.id)
+        if kind == 3:
+            allowed = [o["value"] for o in component.get("options", [])]
+            unknown = [v for v in values if v not in allowed]
+            if unknown:
+                raise ValueError(f"select {custom_id!r} has no options {unknown}; options: {allowed}")
+            data["values"] = list(values)
+        else:
+            resolved: dict[str, Any] = {}
+            ids = []
+            for value in values:
+                resolved_type = {5: 6, 6: 8, 7: 9, 8: 7}[kind]
+                ids.append(self._resolve_value(resolved_type, value, resolved, guild))
+            data["values"] = ids
+            data["resolved"] = resolved
+        return await self._component_interaction(user, stored, data, f"select {custom_id!r}", wait)
+
+    async def say(
+        self, user: str | dict[str, Any], content: str, *, channel: str | int | FakeChannel | None = None
+    ) -> FakeMessage:
+        """Post a plain message as ``user`` (dispatched as MESSAGE_CREATE, content only with the intent)."""
+        place = self.channel(channel)
+        author = self._users_by_id[self._user_id(user)]
+        member = None
+        if place.guild_id is not None:
+            member = {k: v for k, v in self.member(author, self._guild(place.guild_id)).items() if k != "user"}
+        message = FakeMessage(
+            id=self._snowflake(),
+            channel_id=place.id,
+            guild_id=place.guild_id,
+            author=author,
+            content=content,
+            member=member,
+            mentions=self._mentions(content),
+        )
+        self._store_message(message, place)
+        await self._emit_message("MESSAGE_CREATE", message)
+        return message
+
+    async def disconnect(self, code: int = 4000, *, timeout: float | None = None) -> None:
+        """Drop the gateway connection (as Discord does now and then) and wait until the bot is back."""
+        if self._ws is None:
+            raise RuntimeError("the bot is not connected")
+        before = self._sessions_started
+        await self._ws.close(code=code, message=b"fake disconnect")
+        await self.wait_until(lambda: self._sessions_started > before, timeout=timeout, what="the bot to reconnect")
+
+    def _component_message(self, user: str | dict[str, Any], message: FakeMessage | Reply | int) -> FakeMessage:
+        if isinstance(message, Reply):
+            if message.message is None:
+                raise ValueError(f"{message!r} has no message to click on")
+            message = message.message
+        message_id = message.id if isinstance(message, FakeMessage) else int(message)
+        stored = self.messages.get(message_id)
+        if stored is None or stored.deleted:
+            raise KeyError(f"message {message_id} does not exist (or was deleted)")
+        self._check_can_see(self._user_id(user), self.channel(stored.channel_id))
+        return stored
+
+    async def _component_interaction(
+        self, user: str | dict[str, Any], message: FakeMessage, data: dict[str, Any], label: str, wait: bool
+    ) -> Reply:
+        place = self.channel(message.channel_id)
+        return await self._interact(MESSAGE_COMPONENT, user, place, data, label=label, wait=wait, message=message)
+
+    async def _interact(
+        self,
+        kind: int,
+        user: str | dict[str, Any],
+        place: FakeChannel,
+        data: dict[str, Any],
+        *,
+        label: str,
+        wait: bool = True,
+        message: FakeMessage | None = None,
+        locale: str = "en-US",
+    ) -> Reply:
+        if self._ws is None or self._session_id is None:
+            raise RuntimeError("the bot is not connected to the fake gateway (use `async with fake.run(bot)`)")
+        if place.guild_id is None:
+            raise NotImplementedError("interactions outside guilds are not supported by the fake")
+        guild = self._guild(place.guild_id)
+        user_id = self._user_id(user)
+        if user_id not in guild.members:
+            raise ValueError(f"{user!r} is not a member of {guild.name!r}")
+        self._check_can_see(user_id, place)
+        member = dict(guild.members[user_id], permissions=str(self.permissions(user_id, guild)))
+        channel_payload = dict(place.payload(), permissions=member["permissions"])
+        interaction_id = self._snowflake()
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "channel_id": str(place.id),
+            "channel": channel_payload,
+            "member": member,
+            "token": f"fake-interaction-token-{interaction_id}",
+            "version": 1,
+            "app_permissions": str(self.permissions(self.application_id, guild)),
+            "locale": locale,
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": MAX_FILE_SIZE,
+        }
+        if message is not None:
+            payload["message"] = self._message_payload(message)
+        loop = asyncio.get_running_loop()
+        record = _InteractionRecord(payload=payload, label=label, sent_at=loop.time(), errors_before=len(self.errors))
+        self._interactions[interaction_id] = record
+        self._interactions_by_token[record.token] = record
+        await self._dispatch("INTERACTION_CREATE", payload)
+        reply = Reply(self, record)
+        if wait:
+            await reply.wait()
+        return reply
+
+    # --- slash command payloads ------------------------------------------------------------------
+
+    def _find_command(self, name: str, guild: FakeGuild) -> tuple[dict[str, Any], bool]:
+        for scope, is_guild in ((guild.id, True), (None, False)):
+            for command in self.registered_commands.get(scope, []):
+                if command["name"] == name and command.get("type", 1) == 1:
+                    return command, is_guild
+        known = sorted({c["name"] for cs in self.registered_commands.values() for c in cs})
+        raise LookupError(
+            f"/{name} is not registered in {guild.name!r} or globally (did the bot sync?); known: {known}"
+        )
+
+    def _command_data(
+        self,
+        user: str | dict[str, Any],
+        place: FakeChannel,
+        path: str,
+        options: dict[str, Any],
+        *,
+        focused: str | None,
+    ) -> dict[str, Any]:
+        words = path.strip().lstrip("/").split()
+        if not 1 <= len(words) <= 3:
+            raise ValueError(f"a command path has 1 to 3 words, got {path!r}")
+        guild = self._guild(place.guild_id)
+        command, is_guild_command = self._find_command(words[0], guild)
+        required = command.get("default_member_permissions")
+        user_id = self._user_id(user)
+        if required is not None and (self.permissions(user_id, guild) & int(required)) != int(required):
+            missing = [name for name, on in discord.Permissions(int(required)) if on]
+            raise PermissionError(f"{self._users_by_id[user_id]['username']} cannot use /{words[0]}: needs {missing}")
+        data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
+        if is_guild_command:
+            data["guild_id"] = str(guild.id)
+        container, schema = data, command.get("options", [])
+        for word in words[1:]:
+            sub = next((o for o in schema if o["name"] == word and o["type"] in (1, 2)), None)
+            if sub is None:
+                subs = [o["name"] for o in schema if o["type"] in (1, 2)]
+                raise LookupError(f"/{path}: no subcommand {word!r}; there are {subs}")
+            node: dict[str, Any] = {"name": word, "type": sub["type"]}
+            container["options"] = [node]
+            container, schema = node, sub.get("options", [])
+        if any(o["type"] in (1, 2) for o in schema):
+            raise LookupError(f"/{path} is a group: name one of {[o['name'] for o in schema]}")
+        resolved: dict[str, Any] = {}
+        values = []
+        for name, value in options.items():
+            spec = next((o for o in schema if o["name"] == name), None)
+            if spec is None:
+                raise KeyError(f"/{path} has no option {name!r}; options: {[o['name'] for o in schema]}")
+            if name == focused:
+                if spec["type"] == 3 and not isinstance(value, str):
+                    raise TypeError(f"the text typed into {name!r} must be a str")
+                values.append({"name": name, "type": spec["type"], "value": value, "focused": True})
+            else:
+                values.append(
+                    {"name": name, "type": spec["type"], "value": self._option_value(spec, value, resolved, guild)}
+                )
+        if focused is None:
+            missing_options = [o["name"] for o in schema if o.get("required") and o["name"] not in options]
+            if missing_options:
+                raise ValueError(f"/{path}: required options missing: {missing_options}")
+        container["options"] = values
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option_value(self, spec: dict[str, Any], value: Any, resolved: dict[str, Any], guild: FakeGuild) -> Any:
+        """Type-check one option value as the Discord client would, filling ``resolved`` for entities."""
+        kind, name = spec["type"], spec["name"]
+        if kind == 3:
+            if not isinstance(value, str):
+                raise TypeError(f"option {name!r} is a string, got {value!r}")
+            if not spec.get("min_length", 0) <= len(value) <= spec.get("max_length", 6000):
+                raise ValueError(f"option {name!r}: length {len(value)} outside min/max_length")
+        elif kind == 4:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"option {name!r} is an integer, got {value!r}")
+        elif kind == 10:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TypeError(f"option {name!r} is a number, got {value!r}")
+        elif kind == 5:
+            if not isinstance(value, bool):
+                raise TypeError(f"option {name!r} is a boolean, got {value!r}")
+        elif kind in (6, 7, 8, 9, 11):
+            return self._resolve_value(kind, value, resolved, guild)
+        else:
+            raise TypeError(f"option {name!r} has unsupported type {kind}")
+        if kind in (4, 10):
+            if "min_value" in spec and value < spec["min_value"]:
+                raise ValueError(f"option {name!r}: {value} < min_value {spec['min_value']}")
+            if "max_value" in spec and value > spec["max_value"]:
+                raise ValueError(f"option {name!r}: {value} > max_value {spec['max_value']}")
+        choices = spec.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise ValueError(f"option {name!r} must be one of {[c['value'] for c in choices]}, got {value!r}")
+        return value
+
+    def _resolve_value(self, kind: int, value: Any, resolved: dict[str, Any], guild: FakeGuild) -> str:
+        """The id for a user (6), channel (7), role (8), mentionable (9) or attachment (11) option."""
+        if kind == 9:
+            is_role = (
+                isinstance(value, str) and any(r["name"] == value for r in guild.roles) and value not in self.users
+            )
+            kind = 8 if is_role or (isinstance(value, dict) and "permissions" in value) else 6
+        if kind == 6:
+            user_id = self._user_id(value)
+            user = self._users_by_id[user_id]
+            resolved.setdefault("users", {})[str(user_id)] = user
+            if user_id in guild.members:
+                member = {k: v for k, v in guild.members[user_id].items() if k != "user"}
+                member["permissions"] = str(self.permissions(user_id, guild))
+                resolved.setdefault("members", {})[str(user_id)] = member
+            return str(user_id)
+        if kind == 7:
+            place = self.channel(value)
+            resolved.setdefault("channels", {})[str(place.id)] = dict(place.payload(), permissions=str(ALL_PERMISSIONS))
+            return str(place.id)
+        if kind == 8:
+            role = value if isinstance(value, dict) else guild.role(str(value))
+            resolved.setdefault("roles", {})[str(role["id"])] = role
+            return str(role["id"])
+        filename, data = value
+        attachment = self._new_attachment(0, filename, bytes(data), None)
+        resolved.setdefault("attachments", {})[str(attachment.id)] = attachment.payload()
+        return str(attachment.id)
+
+    # --- gateway ---------------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None and not self._ws.closed and self._session_id is not None
+
+    @property
+    def _intents(self) -> int:
+        return int((self.identify_payload or {}).get("intents", 0))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self.gateway_queries.append(dict(request.query))
+        await self._send(ws, {"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval}, "s": None, "t": None})
+        try:
+            async for msg in ws:
+                if msg.type is aiohttp.WSMsgType.TEXT:
+                    frame = json.loads(msg.data)
+                    self.gateway_received.append(frame)
+                    await self._on_frame(ws, frame)
+        finally:
+            if self._ws is ws:
+                self._ws = None
+            self._notify()
+        return ws
+
+    async def _send(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
+        async with self._send_lock:
+            await self._send_text(ws, json.dumps(frame))
+            self.gateway_sent.append(frame)
+
+    @staticmethod
+    async def _send_text(ws: web.WebSocketResponse, text: str) -> None:
+        if not ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_str(text)
+
+    async def _on_frame(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
+        op, data = frame.get("op"), frame.get("d")
+        if op == 1:
+            await self._send(ws, {"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            await self._identify(ws, data or {})
+        elif op == 6:
+            await self._resume(ws, data or {})
+        elif op == 8:
+            await self._member_chunk(data or {})
+        # op 3 (presence) and 4 (voice state) are recorded and otherwise ignored.
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        self.identify_payload = data
+        async with self._send_lock:
+            self._session_id = f"fake-session-{self._snowflake()}"
+            self._seq = 0
+            self._events = []
+            self._ws = ws
+        shard = data.get("shard") or [0, 1]
+        ready = {
+            "v": API_VERSION,
+            "user": self.bot_user,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "session_id": self._session_id,
+            "resume_gateway_url": self.gateway_url,
+            "shard": shard,
+            "application": {"id": str(self.application_id), "flags": APPLICATION_FLAGS},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "session_type": "normal",
+        }
+        await self._dispatch("READY", ready)
+        for guild in self.guilds:
+            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild))
+        self._sessions_started += 1
+        self._notify()
+
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        if data.get("session_id") != self._session_id or self._session_id is None:
+            await self._send(ws, {"op": 9, "d": False, "s": None, "t": None})
+            return
+        since = int(data.get("seq") or 0)
+        async with self._send_lock:
+            self._ws = ws
+            for seq, text in self._events:
+                if seq > since:
+                    await self._send_text(ws, text)
+        await self._dispatch("RESUMED", {})
+        self._sessions_started += 1
+        self._notify()
+
+    async def _member_chunk(self, data: dict[str, Any]) -> None:
+        guild = self._guild(data.get("guild_id"))
+        members = list(guild.members.values())
+        if data.get("user_ids"):
+            wanted = {int(u) for u in data["user_ids"]}
+            members = [m for m in members if int(m["user"]["id"]) in wanted]
+        elif data.get("query"):
+            members = [m for m in members if m["user"]["username"].startswith(data["query"])]
+        if data.get("limit"):
+            members = members[: int(data["limit"])]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild.id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await self._dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    def _guild_create_payload(self, guild: FakeGuild) -> dict[str, Any]:
+        if self._intents & INTENT_GUILD_MEMBERS:
+            members = list(guild.members.values())
+        else:  # like Discord: without the members intent only the bot itself comes along
+            members = [guild.members[self.application_id]]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "owner_id": str(guild.owner_id),
+            "roles": guild.roles,
+            "channels": [self.channels[c].payload() for c in guild.channel_ids if not self.channels[c].deleted],
+            "threads": [t.payload() for t in self.threads if t.guild_id == guild.id and not t.archived],
+            "members": members,
+            "member_count": len(guild.members),
+            "large": False,
+            "unavailable": False,
+            "joined_at": guild.joined_at,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "preferred_locale": "en-US",
+            "system_channel_id": str(guild.channel_ids[0]) if guild.channel_ids else None,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "afk_timeout": 300,
+        }
+
+    async def _dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
+        """Send a DISPATCH with the next sequence number; kept for RESUME if the bot is away."""
+        if self._session_id is None:
+            return  # never identified: Discord would not have sent it either
+        if intent is not None and not self._intents & intent:
+            return
+        async with self._send_lock:
+            self._seq += 1
+            frame = {"op": 0, "t": event, "s": self._seq, "d": data}
+            text = json.dumps(frame)
+            self._events.append((self._seq, text))
+            self.gateway_sent.append(frame)
+            if self._ws is not None:
+                await self._send_text(self._ws, text)
+
+    # --- REST plumbing ---------------------------------------------------------------------------
+
+    def _setup_routes(self) -> None:
+        app = "{application_id}"
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("GET", "/users/@me", self._get_me),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("GET", "/users/{user_id}", self._get_user),
+            ("GET", "/applications/@me", self._get_application),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", f"/applications/{app}/commands", self._get_commands),
+            ("PUT", f"/applications/{app}/commands", self._put_commands),
+            ("POST", f"/applications/{app}/commands", self._post_command),
+            ("GET", f"/applications/{app}/guilds/{{guild_id}}/commands", self._get_commands),
+            ("PUT", f"/applications/{app}/guilds/{{guild_id}}/commands", self._put_commands),
+            ("POST", f"/applications/{app}/guilds/{{guild_id}}/commands", self._post_command),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._interaction_callback),
+            ("GET", f"/webhooks/{app}/{{token}}/messages/@original", self._get_original),
+            ("PATCH", f"/webhooks/{app}/{{token}}/messages/@original", self._edit_original),
+            ("DELETE", f"/webhooks/{app}/{{token}}/messages/@original", self._delete_original),
+            ("POST", f"/webhooks/{app}/{{token}}", self._post_followup),
+            ("GET", f"/webhooks/{app}/{{token}}/messages/{{message_id}}", self._get_followup),
+            ("PATCH", f"/webhooks/{app}/{{token}}/messages/{{message_id}}", self._edit_followup),
+            ("DELETE", f"/webhooks/{app}/{{token}}/messages/{{message_id}}", self._delete_followup),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("PATCH", "/channels/{channel_id}", self._edit_channel),
+            ("DELETE", "/channels/{channel_id}", self._delete_channel),
+            ("GET", "/channels/{channel_id}/messages", self._get_messages),
+            ("POST", "/channels/{channel_id}/messages", self._post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._thread_from_message),
+            ("POST", "/channels/{channel_id}/threads", self._create_thread),
+            ("GET", "/channels/{channel_id}/thread-members", self._get_thread_members),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._add_thread_member),
+            ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._remove_thread_member),
+            ("POST", "/channels/{channel_id}/typing", self._typing),
+            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._add_reaction),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._remove_reaction),
+            ("GET", "/guilds/{guild_id}", self._get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self._get_roles),
+            ("GET", "/guilds/{guild_id}/members", self._get_members),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+            ("GET", "/guilds/{guild_id}/threads/active", self._get_active_threads),
+        ]
+        for method, pattern, handler in table:
+            regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(pattern).replace(r"\{", "{").replace(r"\}", "}"))
+            self._routes.append((method, re.compile(f"^{regex}$"), handler))
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        body, uploads = await self._read_body(request)
+        record = RecordedRequest(request.method, path, dict(request.query), body, uploads)
+        self.requests.append(record)
+        try:
+            for method, pattern, handler in self._routes:
+                match = pattern.match(path)
+                if method == request.method and match:
+                    needs_auth = not path.startswith(("/webhooks/", "/interactions/"))
+                    if needs_auth and not request.headers.get("Authorization", "").startswith("Bot "):
+                        raise _ApiError(401, 0, "401: Unauthorized")
+                    result = await handler(record, **match.groupdict())
+                    break
+            else:
+                self.unknown_requests.append(record)
+                raise _ApiError(404, 0, "404: Not Found")
+        except _ApiError as error:
+            record.status = error.status
+            return _json_response(error.payload(), status=error.status)
+        except Exception as error:  # a bug in the fake: fail the test, but answer 400 (a 5xx makes discord.py retry)
+            logging.getLogger(__name__).exception("DiscordFake failed on %s %s", request.method, path)
+            self.errors.append(f"DiscordFake failed on {request.method} {path}: {error!r}")
+            record.status = 400
+            return _json_response({"message": f"DiscordFake internal error: {error!r}", "code": 0}, status=400)
+        finally:
+            self._notify()
+        if result is None:
+            record.status = 204
+            return web.Response(status=204)
+        record.status = 200
+        return _json_response(result)
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            body: Any = None
+            uploads = []
+            for name, value in form.items():
+                if isinstance(value, web.FileField):
+                    uploads.append(Upload(name, value.filename, value.file.read(), value.content_type))
+                elif name == "payload_json":
+                    body = json.loads(value)
+            return body, uploads
+        raw = await request.read()
+        if not raw:
+            return None, []
+        try:
+            return json.loads(raw), []
+        except ValueError:
+            return raw.decode("utf-8", "replace"), []
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        attachment = self.attachments.get(int(request.match_info["attachment_id"]))
+        if attachment is None:
+            return web.Response(status=404)
+        return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        return web.Response(body=_tiny_png(), content_type="image/png")
+
+    # --- messages (shared by channel and webhook routes) -----------------------------------------
+
+    def _new_attachment(self, channel_id: int, filename: str, data: bytes, description: str | None) -> FakeAttachment:
+        attachment_id = self._snowflake()
+        attachment = FakeAttachment(
+            id=attachment_id,
+            filename=filename,
+            data=data,
+            url=f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{filename}",
+            content_type=mimetypes.guess_type(filename)[0],
+            description=description,
+        )
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+    def _uploads_to_attachments(
+        self, channel_id: int, body: dict[str, Any], uploads: list[Upload], existing: list[FakeAttachment]
+    ) -> list[FakeAttachment]:
+        """New attachment list: ``attachments`` entries keep existing ones (by id) or name uploads (by index)."""
+        by_index = {u.index if u.index is not None else i: u for i, u in enumerate(uploads)}
+        existing_by_id = {a.id: a for a in existing}
+        entries = body.get("attachments")
+        if entries is None:
+            result = list(existing)
+            for upload in uploads:
+                result.append(self._new_attachment(channel_id, upload.filename, upload.data, None))
+            return result
+        result = []
+        used: set[int] = set()
+        for entry in entries:
+            entry_id = int(entry["id"])
+            if entry_id in existing_by_id:
+                result.append(existing_by_id[entry_id])
+            elif entry_id in by_index:
+                upload = by_index[entry_id]
+                used.add(entry_id)
+                filename = entry.get("filename") or upload.filename
+                result.append(self._new_attachment(channel_id, filename, upload.data, entry.get("description")))
+            else:
+                raise _invalid_form("attachments", f"unknown attachment id {entry_id}")
+        for index, upload in by_index.items():
+            if index not in used:
+                result.append(self._new_attachment(channel_id, upload.filename, upload.data, None))
+        return result
+
+    @staticmethod
+    def _validate_message(body: dict[str, Any], uploads: list[Upload], *, edit: bool = False) -> None:
+        """Reject what Discord rejects, so a bot bug shows up here rather than in production."""
+        if len(uploads) > 10:
+            raise _invalid_form("files", "Must be 10 or fewer files.")
+        for upload in uploads:
+            if upload.size > MAX_FILE_SIZE:
+                raise _ApiError(413, 40005, "Request entity too large")
+        content = body.get("content")
+        if content is not None and len(content) > 2000:
+            raise _invalid_form("content", "Must be 2000 or fewer in length.")
+        if len(body.get("embeds") or []) > 10:
+            raise _invalid_form("embeds", "Must be 10 or fewer in length.")
+        components = body.get("components") or []
+        if not int(body.get("flags") or 0) & FLAG_COMPONENTS_V2:
+            if len(components) > 5:
+                raise _invalid_form("components", "Must be 5 or fewer in length.")
+            for row in components:
+                if row.get("type") != 1 or len(row.get("components", [])) > 5:
+                    raise _invalid_form("components", "Each top-level component must be an action row of up to 5.")
+        custom_ids = [c["custom_id"] for c in _walk_components(components) if "custom_id" in c]
+        if len(custom_ids) != len(set(custom_ids)):
+            raise _invalid_form("components", "Component custom id cannot be duplicated")
+        if any(len(c) > 100 for c in custom_ids):
+            raise _invalid_form("components", "custom_id must be 100 or fewer in length.")
+        has_body = any(
+            body.get(key) for key in ("content", "embeds", "components", "sticker_ids", "poll", "attachments")
+        )
+        if not edit and not has_body and not uploads:
+            raise _ApiError(400, 50006, "Cannot send an empty message")
+
+    def _mentions(self, content: str) -> list[dict[str, Any]]:
+        found = []
+        for user_id in dict.fromkeys(int(m) for m in _MENTION.findall(content or "")):
+            if user_id in self._users_by_id:
+                found.append(self._users_by_id[user_id])
+        return found
+
+    def _create_message(
+        self,
+        place: FakeChannel,
+        body: dict[str, Any],
+        uploads: list[Upload],
+        *,
+        flags: int,
+        record: _InteractionRecord | None = None,
+        message_type: int = 0,
+    ) -> FakeMessage:
+        message = FakeMessage(
+            id=self._snowflake(),
+            channel_id=place.id,
+            guild_id=place.guild_id,
+            author=self.bot_user,
+            content=body.get("content") or "",
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            flags=flags,
+            type=message_type,
+            mentions=self._mentions(body.get("content") or ""),
+        )
+        message.attachments = self._uploads_to_attachments(place.id, body, uploads, [])
+        if record is not None:
+            user = record.payload["member"]["user"]
+            message.webhook_id = self.application_id
+            message.application_id = self.application_id
+            message.interaction_metadata = {
+                "id": record.payload["id"],
+                "type": record.payload["type"],
+                "user": user,
+                "authorizing_integration_owners": record.payload["authorizing_integration_owners"],
+            }
+        self._store_message(message, place)
+        self._add_mentioned_to_private_thread(place, message, body)
+        return message
+
+    def _store_message(self, message: FakeMessage, place: FakeChannel) -> None:
+        self.messages[message.id] = message
+        if not message.ephemeral:
+            place.last_message_id = message.id
+            if place.is_thread:
+                place.message_count += 1
+
+    @staticmethod
+    def _add_mentioned_to_private_thread(place: FakeChannel, message: FakeMessage, body: dict[str, Any]) -> None:
+        """Discord adds users pinged in a private thread to it (only if the mention may ping)."""
+        if place.type != PRIVATE_THREAD:
+            return
+        allowed = body.get("allowed_mentions")
+        for user in message.mentions:
+            if allowed is None or "users" in allowed.get("parse", []) or user["id"] in allowed.get("users", []):
+                place.member_ids.add(int(user["id"]))
+
+    def _apply_edit(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload]) -> None:
+        self._validate_message(body, uploads, edit=True)
+        if "content" in body:
+            message.content = body["content"] or ""
+            message.mentions = self._mentions(message.content)
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        if body.get("flags") is not None:
+            settable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+            message.flags = (message.flags & ~settable) | (int(body["flags"]) & settable)
+        if "attachments" in body or uploads:
+            message.attachments = self._uploads_to_attachments(message.channel_id, body, uploads, message.attachments)
+        message.flags &= ~FLAG_LOADING
+        message.edited_timestamp = _now_iso()
+        message.edits += 1
+
+    def _message_payload(self, message: FakeMessage) -> dict[str, Any]:
+        body = message.payload()
+        if message.thread_id is not None and message.thread_id in self.channels:
+            body["thread"] = self.channels[message.thread_id].payload()
+        return body
+
+    async def _emit_message(self, event: str, message: FakeMessage) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE as the bot would get them: never for ephemeral messages."""
+        if message.ephemeral:
+            return
+        intent = INTENT_GUILD_MESSAGES if message.guild_id is not None else INTENT_DIRECT_MESSAGES
+        if event == "MESSAGE_DELETE":
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            if message.guild_id is not None:
+                data["guild_id"] = str(message.guild_id)
+            await self._dispatch(event, data, intent=intent)
+            return
+        data = self._message_payload(message)
+        is_own = int(message.author["id"]) == self.application_id
+        mentions_bot = any(int(u["id"]) == self.application_id for u in message.mentions)
+        if not (is_own or mentions_bot or message.guild_id is None or self._intents & INTENT_MESSAGE_CONTENT):
+            data.update(content="", embeds=[], attachments=[], components=[])
+        await self._dispatch(event, data, intent=intent)
+
+    def _channel_or_404(self, channel_id: str | int) -> FakeChannel:
+        place = self.channels.get(int(channel_id))
+        if place is None or place.deleted:
+            raise _ApiError(404, 10003, "Unknown Channel")
+        return place
+
+    def _channel_message_or_404(self, channel_id: str, message_id: str) -> FakeMessage:
+        """Channel routes cannot see ephemeral messages, as on Discord."""
+        message = self.messages.get(int(message_id))
+        if message is None or message.deleted or message.ephemeral or message.channel_id != int(channel_id):
+            raise _ApiError(404, 10008, "Unknown Message")
+        return message
+
+    # --- REST: users, application, commands ------------------------------------------------------
+
+    async def _get_gateway(self, record: RecordedRequest) -> dict[str, Any]:
+        return {
+            "url": self.gateway_url,
+            "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        }
+
+    async def _get_me(self, record: RecordedRequest) -> dict[str, Any]:
+        return self.bot_user
+
+    async def _get_user(self, record: RecordedRequest, user_id: str) -> dict[str, Any]:
+        user = self._users_by_id.get(int(user_id))
+        if user is None:
+            raise _ApiError(404, 10013, "Unknown User")
+        return user
+
+    async def _open_dm(self, record: RecordedRequest) -> dict[str, Any]:
+        user_id = int((record.json or {}).get("recipient_id", 0))
+        user = self._users_by_id.get(user_id)
+        if user is None:
+            raise _ApiError(400, 50033, "Invalid Recipient(s)")
+        for place in self.channels.values():
+            if place.type == DM and place.recipients and int(place.recipients[0]["id"]) == user_id:
+                return place.payload()
+        place = FakeChannel(
+            id=self._snowflake(), type=DM, name=f"dm-{user['username']}", guild_id=None, recipients=[user]
+        )
+        self.channels[place.id] = place
+        return place.payload()
+
+    async def _get_application(self, record: RecordedRequest) -> dict[str, Any]:
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user["username"],
+            "icon": None,
+            "description": "",
+            "summary": "",
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.users["owner"],
+            "team": None,
+            "verify_key": "0" * 64,
+            "flags": APPLICATION_FLAGS,
+            "bot": self.bot_user,
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "tags": [],
+        }
+
+    def _check_application(self, application_id: str) -> None:
+        if int(application_id) != self.application_id:
+            raise _ApiError(404, 10002, "Unknown Application")
+
+    async def _get_commands(
+        self, record: RecordedRequest, application_id: str, guild_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        self._check_application(application_id)
+        return self.commands(int(guild_id) if guild_id else None)
+
+    def _registered(self, body: dict[str, Any], guild_id: int | None, old: list[dict[str, Any]]) -> dict[str, Any]:
+        previous = next((c for c in old if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None)
+        command = dict(body)
+        command.setdefault("type", 1)
+        command.setdefault("description", "")
+        command["id"] = previous["id"] if previous else str(self._snowflake())
+        command["application_id"] = str(self.application_id)
+        command["version"] = str(self._snowflake())
+        command.setdefault("default_member_permissions", None)
+        if guild_id is not None:
+            command["guild_id"] = str(guild_id)
+        return command
+
+    async def _put_commands(
+        self, record: RecordedRequest, application_id: str, guild_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Bulk overwrite; ids stay stable for commands that keep their name and type, as on Discord."""
+        self._check_application(application_id)
+        scope = int(guild_id) if guild_id else None
+        if scope is not None:
+            self._guild(scope)
+        body = record.json or []
+        if len(body) > 100:
+            raise _invalid_form("commands", "Must be 100 or fewer in length.")
+        old = self.registered_commands.get(scope, [])
+        self.registered_commands[scope] = [self._registered(c, scope, old) for c in body]
+        return self.commands(scope)
+
+    async def _post_command(
+        self, record: RecordedRequest, application_id: str, guild_id: str | None = None
+    ) -> dict[str, Any]:
+        self._check_application(application_id)
+        scope = int(guild_id) if guild_id else None
+        old = self.registered_commands.get(scope, [])
+        command = self._registered(record.json or {}, scope, old)
+        self.registered_commands[scope] = [c for c in old if c["id"] != command["id"]] + [command]
+        return command
+
+    # --- REST: interactions and their webhooks ---------------------------------------------------
+
+    async def _interaction_callback(
+        self, record: RecordedRequest, interaction_id: str, token: str
+    ) -> dict[str, Any] | None:
+        interaction = self._interactions.get(int(interaction_id))
+        if interaction is None or interaction.token != token:
+            raise _ApiError(404, 10062, "Unknown interaction")
+        if interaction.callback is not None:
+            raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if asyncio.get_running_loop().time() - interaction.sent_at > self.response_timeout:
+            raise _ApiError(404, 10062, "Unknown interaction")  # Discord's 3 s limit for the first answer
+        body = record.json or {}
+        callback_type = int(body.get("type", 0))
+        data = body.get("data") or {}
+        kind = interaction.payload["type"]
+        if callback_type not in ALLOWED_CALLBACKS.get(kind, set()):
+            raise _invalid_form("type", f"callback type {callback_type} is not valid for interaction type {kind}")
+        place = self._channel_or_404(interaction.payload["channel_id"])
+        flags = int(data.get("flags") or 0) & SETTABLE_FLAGS
+        event: tuple[str, FakeMessage] | None = None
+        if callback_type == CB_MESSAGE:
+            self._validate_message(data, record.files)
+            message_type = 20 if kind == APPLICATION_COMMAND else 0
+            interaction.original = self._create_message(
+                place, data, record.files, flags=flags, record=interaction, message_type=message_type
+            )
+            event = ("MESSAGE_CREATE", interaction.original)
+        elif callback_type == CB_DEFERRED:
+            message_type = 20 if kind == APPLICATION_COMMAND else 0
+            interaction.original = self._create_message(
+                place,
+                {},
+                [],
+                flags=(flags & FLAG_EPHEMERAL) | FLAG_LOADING,
+                record=interaction,
+                message_type=message_type,
+            )
+            event = ("MESSAGE_CREATE", interaction.original)
+        elif callback_type in (CB_DEFERRED_UPDATE, CB_UPDATE):
+            interaction.original = self.messages[int(interaction.payload["message"]["id"])]
+            if callback_type == CB_UPDATE:
+                self._apply_edit(interaction.original, data, record.files)
+                event = ("MESSAGE_UPDATE", interaction.original)
+        elif callback_type == CB_AUTOCOMPLETE:
+            choices = data.get("choices")
+            if not isinstance(choices, list) or len(choices) > 25:
+                raise _invalid_form("data.choices", "Must be a list of 25 or fewer choices.")
+            for choice in choices:
+                if not 1 <= len(str(choice.get("name", ""))) <= 100:
+                    raise _invalid_form("data.choices", "Choice names must be 1 to 100 characters.")
+        interaction.callback = Callback(callback_type, data, record.files)
+        if event is not None:
+            await self._emit_message(*event)
+        if record.query.get("with_response") not in ("1", "true", "True"):
+            return None
+        original = interaction.original
+        response: dict[str, Any] = {"interaction": {"id": str(interaction.id), "type": kind}}
+        if original is not None and callback_type in (CB_MESSAGE, CB_DEFERRED, CB_UPDATE):
+            response["interaction"].update(
+                response_message_id=str(original.id),
+                response_message_loading=original.loading,
+                response_message_ephemeral=original.ephemeral,
+            )
+            response["resource"] = {"type": callback_type, "message": self._message_payload(original)}
+        return response
+
+    def _interaction_for(self, application_id: str, token: str) -> _InteractionRecord:
+        interaction = self._interactions_by_token.get(token)
+        if int(application_id) != self.application_id or interaction is None:
+            raise _ApiError(404, 10015, "Unknown Webhook")
+        return interaction
+
+    def _original_of(self, application_id: str, token: str) -> tuple[_InteractionRecord, FakeMessage]:
+        interaction = self._interaction_for(application_id, token)
+        original = interaction.original
+        if original is None or original.deleted:
+            raise _ApiError(404, 10008, "Unknown Message")
+        return interaction, original
+
+    async def _get_original(self, record: RecordedRequest, application_id: str, token: str) -> dict[str, Any]:
+        return self._message_payload(self._original_of(application_id, token)[1])
+
+    async def _edit_original(self, record: RecordedRequest, application_id: str, token: str) -> dict[str, Any]:
+        interaction, original = self._original_of(application_id, token)
+        self._apply_edit(original, record.json or {}, record.files)
+        interaction.activity += 1
+        await self._emit_message("MESSAGE_UPDATE", original)
+        return self._message_payload(original)
+
+    async def _delete_original(self, record: RecordedRequest, application_id: str, token: str) -> None:
+        interaction, original = self._original_of(application_id, token)
+        original.deleted = True
+        interaction.activity += 1
+        await self._emit_message("MESSAGE_DELETE", original)
+
+    async def _post_followup(self, record: RecordedRequest, application_id: str, token: str) -> dict[str, Any] | None:
+        interaction = self._interaction_for(application_id, token)
+        if interaction.callback is None:
+            raise _ApiError(404, 10015, "Unknown Webhook")  # a followup needs an answered interaction
+        body = record.json or {}
+        self._validate_message(body, record.files)
+        original = interaction.original
+        if interaction.callback.type == CB_DEFERRED and original is not None and original.loading:
+            # The first followup fills the deferred message; its ephemeral flag comes from the deferral.
+            self._apply_edit(original, body, record.files)
+            message = original
+            await self._emit_message("MESSAGE_UPDATE", message)
+        else:
+            place = self._channel_or_404(interaction.payload["channel_id"])
+            flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
+            message = self._create_message(place, body, record.files, flags=flags, record=interaction)
+            await self._emit_message("MESSAGE_CREATE", message)
+        interaction.followups.append(message)
+        interaction.activity += 1
+        if record.query.get("wait") in ("1", "true", "True"):
+            return self._message_payload(message)
+        return None
+
+    def _followup_of(self, application_id: str, token: str, message_id: str) -> tuple[_InteractionRecord, FakeMessage]:
+        interaction = self._interaction_for(application_id, token)
+        for message in [interaction.original, *interaction.followups]:
+            if message is not None and message.id == int(message_id) and not message.deleted:
+                return interaction, message
+        raise _ApiError(404, 10008, "Unknown Message")
+
+    async def _get_followup(
+        self, record: RecordedRequest, application_id: str, token: str, message_id: str
+    ) -> dict[str, Any]:
+        return self._message_payload(self._followup_of(application_id, token, message_id)[1])
+
+    async def _edit_followup(
+        self, record: RecordedRequest, application_id: str, token: str, message_id: str
+    ) -> dict[str, Any]:
+        interaction, message = self._followup_of(application_id, token, message_id)
+        self._apply_edit(message, record.json or {}, record.files)
+        interaction.activity += 1
+        await self._emit_message("MESSAGE_UPDATE", message)
+        return self._message_payload(message)
+
+    async def _delete_followup(self, record: RecordedRequest, application_id: str, token: str, message_id: str) -> None:
+        interaction, message = self._followup_of(application_id, token, message_id)
+        message.deleted = True
+        interaction.activity += 1
+        await self._emit_message("MESSAGE_DELETE", message)
+
+    # --- REST: channels, messages, threads -------------------------------------------------------
+
+    async def _get_channel(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        return self._channel_or_404(channel_id).payload()
+
+    async def _edit_channel(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        place = self._channel_or_404(channel_id)
+        body = record.json or {}
+        for key in ("name", "topic", "archived", "locked", "invitable", "auto_archive_duration", "rate_limit_per_user"):
+            if key in body:
+                setattr(place, key, body[key])
+        event = "THREAD_UPDATE" if place.is_thread else "CHANNEL_UPDATE"
+        await self._dispatch(event, place.payload(), intent=INTENT_GUILDS)
+        return place.payload()
+
+    async def _delete_channel(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        place = self._channel_or_404(channel_id)
+        place.deleted = True
+        payload = place.payload()
+        if place.is_thread:
+            data = {"id": payload["id"], "guild_id": payload["guild_id"], "parent_id": payload["parent_id"]}
+            await self._dispatch("THREAD_DELETE", dict(data, type=place.type), intent=INTENT_GUILDS)
+        elif place.guild_id is not None:
+            await self._dispatch("CHANNEL_DELETE", payload, intent=INTENT_GUILDS)
+        return payload
+
+    async def _get_messages(self, record: RecordedRequest, channel_id: str) -> list[dict[str, Any]]:
+        place = self._channel_or_404(channel_id)
+        limit = int(record.query.get("limit", 50))
+        before = int(record.query.get("before", 0)) or None
+        after = int(record.query.get("after", 0))
+        found = [m for m in self.channel_messages(place) if (before is None or m.id < before) and m.id > after]
+        found.sort(key=lambda m: m.id, reverse=True)
+        return [self._message_payload(m) for m in found[:limit]]
+
+    async def _post_message(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        place = self._channel_or_404(channel_id)
+        if place.is_thread:
+            if place.locked:
+                raise _ApiError(400, 50083, "Thread is archived")
+            place.archived = False  # posting in an archived thread unarchives it
+        body = record.json or {}
+        self._validate_message(body, record.files)
+        flags = int(body.get("flags") or 0) & (FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2)
+        message = self._create_message(place, body, record.files, flags=flags)
+        await self._emit_message("MESSAGE_CREATE", message)
+        return self._message_payload(message)
+
+    async def _get_message(self, record: RecordedRequest, channel_id: str, message_id: str) -> dict[str, Any]:
+        return self._message_payload(self._channel_message_or_404(channel_id, message_id))
+
+    async def _edit_message(self, record: RecordedRequest, channel_id: str, message_id: str) -> dict[str, Any]:
+        message = self._channel_message_or_404(channel_id, message_id)
+        if int(message.author["id"]) != self.application_id:
+            raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._apply_edit(message, record.json or {}, record.files)
+        for interaction in self._interactions.values():  # a deferred update may be finished this way
+            if interaction.original is message:
+                interaction.activity += 1
+        await self._emit_message("MESSAGE_UPDATE", message)
+        return self._message_payload(message)
+
+    async def _delete_message(self, record: RecordedRequest, channel_id: str, message_id: str) -> None:
+        message = self._channel_message_or_404(channel_id, message_id)
+        message.deleted = True
+        for interaction in self._interactions.values():
+            if interaction.original is message:
+                interaction.activity += 1
+        await self._emit_message("MESSAGE_DELETE", message)
+
+    def _new_thread(self, parent: FakeChannel, body: dict[str, Any], thread_id: int, thread_type: int) -> FakeChannel:
+        if parent.type not in (TEXT, NEWS):
+            raise _ApiError(400, 50024, "Cannot execute action on this channel type")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise _invalid_form("name", "Must be between 1 and 100 in length.")
+        thread = FakeChannel(
+            id=thread_id,
+            type=thread_type,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.application_id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+            invitable=bool(body.get("invitable", True)),
+            rate_limit_per_user=int(body.get("rate_limit_per_user") or 0),
+            member_ids={self.application_id},
+        )
+        self.channels[thread.id] = thread
+        return thread
+
+    def _thread_create_payload(self, thread: FakeChannel) -> dict[str, Any]:
+        member = {"id": str(thread.id), "user_id": str(self.application_id), "join_timestamp": _now_iso(), "flags": 0}
+        return dict(thread.payload(), newly_created=True, member=member)
+
+    async def _create_thread(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        parent = self._channel_or_404(channel_id)
+        body = record.json or {}
+        thread = self._new_thread(parent, body, self._snowflake(), int(body.get("type") or PRIVATE_THREAD))
+        await self._dispatch("THREAD_CREATE", self._thread_create_payload(thread), intent=INTENT_GUILDS)
+        return self._thread_create_payload(thread)
+
+    async def _thread_from_message(self, record: RecordedRequest, channel_id: str, message_id: str) -> dict[str, Any]:
+        parent = self._channel_or_404(channel_id)
+        message = self._channel_message_or_404(channel_id, message_id)
+        if message.thread_id is not None:
+            raise _ApiError(400, 160004, "A thread has already been created for this message")
+        thread_type = NEWS_THREAD if parent.type == NEWS else PUBLIC_THREAD
+        thread = self._new_thread(parent, record.json or {}, message.id, thread_type)  # same id as the message
+        message.thread_id = thread.id
+        await self._dispatch("THREAD_CREATE", self._thread_create_payload(thread), intent=INTENT_GUILDS)
+        await self._emit_message("MESSAGE_UPDATE", message)
+        return self._thread_create_payload(thread)
+
+    def _thread_or_404(self, channel_id: str) -> FakeChannel:
+        place = self._channel_or_404(channel_id)
+        if not place.is_thread:
+            raise _ApiError(400, 50024, "Cannot execute action on this channel type")
+        return place
+
+    async def _get_thread_members(self, record: RecordedRequest, channel_id: str) -> list[dict[str, Any]]:
+        thread = self._thread_or_404(channel_id)
+        return [
+            {"id": str(thread.id), "user_id": str(u), "join_timestamp": thread.created_at, "flags": 0}
+            for u in sorted(thread.member_ids)
+        ]
+
+    async def _add_thread_member(self, record: RecordedRequest, channel_id: str, user_id: str) -> None:
+        thread = self._thread_or_404(channel_id)
+        member_id = self.application_id if user_id == "@me" else int(user_id)
+        if member_id not in self._users_by_id:
+            raise _ApiError(404, 10013, "Unknown User")
+        thread.member_ids.add(member_id)
+
+    async def _remove_thread_member(self, record: RecordedRequest, channel_id: str, user_id: str) -> None:
+        thread = self._thread_or_404(channel_id)
+        thread.member_ids.discard(self.application_id if user_id == "@me" else int(user_id))
+
+    async def _typing(self, record: RecordedRequest, channel_id: str) -> None:
+        self._channel_or_404(channel_id)
+
+    async def _add_reaction(self, record: RecordedRequest, channel_id: str, message_id: str, emoji: str) -> None:
+        message = self._channel_message_or_404(channel_id, message_id)
+        if unquote(emoji) not in message.reactions:
+            message.reactions.append(unquote(emoji))
+
+    async def _remove_reaction(self, record: RecordedRequest, channel_id: str, message_id: str, emoji: str) -> None:
+        message = self._channel_message_or_404(channel_id, message_id)
+        with contextlib.suppress(ValueError):
+            message.reactions.remove(unquote(emoji))
+
+    # --- REST: guilds ----------------------------------------------------------------------------
+
+    async def _get_guild(self, record: RecordedRequest, guild_id: str) -> dict[str, Any]:
+        payload = self._guild_create_payload(self._guild(guild_id))
+        for key in ("channels", "threads", "members", "presences", "voice_states", "joined_at", "large"):
+            payload.pop(key, None)
+        return payload
+
+    async def _get_guild_channels(self, record: RecordedRequest, guild_id: str) -> list[dict[str, Any]]:
+        guild = self._guild(guild_id)
+        return [self.channels[c].payload() for c in guild.channel_ids if not self.channels[c].deleted]
+
+    async def _get_roles(self, record: RecordedRequest, guild_id: str) -> list[dict[str, Any]]:
+        return self._guild(guild_id).roles
+
+    async def _get_members(self, record: RecordedRequest, guild_id: str) -> list[dict[str, Any]]:
+        guild = self._guild(guild_id)
+        after = int(record.query.get("after", 0))
+        limit = int(record.query.get("limit", 1))
+        members = sorted(guild.members.items())
+        return [m for user_id, m in members if user_id > after][:limit]
+
+    async def _get_member(self, record: RecordedRequest, guild_id: str, user_id: str) -> dict[str, Any]:
+        guild = self._guild(guild_id)
+        member = guild.members.get(int(user_id))
+        if member is None:
+            raise _ApiError(404, 10007, "Unknown Member")
+        return member
+
+    async def _get_active_threads(self, record: RecordedRequest, guild_id: str) -> dict[str, Any]:
+        guild = self._guild(guild_id)
+        threads = [t for t in self.threads if t.guild_id == guild.id and not t.archived]
+        return {"threads": [t.payload() for t in threads], "members": []}

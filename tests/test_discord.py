@@ -1,0 +1,239 @@
+"""The Discord front-end driven through the real discord.py code against a local fake of the Discord API
+(tests/discord_fake.py): players, spectators and moderators as they would use the bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Config
+from bot.discord_app import GameBot
+from bot.games import GAMES
+from bot.models import OVER
+from tests.discord_fake import DiscordFake
+
+FISH = GAMES["fish"]
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def make_bot(fake: DiscordFake, db: Path) -> GameBot:
+    config = Config(
+        discord_token="fake-token",
+        database_path=db,
+        dev_guild_id=fake.guild.id,
+        mod_role="Game Master",
+        log_level="INFO",
+        house_wins=True,
+    )
+    return GameBot(config)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[DiscordFake]:
+    async with DiscordFake.serve() as fake:
+        yield fake
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+async def bot(fake: DiscordFake, db: Path) -> AsyncIterator[GameBot]:
+    async with fake.run(make_bot(fake, db)) as running:
+        yield running  # type: ignore[misc]
+
+
+def boards(fake: DiscordFake, channel: Any) -> list[Any]:
+    """The board posts in a channel: messages that carry an image."""
+    return [m for m in fake.channel_messages(channel) if m.attachments]
+
+
+def custom_ids(message: Any) -> list[str]:
+    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
+
+
+async def start_challenge(fake: DiscordFake, clock: str | None = None) -> Any:
+    """alice challenges bob and bob accepts; returns the match thread."""
+    options: dict[str, Any] = {"opponent": "bob"}
+    if clock:
+        options["clock"] = clock
+    challenge = await fake.slash("alice", "fish challenge", options)
+    assert not challenge.ephemeral and "challenges you" in (challenge.content or "")
+    accepted = await fake.click("bob", challenge.message, label="Accept")
+    assert "is on" in (accepted.content or "")
+    return fake.threads[-1]
+
+
+async def play(fake: DiscordFake, bot: GameBot, match_id: int, channel: Any, plies: int | None = None) -> None:
+    """Play random legal moves as whoever is to move, through /fish move with the board's ply."""
+    rng = random.Random(match_id)
+    played = 0
+    while (match := await bot.matches.get(match_id)).running and (plies is None or played < plies):
+        seat = FISH.to_move(match.state)
+        user = match.players[seat].name.lower()  # display names are capitalised ("Alice")
+        move = rng.choice(FISH.legal_moves(match.state))
+        reply = await fake.slash(user, "fish move", {"move": f"{move}@{match.ply}"}, channel=channel)
+        assert reply.ephemeral and reply.content and reply.content.startswith("Played"), reply.content
+        played += 1
+
+
+async def test_a_challenge_is_accepted_and_played_in_its_own_thread(fake: DiscordFake, bot: GameBot) -> None:
+    challenge = await fake.slash("alice", "fish challenge", {"opponent": "bob"})
+    refused = await fake.click("carol", challenge.message, label="Accept")
+    assert refused.ephemeral and "Only" in (refused.content or "") and fake.threads == []
+    thread = await start_challenge(fake)
+    assert "alice vs bob" in thread.name.lower()
+    (first,) = boards(fake, thread)
+    assert first.attachments[0].data.startswith(PNG)
+    assert "alice" in first.content.lower() and "to move" in first.content
+    assert {"moves:1:0", "resign:1"} <= set(custom_ids(first))
+
+    choices = await fake.autocomplete("alice", "fish move", {"move": "a"}, channel=thread)
+    assert 0 < len(choices) <= 25 and all(c["name"].startswith("A") and c["value"].endswith("@0") for c in choices)
+    assert await fake.autocomplete("bob", "fish move", {"move": ""}, channel=thread) == []  # not bob's turn
+
+    reply = await fake.slash("alice", "fish move", {"move": choices[0]["value"]}, channel=thread)
+    assert reply.ephemeral and reply.content == f"Played: Alice places a token on {choices[0]['name']}."
+    first_again, second = boards(fake, thread)
+    assert custom_ids(first_again) == []  # the earlier board lost its buttons
+    assert f"Alice places a token on {choices[0]['name']}" in second.content and "<@" in second.content
+    assert second.attachments[0].data.startswith(PNG)
+
+
+async def test_every_kind_of_bad_command_is_refused_privately_and_changes_nothing(
+    fake: DiscordFake, bot: GameBot
+) -> None:
+    thread = await start_challenge(fake)
+    await play(fake, bot, 1, thread, plies=1)  # so that a move "@0" comes from an old board
+    before = await bot.matches.get(1)
+    snapshot = (before.ply, FISH.dumps(before.state), len(fake.channel_messages(thread)))
+    seat = FISH.to_move(before.state)
+    mover, other = before.players[seat].name.lower(), before.players[1 - seat].name.lower()
+    legal = FISH.legal_moves(before.state)[0]
+    cases = [
+        (other, "fish move", {"move": legal}, "not yours"),
+        ("carol", "fish move", {"move": legal, "match": 1}, "You are not playing in match #1"),
+        (mover, "fish move", {"move": "A1-B1"}, "tokens are still being placed"),
+        (mover, "fish move", {"move": "Z9"}, "is not"),
+        (mover, "fish move", {"move": f"{legal}@0"}, "changed since you looked"),
+        (mover, "fish board", {"match": 99}, "There is no match #99"),
+        ("alice", "fish challenge", {"opponent": "alice"}, "cannot challenge yourself"),
+        ("alice", "fish challenge", {"opponent": "bob", "clock": "fast"}, "like 30/60"),
+        ("alice", "fish challenge", {"opponent": "bob", "clock": "0/60"}, "move clock must be"),
+        ("mod", "fish dm", {"player1": "alice", "player2": "alice", "first": "alice"}, "two different players"),
+        ("mod", "fish dm", {"player1": "alice", "player2": "bob", "first": "carol"}, "not one of the two players"),
+        ("alice", "fish dm", {"player1": "alice", "player2": "bob", "first": "alice"}, "Only moderators"),
+    ]
+    for user, command, options, message in cases:
+        reply = await fake.slash(user, command, options, channel=thread)
+        assert reply.ephemeral, (command, options, reply.content)
+        assert message in (reply.content or ""), (command, options, reply.content)
+    after = await bot.matches.get(1)
+    assert (after.ply, FISH.dumps(after.state), len(fake.channel_messages(thread))) == snapshot
+    assert bot.matches.running() == [after]  # no death match was started by the refused /fish dm
+
+
+async def test_non_moderators_are_refused_every_mod_command(fake: DiscordFake, bot: GameBot) -> None:
+    thread = await start_challenge(fake, clock="30/60")
+    before = await bot.matches.get(1)
+    for command, options in [
+        ("mod list", {}),
+        ("mod pause", {}),
+        ("mod resume", {}),
+        ("mod addtime", {"player": "alice", "seconds": 30}),
+        ("mod undo", {}),
+        ("mod abort", {}),
+        ("mod adjudicate", {"winner": "alice"}),
+        ("mod repost", {}),
+    ]:
+        reply = await fake.slash("alice", command, options, channel=thread)
+        assert reply.ephemeral and "Only moderators" in (reply.content or ""), command
+    after = await bot.matches.get(1)
+    assert after.running and after.clock == before.clock and after.ply == before.ply
+    assert await bot.matches.store.actions(1) == []
+
+
+async def test_board_moves_history_rules_games_and_resign(fake: DiscordFake, bot: GameBot) -> None:
+    thread = await start_challenge(fake)
+    await play(fake, bot, 1, thread, plies=3)
+    board = await fake.slash("carol", "fish board", {"match": 1}, channel="general")  # a spectator, elsewhere
+    assert not board.ephemeral and board.files[0].data.startswith(PNG)
+    moves = await fake.slash("bob", "fish moves", channel=thread)
+    assert moves.ephemeral and "Your legal moves" in (moves.content or "")
+    history = await fake.slash("carol", "fish history", {"match": 1})
+    assert history.ephemeral and "1. Alice:" in (history.content or "") and "3. Alice:" in (history.content or "")
+    rules = await fake.slash("carol", "fish rules")
+    assert rules.ephemeral and "straight line" in (rules.content or "") and rules.files[0].data.startswith(PNG)
+    games = await fake.slash("carol", "games")
+    assert "#1" in (games.content or "") and "Alice vs Bob" in (games.content or "")
+
+    current = boards(fake, thread)[-1]
+    ask = await fake.click("bob", current, "resign:1")
+    assert ask.ephemeral and "Resign match #1?" in (ask.content or "")
+    done = await fake.click("bob", ask.message, "resign-yes:1")
+    assert done.ephemeral and "You resigned" in (done.content or "")
+    final = boards(fake, thread)[-1]
+    assert "Alice wins (Bob resigned)" in final.content and custom_ids(final) == []
+    assert all(custom_ids(m) == [] for m in boards(fake, thread))  # no board keeps buttons after the end
+    assert (await bot.matches.get(1)).status == OVER
+
+
+async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
+    fake: DiscordFake, bot: GameBot, db: Path
+) -> None:
+    started = await fake.slash(
+        "mod",
+        "fish dm",
+        {"player1": "alice", "player2": "bob", "first": "alice", "move_seconds": 1, "reserve_seconds": 1},
+    )
+    assert not started.ephemeral and "death match" in (started.content or "")
+    thread = fake.threads[-1]
+    # Game 1: alice never moves and is flagged without anyone asking; game 2 starts with bob placing first.
+    flag = await fake.wait_for_message(lambda m: "reserve time ran out" in m.content, channel=thread, timeout=15)
+    assert "Bob wins (Alice's reserve time ran out)" in flag.content and flag.attachments
+    game2 = await fake.wait_for_message(lambda m: "game 2 of the death match" in m.content, channel=thread)
+    assert "<@" in game2.content.split("to move")[0].splitlines()[-1]
+    series = await bot.matches.get_series(1)
+    assert series.wins == [0, 1] and len(series.games) == 2
+    match_id = series.games[1]
+
+    # Moderators: generous time for both, then a pause that refuses moves, then resume.
+    for name in ("alice", "bob"):
+        reply = await fake.slash("mod", "mod addtime", {"player": name, "seconds": 3600}, channel=thread)
+        assert reply.ephemeral and f"+1:00:00 for {name.title()}" in (reply.content or "")
+    assert any("Mod gave +1:00:00 for Bob" in m.content for m in fake.channel_messages(thread))
+    await fake.slash("mod", "mod pause", channel=thread)
+    assert any("Mod paused the match" in m.content for m in fake.channel_messages(thread))
+    refused = await fake.slash(
+        "bob", "fish move", {"move": FISH.legal_moves((await bot.matches.get(match_id)).state)[0]}, channel=thread
+    )
+    assert refused.ephemeral and "paused" in (refused.content or "")
+    await fake.slash("mod", "mod resume", channel=thread)
+    await play(fake, bot, match_id, thread, plies=10)
+
+    # A restart in the middle: a new bot on the same database reposts the board and carries on.
+    ply_before = (await bot.matches.get(match_id)).ply
+    reserves_before = (await bot.matches.get(match_id)).clock.reserves  # type: ignore[union-attr]
+    await bot.close()
+    async with fake.run(make_bot(fake, db)) as restarted:
+        again: GameBot = restarted  # type: ignore[assignment]
+        back = await fake.wait_for_message(lambda m: "back after a restart" in m.content, channel=thread)
+        assert back.attachments and back.attachments[0].data.startswith(PNG)
+        resumed = await again.matches.get(match_id)
+        assert resumed.ply == ply_before and resumed.clock is not None and resumed.clock.reserves == reserves_before
+        await play(fake, again, match_id, thread)
+        while (series := await again.matches.get_series(1)).status != OVER:
+            await play(fake, again, series.games[-1], thread)
+        assert max(series.wins) == 2 or len(series.games) == 3
+        assert any(
+            "the death match" in m.content and ("wins" in m.content or "drawn" in m.content)
+            for m in fake.channel_messages(thread)
+        )
+    for post in boards(fake, thread):
+        assert post.attachments[0].data.startswith(PNG) and post.attachments[0].filename.endswith(".png")
