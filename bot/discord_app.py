@@ -100,6 +100,15 @@ class GameBot(commands.Bot):
         except discord.HTTPException:
             log.info("could not send a refusal to %s", interaction.user)
 
+    async def on_command_error(self, ctx: commands.Context[GameBot], error: commands.CommandError) -> None:  # type: ignore[override]
+        """Mention commands (only `@bot sync`): unknown words are ignored, refusals answered plainly."""
+        if isinstance(error, commands.CommandNotFound):
+            return
+        if isinstance(error, commands.CheckFailure):
+            await ctx.reply("Only the bot's owner can do that.", mention_author=False)
+            return
+        log.error("text command %s failed", ctx.command, exc_info=error)
+
     # --- posting ---
 
     async def on_notice(self, notice: Notice) -> None:

@@ -235,5 +235,19 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
             "the death match" in m.content and ("wins" in m.content or "drawn" in m.content)
             for m in fake.channel_messages(thread)
         )
-    for post in boards(fake, thread):
-        assert post.attachments[0].data.startswith(PNG) and post.attachments[0].filename.endswith(".png")
+    posts = [m for m in fake.channel_messages(thread) if "to move" in m.content or "Game over" in m.content]
+    assert len(posts) > 40  # every move of two games, the starts, the flag, the restart
+    for post in posts:  # each board post carries its image
+        assert post.attachments and post.attachments[0].data.startswith(PNG), post.content
+
+
+async def test_only_the_application_owner_can_sync_commands_globally(fake: DiscordFake, bot: GameBot) -> None:
+    mention = f"<@{fake.bot_user['id']}>"
+    await fake.say("alice", f"{mention} sync")
+    refused = await fake.wait_for_message(lambda m: "Only the bot's owner" in m.content)
+    await fake.say("owner", f"{mention} sync")
+    await fake.say("owner", f"{mention} hello")  # not a command: ignored
+    reply = await fake.wait_for_message(lambda m: m.content.startswith("Synced"))
+    assert reply.content == f"Synced {len(fake.commands(None))} commands globally."
+    assert {c["name"] for c in fake.commands(None)} == {"fish", "mod", "games"}
+    assert refused.channel_id == reply.channel_id and fake.errors == []
