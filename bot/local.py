@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot import posts
-from bot.clock import ClockSettings, format_seconds
+from bot.clock import ClockSettings
 from bot.config import ROOT
 from bot.games import GameError
-from bot.models import Match, MoveRecord, Player
+from bot.models import Match, Player
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
 
 MODERATOR = Player("local:moderator", "moderator")
@@ -155,7 +155,8 @@ class Terminal:
         elif sub == "history":
             match = await self._match(flags)
             _no_more(flags)
-            self._history(match, await self.service.store.log(match.id))
+            lines = posts.history_lines(match, await self.service.store.log(match.id))
+            self.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
         elif sub == "rules":
             self.write(self.service.games["fish"].rules_card)
         elif sub == "resign":
@@ -221,25 +222,9 @@ class Terminal:
             self.write("No matches are running.")
             return
         for match in running:
-            seat = self.service.game(match).to_move(match.state)
-            turn = f"{match.players[seat].name} to move" if seat is not None else "over"
-            clock = ""
-            if match.clock is not None:
-                clock = " · paused" if match.clock.paused else f" · {match.clock.settings.describe()}"
+            clock = f" · {match.clock.settings.describe()}" if match.clock is not None else ""
             mark = "*" if match.id == self.current else " "
-            self.write(f"{mark}#{match.id} {self.service.game(match).title} {' vs '.join(match.names)}: {turn}{clock}")
-
-    def _history(self, match: Match, records: list[MoveRecord]) -> None:
-        if not records:
-            self.write(f"Match #{match.id}: no moves yet.")
-            return
-        for record in records:
-            name = match.players[record.seat].name
-            if record.kind == "undo":
-                self.write(f"{record.ply:3d}. (a moderator took back {name}'s {record.move})")
-                continue
-            took = f" ({format_seconds(record.took)})" if record.took is not None else ""
-            self.write(f"{record.ply:3d}. {name}: {record.move}{took}")
+            self.write(f"{mark}{posts.summary_line(self.service, match)}{clock}")
 
     async def repl(self) -> None:
         """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""

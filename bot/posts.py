@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from bot.clock import format_seconds
-from bot.models import Match, Series
+from bot.models import Match, MoveRecord, Series
 from bot.service import MatchService, Notice
 from renderers import Caption, SeatClock, render
 
@@ -102,3 +102,24 @@ def for_notice(service: MatchService, notice: Notice, now: float) -> Post | None
     if notice.kind in ("started", "moved", "undone", "over", "board"):
         return build(service, notice.match, notice.lines, now)
     return None
+
+
+def history_lines(match: Match, records: list[MoveRecord]) -> list[str]:
+    """The move log in words, undos included: `3. alice: D4-F3 (0:12)`."""
+    lines = []
+    for record in records:
+        name = match.players[record.seat].name
+        if record.kind == "undo":
+            lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
+        else:
+            took = f" ({format_seconds(record.took)})" if record.took is not None else ""
+            lines.append(f"{record.ply}. {name}: {record.move}{took}")
+    return lines
+
+
+def summary_line(service: MatchService, match: Match) -> str:
+    """One running match in a list: `#3 "1, 2, 3": alice vs bob — bob to move`."""
+    game = service.game(match)
+    seat = game.to_move(match.state)
+    turn = "paused" if match.paused else (f"{match.players[seat].name} to move" if seat is not None else "over")
+    return f"#{match.id} {game.title}: {' vs '.join(match.names)} — {turn}"

@@ -76,7 +76,7 @@ async def test_moves_history_rules_and_games(terminal: Terminal, out: list[str])
     await run(terminal, out, "fish move A1")
     assert "1. alice: A1" in await run(terminal, out, "fish history")
     assert "straight line" in await run(terminal, out, "fish rules")
-    assert "alice vs bob: bob to move" in await run(terminal, out, "games")
+    assert "alice vs bob — bob to move" in await run(terminal, out, "games")
 
 
 async def test_a_death_match_flag_starts_the_next_game_with_the_other_placer(

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import discord_app, posts, views
-from bot.clock import ClockSettings, format_seconds
+from bot.clock import ClockSettings
 from bot.models import Match
 from bot.service import MatchService, ServiceError
 
@@ -175,14 +175,7 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(match="match number (default: this thread's match or yours)")
     async def history(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
-        lines = []
-        for record in await self.service.store.log(found.id):
-            name = found.players[record.seat].name
-            if record.kind == "undo":
-                lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
-            else:
-                took = f" ({format_seconds(record.took)})" if record.took is not None else ""
-                lines.append(f"{record.ply}. {name}: {record.move}{took}")
+        lines = posts.history_lines(found, await self.service.store.log(found.id))
         text = "\n".join(lines) or "No moves yet."
         if len(text) > 1900:
             text = "…\n" + text[-1900:].split("\n", 1)[1]

@@ -6,13 +6,15 @@ ephemeral refusal and nothing changes.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app
+from bot import discord_app, posts
 from bot.cogs.base import Refusal, find_match
-from bot.models import Match
+from bot.models import Match, Player
 from bot.service import MatchService, Notice
 
 
@@ -51,7 +53,16 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
     async def _match(self, interaction: discord.Interaction, match_id: int | None) -> Match:
         return await find_match(self.service, interaction, None, match_id, mine=False)
 
-    async def _done(self, interaction: discord.Interaction, notice: Notice) -> None:
+    async def _act(
+        self,
+        interaction: discord.Interaction,
+        match_id: int | None,
+        action: Callable[[Match, Player], Awaitable[Notice]],
+    ) -> None:
+        """Find the match, defer, act as this moderator, and confirm privately (the thread is told too)."""
+        found = await self._match(interaction, match_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        notice = await action(found, discord_app.player(interaction.user))
         await interaction.followup.send(f"Done: {notice.lines[0]}", ephemeral=True)
 
     @app_commands.command(description="Running matches in this server")
@@ -62,16 +73,12 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
     @app_commands.command(description="Pause a match's clock")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._done(interaction, await self.service.pause(found.id, discord_app.player(interaction.user)))
+        await self._act(interaction, match, lambda found, by: self.service.pause(found.id, by))
 
     @app_commands.command(description="Resume a paused match")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._done(interaction, await self.service.resume(found.id, discord_app.player(interaction.user)))
+        await self._act(interaction, match, lambda found, by: self.service.resume(found.id, by))
 
     @app_commands.command(description="Give a player reserve time (negative takes it away)")
     @app_commands.describe(player="whose reserve", seconds="seconds to add", match="match number")
@@ -82,36 +89,26 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         seconds: app_commands.Range[int, -86_400, 86_400],
         match: int | None = None,
     ) -> None:
-        found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        by = discord_app.player(interaction.user)
-        notice = await self.service.add_time(found.id, by, discord_app.player(player).id, seconds)
-        await self._done(interaction, notice)
+        whose = discord_app.player(player).id
+        await self._act(interaction, match, lambda found, by: self.service.add_time(found.id, by, whose, seconds))
 
     @app_commands.command(description="Take back the last move")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def undo(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._done(interaction, await self.service.undo(found.id, discord_app.player(interaction.user)))
+        await self._act(interaction, match, lambda found, by: self.service.undo(found.id, by))
 
     @app_commands.command(description="Stop a match with no result (its death match too)")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def abort(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._done(interaction, await self.service.abort(found.id, discord_app.player(interaction.user)))
+        await self._act(interaction, match, lambda found, by: self.service.abort(found.id, by))
 
     @app_commands.command(description="Decide a game: name the winner, or leave it empty for a draw")
     @app_commands.describe(winner="who wins (empty: a draw)", match="match number (default: this thread's match)")
     async def adjudicate(
         self, interaction: discord.Interaction, winner: discord.Member | None = None, match: int | None = None
     ) -> None:
-        found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        by = discord_app.player(interaction.user)
         winner_id = discord_app.player(winner).id if winner is not None else None
-        await self._done(interaction, await self.service.adjudicate(found.id, by, winner_id))
+        await self._act(interaction, match, lambda found, by: self.service.adjudicate(found.id, by, winner_id))
 
     @app_commands.command(description="Post the current board again (e.g. if the last post was deleted)")
     @app_commands.describe(match="match number (default: this thread's match)")
@@ -126,10 +123,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
 
 
 def games_line(service: MatchService, match: Match) -> str:
-    game = service.game(match)
-    seat = game.to_move(match.state)
-    turn = "paused" if match.paused else (f"{match.players[seat].name} to move" if seat is not None else "over")
-    return f"#{match.id} {game.title}: {' vs '.join(match.names)} — {turn} — {discord_app.where(match)}"
+    return f"{posts.summary_line(service, match)} — {discord_app.where(match)}"
 
 
 async def setup(bot: discord_app.GameBot) -> None:
