@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.config import Config
@@ -251,3 +252,16 @@ async def test_only_the_application_owner_can_sync_commands_globally(fake: Disco
     assert reply.content == f"Synced {len(fake.commands(None))} commands globally."
     assert {c["name"] for c in fake.commands(None)} == {"fish", "mod", "games"}
     assert refused.channel_id == reply.channel_id and fake.errors == []
+
+
+async def test_without_thread_permission_the_match_is_played_in_the_channel(fake: DiscordFake, db: Path) -> None:
+    no_threads = ~discord.Permissions(create_public_threads=True).value
+    for role in fake.guild.roles:
+        role["permissions"] = str(int(role["permissions"]) & no_threads)
+    async with fake.run(make_bot(fake, db)):
+        await fake.slash("alice", "fish challenge", {"opponent": "bob"}, channel="games")
+        challenge = fake.channel_messages("games")[-1]
+        await fake.click("bob", challenge, label="Accept")
+        assert fake.threads == []
+        (board,) = boards(fake, "games")
+        assert board.attachments[0].data.startswith(PNG) and "to move" in board.content
