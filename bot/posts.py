@@ -54,7 +54,9 @@ def series_score(series: Series) -> str:
 
 
 def status_lines(service: MatchService, match: Match, mention: bool = False, deadline: bool = False) -> list[str]:
-    """Whose turn (with the clock) or the result, and the scores.
+    """Where the match stands: the scores, then whose turn (with the clock) or the result.
+
+    Notices say what just happened; these lines follow them in every post, so neither repeats the other.
 
     `deadline` adds Discord timestamps for when the move allowance and the reserve run out, counted from
     now (the board is about to be posted, which is when the clock starts).

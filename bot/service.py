@@ -354,10 +354,9 @@ class MatchService:
                 await self._after_game(match, pending)
             else:
                 await self.store.update_match(match, now)
-        notice = Notice("moved", match, self.lines(match), series=self.series_of(match))
         if outcome is not None:
             self._matches.pop(match.id, None)
-            notice = Notice("over", match, notice.lines + (self.result_line(match),), series=notice.series)
+        notice = Notice("over" if outcome else "moved", match, self.lines(match), series=self.series_of(match))
         pending.notices.insert(0, notice)
         return notice
 
@@ -588,7 +587,7 @@ class MatchService:
             await self._after_game(match, pending)
         self._matches.pop(match.id, None)
         series = self.series_of(match)
-        pending.notices.insert(0, Notice("over", match, (self.result_line(match),), series=series))
+        pending.notices.insert(0, Notice("over", match, (f"{reason}.",), series=series))
 
     def _arm(self, match: Match) -> None:
         if match.clock is not None and (flag_time := match.clock.flag_time()) is not None:

@@ -123,6 +123,7 @@ async def test_a_flagged_game_is_posted_with_its_result_not_a_turn(
     caption = posts.caption(service, over, fake_time.now())
     assert caption.result == "Game over: bob wins (alice's reserve time ran out)."
     assert "to move" not in posts.status_lines(service, over)[-1]
+    assert "\n".join(out).count("Game over:") == 1  # said once: the notice tells what happened, not the result
 
 
 async def test_undo_and_adjudicate_from_the_terminal(terminal: Terminal, out: list[str], service: MatchService) -> None:
