@@ -44,6 +44,7 @@ class GameBot(commands.Bot):
         self.store: Store | None = None
         self.service: MatchService | None = None
         self._resumed: list[Match] = []
+        self._repost_task: asyncio.Task[None] | None = None
 
     @property
     def matches(self) -> MatchService:
@@ -64,7 +65,7 @@ class GameBot(commands.Bot):
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        self.loop.create_task(self._repost_resumed())
+        self._repost_task = asyncio.create_task(self._repost_resumed(), name="repost-after-restart")
 
     async def _repost_resumed(self) -> None:
         """After a restart: repost each running board (its clock starts with the post) and say why."""
