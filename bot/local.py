@@ -60,7 +60,8 @@ class Terminal:
         if post is None:
             self.write("\n".join(f"[#{match.id}] {line}" for line in notice.lines))
             return
-        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}.png"
+        # named by what the post was too, so a final board does not overwrite the first one of its ply
+        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-{notice.kind}.png"
         await asyncio.to_thread(_save, path, post.png)
         self.saved.append(path)
         self.write(f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + f"\n[#{match.id}] board: {path}")
