@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome
 from bot.games.fish import FISH
+from bot.games.volcano import VOLCANO
 
-GAMES: dict[str, Game] = {game.key: game for game in (FISH,)}
+GAMES: dict[str, Game] = {game.key: game for game in (FISH, VOLCANO)}
 
 __all__ = ["GAMES", "BadOptions", "Game", "GameError", "IllegalMove", "InvalidNotation", "Outcome"]

@@ -1,0 +1,793 @@
+"""Volcano, the Icehouse game by Kristin Looney, for 1 to 6 players (rules: shared/rules/volcano.md).
+
+The board is 5x5: columns a-e (left to right), rows 1-5 (bottom to top). Squares are numbered column by
+column, `square = 5 * column + row` (both 0-based), so a1=0, a2=1, ... a5=4, b1=5, ... e5=24; this is the
+order of the `layout` option's 25 letters. `SQUARE_NAMES[i]` gives "c3".
+
+A piece is a two-character text: a colour letter (R red, Y yellow, G green, B blue, C clear) and a size
+digit (1 small, 2 medium, 3 large), so "C3" is a clear large. A stack is a tuple of pieces, bottom to top;
+a nest is ("R1", "R2", "R3"). The five caps are not pieces: they are the sorted tuple `caps` of squares
+(and the 25-bit mask `cap_mask`, bit i set for a cap on square i).
+
+A move is a turn or part of one: one step "b2-c3", or several steps "b2-c3, c3-d4" applied in order, of
+which only the last may erupt. The turn stays with the player until a step erupts, so steps may also be
+sent one by one. `VOLCANO.play(state, "b2-c3")` returns the next state.
+
+RULINGs taken here beyond volcano.md (each is tested in tests/games/test_volcano.py):
+- (no end possible) Pieces only leave the board by capture, so a game could run for ever once nobody can
+  complete the colours. At the start of every turn, if no player still in the game could ever hold every
+  colour (for each such player some missing colour has no piece on the board that could still be captured,
+  i.e. no piece of that colour whose size has another piece on the board to land on), the game ends.
+- (resign) `resign(state, seat)`: the seat takes no more turns; its captures stay and keep scoring. A
+  resigned player cannot win; the others are ranked by score. Play passes on if it was that seat's turn.
+  The game ends when every seat has resigned (no winner) or by the normal end.
+- (whole turns) If a whole turn is sent and the turn passes (eruption, or no legal step left) before its
+  last step, the whole text is refused and nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+
+SIZE = 5
+SQUARES = SIZE * SIZE
+COLUMNS = "abcde"
+COLOURS = "RYGBC"
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "C": "clear"}
+SIZE_NAMES = {"1": "small", "2": "medium", "3": "large"}
+SOLID_TREE, MIXED_TREE, SINGLE = 7, 5, 1
+
+# (column step, row step) of the eight directions, clockwise from north (up the board, towards row 5).
+DIRECTIONS: dict[str, tuple[int, int]] = {
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
+}
+
+OPENINGS: dict[str, tuple[str, ...]] = {
+    "diagonal": ("a1", "b2", "c3", "d4", "e5"),
+    "cross": ("c2", "b3", "c3", "d3", "c4"),
+    "x": ("b2", "d2", "c3", "b4", "d4"),
+    "corners": ("a1", "e1", "c3", "a5", "e5"),
+    "line": ("a3", "b3", "c3", "d3", "e3"),
+}
+CLASSIC_LAYOUT = "RGCCCYRGGCBYRGCBYYRGBBBYR"
+"""Boardspace's layout, column by column from a1 to e5 (volcano.md, RULING colour layout)."""
+
+
+def square_name(square: int) -> str:
+    return f"{COLUMNS[square // SIZE]}{square % SIZE + 1}"
+
+
+def _square_at(col: int, row: int) -> int | None:
+    return col * SIZE + row if 0 <= col < SIZE and 0 <= row < SIZE else None
+
+
+def _build_rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    rays = []
+    for square in range(SQUARES):
+        col, row = divmod(square, SIZE)
+        per_direction = []
+        for dc, dr in DIRECTIONS.values():
+            ray = []
+            k = 1
+            while (nxt := _square_at(col + dc * k, row + dr * k)) is not None:
+                ray.append(nxt)
+                k += 1
+            per_direction.append(tuple(ray))
+        rays.append(tuple(per_direction))
+    return tuple(rays)
+
+
+RAYS = _build_rays()
+"""RAYS[square][d]: the squares along direction d (in DIRECTIONS order), nearest first, to the board edge."""
+SQUARE_NAMES = tuple(square_name(s) for s in range(SQUARES))
+_SQUARE_BY_NAME = {name: s for s, name in enumerate(SQUARE_NAMES)}
+_STEP_TARGETS = tuple(tuple((ray[0], ray[1] if len(ray) > 1 else -1) for ray in RAYS[s] if ray) for s in range(SQUARES))
+"""For each square: (the square one step away, the square two steps away or -1), per on-board direction."""
+_DIRECTION_OF = {(s, ray[0]): d for s in range(SQUARES) for d, ray in enumerate(RAYS[s]) if ray}
+"""(from, to) of every single step -> its direction index."""
+
+_SQUARE_RE = r"([A-Za-z])\s*([0-9]{1,2})"
+_STEP_RE = re.compile(rf"^{_SQUARE_RE}\s*(?:-|–|—|→|>|to)?\s*{_SQUARE_RE}$")
+_LONGEST_TURN = 600  # longer text is refused before matching, so no input can make parsing slow
+
+
+def _mask(squares: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for s in squares:
+        mask |= 1 << s
+    return mask
+
+
+def _squares_of(mask: int) -> tuple[int, ...]:
+    return tuple(s for s in range(SQUARES) if mask >> s & 1)
+
+
+def _square_from(letter: str, number: str) -> int:
+    name = f"{letter.lower()}{int(number)}"
+    if name not in _SQUARE_BY_NAME:
+        raise IllegalMove(f"{name} is not on the board: columns a-e, rows 1-5.")
+    return _SQUARE_BY_NAME[name]
+
+
+def parse_square(text: str) -> int:
+    """Square index of a name like "c3" (case-insensitive); raises IllegalMove naming what is wrong."""
+    match = re.fullmatch(r"\s*" + _SQUARE_RE + r"\s*", text) if isinstance(text, str) and len(text) < 20 else None
+    if not match:
+        raise InvalidNotation(f"{str(text).strip()[:20]!r} is not a square: write a column a-e and a row 1-5, like c3.")
+    return _square_from(match.group(1), match.group(2))
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One cap step from `src` to `dst`; `str()` gives canonical notation ("b2-c3")."""
+
+    src: int
+    dst: int
+
+    @classmethod
+    def parse(cls, text: str) -> Step:
+        """Read `b2-c3`, `B2 C3`, `b2c3`, `b2–c3` (no position needed; the squares must be on the board)."""
+        stripped = text.strip() if isinstance(text, str) else ""
+        match = _STEP_RE.match(stripped) if len(stripped) <= 40 else None
+        if not match:
+            raise InvalidNotation(
+                f"{_shown(stripped)!r} is not a step: write the cap's square and the square it moves to, like b2-c3 "
+                "(several steps of one turn are separated by commas: b2-c3, c3-d4)."
+            )
+        return cls(_square_from(match.group(1), match.group(2)), _square_from(match.group(3), match.group(4)))
+
+    @property
+    def direction(self) -> int | None:
+        """Index into DIRECTIONS, or None when the squares are not one step apart."""
+        return _DIRECTION_OF.get((self.src, self.dst))
+
+    def __str__(self) -> str:
+        return f"{SQUARE_NAMES[self.src]}-{SQUARE_NAMES[self.dst]}"
+
+
+def parse_turn(text: str) -> tuple[Step, ...]:
+    """The steps of `b2-c3, c3-d4` (commas or semicolons between steps), without looking at a position."""
+    stripped = text.strip() if isinstance(text, str) else ""
+    if len(stripped) > _LONGEST_TURN:
+        raise InvalidNotation(f"{_shown(stripped)!r} is too long for a turn (at most {_LONGEST_TURN} characters).")
+    if not stripped:
+        raise InvalidNotation("'' is not a step: write the cap's square and the square it moves to, like b2-c3.")
+    return tuple(Step.parse(part) for part in re.split(r"[,;]", stripped))
+
+
+def piece_name(piece: str) -> str:
+    return f"{COLOUR_NAMES[piece[0]]} {SIZE_NAMES[piece[1]]}"
+
+
+@dataclass(frozen=True, slots=True)
+class VolcanoState:
+    """Everything about a game in progress.
+
+    `board[s]` is the stack on square s (bottom to top); `caps` the sorted cap squares; `captures[seat]`
+    that seat's captured pieces in the order taken. `turn` is the seat to move (None: game over, `end`
+    says why). Within the turn in progress, `steps` are the steps taken so far and `seen` the cap
+    arrangements (as masks) that occurred, the turn's starting one included (the no-repeat RULING).
+    For the renderer: `last_seat` made `last_steps`, the last finished turn; `landings` are the
+    (square, piece) landings of its eruption, in order, and `captured_last` the ones captured.
+    """
+
+    board: tuple[tuple[str, ...], ...]
+    caps: tuple[int, ...]
+    captures: tuple[tuple[str, ...], ...]
+    turn: int | None
+    seen: frozenset[int] = frozenset()
+    steps: tuple[str, ...] = ()
+    resigned: frozenset[int] = frozenset()
+    last_seat: int | None = None
+    last_steps: tuple[str, ...] = ()
+    landings: tuple[tuple[int, str], ...] = ()
+    captured_last: tuple[tuple[int, str], ...] = ()
+    end: str | None = None
+    ply: int = 0
+    seed: int | None = None
+    opening: str = "diagonal"
+    layout: str = "latin"
+    events: tuple[str, ...] = ()
+
+    @property
+    def seats(self) -> int:
+        return len(self.captures)
+
+    @property
+    def cap_mask(self) -> int:
+        return _mask(self.caps)
+
+    @property
+    def filled_mask(self) -> int:
+        """Bit s set when square s holds at least one piece."""
+        return _mask([s for s in range(SQUARES) if self.board[s]])
+
+
+# --- Setup -----------------------------------------------------------------------------------------
+
+
+def latin_layout(seed: int) -> str:
+    """A random Latin square of the five colours from the seed, as 25 letters column by column.
+
+    Filled square by square with the colours in a random order, backtracking on a dead end; every
+    row and column ends up holding each colour once, and the same seed gives the same layout.
+    """
+    rng = random.Random(seed)
+    grid: list[str] = [""] * SQUARES
+
+    def fill(square: int) -> bool:
+        if square == SQUARES:
+            return True
+        col, row = divmod(square, SIZE)
+        used = {grid[c * SIZE + row] for c in range(col)} | {grid[col * SIZE + r] for r in range(row)}
+        options = [c for c in COLOURS if c not in used]
+        rng.shuffle(options)
+        for colour in options:
+            grid[square] = colour
+            if fill(square + 1):
+                return True
+        grid[square] = ""
+        return False
+
+    fill(0)
+    return "".join(grid)
+
+
+def parse_layout(value: Any, seed: int) -> tuple[str, str]:
+    """(25 colour letters, canonical option text) for the `layout` option."""
+    if value is None:
+        value = "latin"
+    if not isinstance(value, str):
+        raise BadOptions("layout must be latin, classic, or 25 colour letters (R, Y, G, B, C), a1 to e5.")
+    text = value.strip().lower()
+    if text == "latin":
+        return latin_layout(seed), "latin"
+    if text == "classic":
+        return CLASSIC_LAYOUT, "classic"
+    letters = re.sub(r"[\s/,]", "", value).upper()
+    if len(letters) > 200 or not re.fullmatch(r"[RYGBC]*", letters):
+        raise BadOptions(
+            f"layout {_shown(value)!r} is not latin or classic, and may only hold the colour letters "
+            "R, Y, G, B, C (spaces and / are ignored)."
+        )
+    if len(letters) != SQUARES:
+        raise BadOptions(f"layout needs 25 colour letters (a1 to a5, b1 to b5, ... e5), got {len(letters)}.")
+    counts = {c: letters.count(c) for c in COLOURS}
+    if any(n != SIZE for n in counts.values()):
+        held = ", ".join(f"{n} {c}" for c, n in counts.items())
+        raise BadOptions(f"layout must hold each colour 5 times (there are 5 nests of each); it holds {held}.")
+    return letters, letters
+
+
+def parse_opening(value: Any) -> tuple[tuple[int, ...], str]:
+    """(sorted cap squares, canonical option text) for the `opening` option."""
+    if value is None:
+        value = "diagonal"
+    if not isinstance(value, str):
+        raise BadOptions(f"opening must be one of {', '.join(OPENINGS)}, or five squares like 'a1 b3 c3 d2 e5'.")
+    text = value.strip().lower()
+    if text in OPENINGS:
+        return tuple(sorted(_SQUARE_BY_NAME[n] for n in OPENINGS[text])), text
+    body = text.removeprefix("custom").strip()
+    parts = [p for p in re.split(r"[\s,;]+", body) if p] if len(body) <= 200 else []
+    if not parts or not all(re.fullmatch(r"[a-z][0-9]{1,2}", p) for p in parts):
+        raise BadOptions(
+            f"opening {_shown(value)!r} is not one of {', '.join(OPENINGS)}, nor five squares like 'a1 b3 c3 d2 e5'."
+        )
+    names = [f"{p[0]}{int(p[1:])}" for p in parts]
+    off = [n for n in names if n not in _SQUARE_BY_NAME]
+    if off:
+        raise BadOptions(f"opening: {', '.join(off)} is not on the board (columns a-e, rows 1-5).")
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise BadOptions(f"opening: {', '.join(twice)} is named twice; the five caps need five different squares.")
+    if len(names) != 5:
+        raise BadOptions(f"opening needs exactly 5 squares, one per cap; got {len(names)}.")
+    squares = tuple(sorted(_SQUARE_BY_NAME[n] for n in names))
+    return squares, " ".join(SQUARE_NAMES[s] for s in squares)
+
+
+# --- Rules -----------------------------------------------------------------------------------------
+
+
+def score_of(pieces: tuple[str, ...] | list[str]) -> int:
+    """The best score of a collection: solid trees first, then mixed trees, then single pieces.
+
+    Greedy is optimal: breaking a solid tree frees one piece of each size, which adds at most one mixed
+    tree (5 < 7), and a tree of any kind beats three singles.
+    """
+    solid, mixed, rest = arrange(pieces)
+    return SOLID_TREE * solid + MIXED_TREE * mixed + SINGLE * rest
+
+
+def arrange(pieces: tuple[str, ...] | list[str]) -> tuple[int, int, int]:
+    """(solid trees, mixed trees, pieces left over) of the best arrangement."""
+    counts = {(c, z): 0 for c in COLOURS for z in "123"}
+    for piece in pieces:
+        counts[(piece[0], piece[1])] += 1
+    solid = 0
+    left = {z: 0 for z in "123"}
+    for colour in COLOURS:
+        trees = min(counts[(colour, z)] for z in "123")
+        solid += trees
+        for z in "123":
+            left[z] += counts[(colour, z)] - trees
+    mixed = min(left.values())
+    return solid, mixed, len(pieces) - 3 * (solid + mixed)
+
+
+def _legal_steps(filled: int, caps: int, seen: frozenset[int]) -> list[tuple[int, int]]:
+    """Every legal (from, to) step: onto a free square, and not back to a seen arrangement unless it erupts."""
+    steps = []
+    for src in range(SQUARES):
+        if not caps >> src & 1:
+            continue
+        here = filled >> src & 1
+        for dst, beyond in _STEP_TARGETS[src]:
+            if caps >> dst & 1:
+                continue
+            erupts = here and beyond >= 0 and not caps >> beyond & 1
+            if erupts or (caps ^ (1 << src) ^ (1 << dst)) not in seen:
+                steps.append((src, dst))
+    return steps
+
+
+def eruption_reachable(filled: int, caps: int) -> bool:
+    """Can some sequence of steps from this cap arrangement reach an eruption (volcano.md RULING)?
+
+    Non-erupting steps never change the board, so this is a search over cap arrangements (25-bit masks)
+    joined by non-erupting steps, stopping at the first arrangement that has an erupting step. A simple
+    path never repeats an arrangement, so the no-repeat rule takes nothing away. In practice an eruption
+    is found within a step or two; a board without pieces is answered at once.
+    """
+    if not filled:
+        return False
+    seen = {caps}
+    queue = deque([caps])
+    while queue:
+        current = queue.popleft()
+        for src in range(SQUARES):
+            if not current >> src & 1:
+                continue
+            here = filled >> src & 1
+            for dst, beyond in _STEP_TARGETS[src]:
+                if current >> dst & 1:
+                    continue
+                if here and beyond >= 0 and not current >> beyond & 1:
+                    return True
+                nxt = current ^ (1 << src) ^ (1 << dst)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+    return False
+
+
+def completion_possible(board: tuple[tuple[str, ...], ...], captures: tuple[str, ...]) -> bool:
+    """Could a player holding `captures` still come to hold every colour (RULING no end possible)?
+
+    A piece can only be captured by landing on a piece of the same size, so a missing colour is still
+    obtainable only while some piece of that colour is on the board and another piece of its size too.
+    """
+    missing = set(COLOURS) - {p[0] for p in captures}
+    if not missing:
+        return True
+    on_board = [p for stack in board for p in stack]
+    size_count = {z: sum(p[1] == z for p in on_board) for z in "123"}
+    return all(any(p[0] == colour and size_count[p[1]] >= 2 for p in on_board) for colour in missing)
+
+
+def holds_every_colour(captures: tuple[str, ...]) -> bool:
+    return {p[0] for p in captures} >= set(COLOURS)
+
+
+@dataclass(slots=True)
+class _Work:
+    """The mutable copy of a state that `play` works on; frozen back into a VolcanoState at the end."""
+
+    board: list[tuple[str, ...]]
+    caps: int
+    captures: list[tuple[str, ...]]
+    turn: int | None
+    seen: frozenset[int]
+    steps: list[str]
+    last_seat: int | None
+    last_steps: tuple[str, ...]
+    landings: tuple[tuple[int, str], ...]
+    captured_last: tuple[tuple[int, str], ...]
+    end: str | None
+    events: list[str]
+
+    @classmethod
+    def of(cls, state: VolcanoState) -> _Work:
+        return cls(
+            board=list(state.board),
+            caps=state.cap_mask,
+            captures=list(state.captures),
+            turn=state.turn,
+            seen=state.seen,
+            steps=list(state.steps),
+            last_seat=state.last_seat,
+            last_steps=state.last_steps,
+            landings=state.landings,
+            captured_last=state.captured_last,
+            end=state.end,
+            events=[],
+        )
+
+
+RULES_CARD = """\
+Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best collection wins.
+• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Every square starts with a nest (large on medium on small)
+  of one colour; five black caps sit on five nests.
+• A step: move a cap one square in any of 8 directions onto a square without a cap (volcano move b2-c3).
+• Moving a cap off a stack makes it erupt in that direction: its top piece lands just beyond the cap, the next
+  one a square further, and so on, until the stack is spent or the next square is off the board or capped.
+• Every erupting piece that lands on a piece of the same size is yours. A step that causes no eruption lets you
+  step again (never back to a cap arrangement already seen this turn); your turn ends at the first eruption.
+  Send a whole turn at once with commas: b2-c3, c3-d4.
+• Score: 7 per solid tree (small+medium+large of one colour), 5 per mixed tree, 1 per other piece.
+• The game ends after the turn in which someone holds every colour (or when no eruption can be reached, or no
+  one can complete the colours any more). Highest score wins; ties share the win."""
+
+
+class Volcano:
+    """The engine object registered as GAMES["volcano"]."""
+
+    key = "volcano"
+    title = "Volcano"
+    min_players = 1
+    max_players = 6
+    options = frozenset({"opening", "layout"})
+    rules_card = RULES_CARD
+
+    def new(self, seats: int, seed: int, **options: Any) -> VolcanoState:
+        check_seats(self, seats)
+        check_options(self, options, set(self.options))
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOptions("seed must be a whole number.")
+        letters, layout = parse_layout(options.get("layout"), seed)
+        caps, opening = parse_opening(options.get("opening"))
+        board = tuple((f"{c}1", f"{c}2", f"{c}3") for c in letters)
+        mask = _mask(caps)
+        return VolcanoState(
+            board=board,
+            caps=caps,
+            captures=((),) * seats,
+            turn=0,
+            seen=frozenset({mask}),
+            seed=seed,
+            opening=opening,
+            layout=layout,
+        )
+
+    def to_move(self, state: VolcanoState) -> int | None:
+        return state.turn
+
+    def legal_moves(self, state: VolcanoState) -> list[str]:
+        if state.turn is None:
+            return []
+        steps = _legal_steps(state.filled_mask, state.cap_mask, state.seen)
+        return [f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in steps]
+
+    def parse(self, state: VolcanoState, text: str) -> tuple[Step, ...]:
+        """The steps `text` stands for if they are legal here in order, or IllegalMove saying why not."""
+        self._apply(state, text)
+        return parse_turn(text)
+
+    def canonical(self, state: VolcanoState, move: str) -> str:
+        return ", ".join(str(step) for step in self.parse(state, move))
+
+    def play(self, state: VolcanoState, move: str) -> VolcanoState:
+        work = self._apply(state, move)
+        return self._freeze(state, work, ply=state.ply + 1)
+
+    def _apply(self, state: VolcanoState, text: str) -> _Work:
+        steps = parse_turn(text)
+        if state.turn is None:
+            raise IllegalMove("The game is over: no more moves.")
+        work = _Work.of(state)
+        seat = state.turn
+        for i, step in enumerate(steps):
+            if i and not work.steps:  # the previous step finished the turn
+                done = steps[i - 1]
+                why = "erupts, which ends the turn" if work.landings else "leaves no legal step, which ends the turn"
+                raise IllegalMove(
+                    f"{', '.join(map(str, steps))}: {done} {why}, so it must be the last step of the text."
+                )
+            reason = self._refusal(work, step)
+            if reason is not None:
+                where = f"{_shown(', '.join(map(str, steps)))}: step {i + 1}, " if len(steps) > 1 else ""
+                raise IllegalMove(f"{where}{step}: {reason}.")
+            self._step(work, step, seat, len(state.captures), state.resigned)
+        return work
+
+    @staticmethod
+    def _refusal(work: _Work, step: Step) -> str | None:
+        src, dst = SQUARE_NAMES[step.src], SQUARE_NAMES[step.dst]
+        if step.direction is None:
+            return "a cap moves one square, in one of the 8 directions"
+        if not work.caps >> step.src & 1:
+            return f"no cap on {src}"
+        if work.caps >> step.dst & 1:
+            return f"{dst} already has a cap"
+        if _erupting(work.board, work.caps, step):
+            return None
+        if (work.caps ^ (1 << step.src) ^ (1 << step.dst)) in work.seen:
+            return "that would repeat a cap arrangement from earlier this turn (only an erupting step may)"
+        return None
+
+    def _step(self, work: _Work, step: Step, seat: int, seats: int, resigned: frozenset[int]) -> None:
+        """Apply one legal step to `work`: move the cap, erupt, capture, and end the turn if it is over."""
+        caps = work.caps ^ (1 << step.src) ^ (1 << step.dst)
+        work.caps = caps
+        work.steps.append(str(step))
+        direction = step.direction
+        assert direction is not None
+        remaining = list(work.board[step.src])
+        landings: list[tuple[int, str]] = []
+        for square in RAYS[step.src][direction][1:]:
+            if not remaining or caps >> square & 1:
+                break
+            landings.append((square, remaining.pop()))
+        if not landings:
+            work.seen = work.seen | {caps}
+            work.events.append(f"{{{seat}}} steps {step}: no eruption.")
+            if not _legal_steps(_filled(work.board), caps, work.seen):
+                work.events.append(f"{{{seat}}} has no legal step left: the turn passes without an eruption.")
+                self._finish_turn(work, seat, (), (), seats, resigned)
+            return
+        work.board[step.src] = tuple(remaining)
+        captured: list[tuple[int, str]] = []
+        for square, piece in landings:
+            stack = work.board[square]
+            if stack and stack[-1][1] == piece[1]:
+                captured.append((square, piece))
+            else:
+                work.board[square] = stack + (piece,)
+        work.captures[seat] = work.captures[seat] + tuple(p for _, p in captured)
+        flow = ", ".join(f"{piece_name(p)} on {SQUARE_NAMES[s]}" for s, p in landings)
+        taken = ", ".join(f"{piece_name(p)} ({SQUARE_NAMES[s]})" for s, p in captured)
+        work.events.append(
+            f"{{{seat}}} steps {step}: {SQUARE_NAMES[step.src]} erupts ({flow}); "
+            + (f"{{{seat}}} captures {taken}." if captured else "nothing is captured.")
+        )
+        self._finish_turn(work, seat, tuple(landings), tuple(captured), seats, resigned)
+
+    @staticmethod
+    def _finish_turn(
+        work: _Work,
+        seat: int,
+        landings: tuple[tuple[int, str], ...],
+        captured: tuple[tuple[int, str], ...],
+        seats: int,
+        resigned: frozenset[int],
+    ) -> None:
+        work.last_seat, work.last_steps = seat, tuple(work.steps)
+        work.landings, work.captured_last = landings, captured
+        work.steps = []
+        if holds_every_colour(work.captures[seat]):
+            work.events.append(f"{{{seat}}} holds every colour.")
+            _end(work, "a player holds every colour")
+            return
+        _begin_turn(work, seat, seats, resigned)
+
+    def resign(self, state: VolcanoState, seat: int) -> VolcanoState:
+        """`seat` leaves the game: no more turns, its captures stay and still score.
+
+        RULING: a resigned player cannot win; the others are ranked by score. If it was the seat's turn,
+        the turn passes (caps stepped so far this turn stay where they are). The game ends when every
+        seat has resigned (then nobody wins) or by the normal end.
+        """
+        if state.turn is None:
+            raise IllegalMove("The game is over: nobody can resign.")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalMove(f"There is no seat {seat} in this game.")
+        if seat in state.resigned:
+            raise IllegalMove(f"Seat {seat} has already resigned.")
+        resigned = state.resigned | {seat}
+        work = _Work.of(state)
+        work.events.append(f"{{{seat}}} resigns.")
+        if state.turn == seat:
+            if work.steps:
+                work.last_seat, work.last_steps, work.landings, work.captured_last = seat, tuple(work.steps), (), ()
+                work.steps = []
+            _begin_turn(work, seat, state.seats, resigned)
+        else:
+            # Fewer players left can make the colours impossible to complete; check as at a turn's start.
+            live = [s for s in range(state.seats) if s not in resigned]
+            if not any(completion_possible(tuple(work.board), work.captures[s]) for s in live):
+                _end(work, "nobody still playing can complete the colours any more")
+        return replace(self._freeze(state, work, ply=state.ply + 1), resigned=resigned)
+
+    def _freeze(self, state: VolcanoState, work: _Work, ply: int) -> VolcanoState:
+        return replace(
+            state,
+            board=tuple(work.board),
+            caps=_squares_of(work.caps),
+            captures=tuple(work.captures),
+            turn=work.turn,
+            seen=work.seen,
+            steps=tuple(work.steps),
+            last_seat=work.last_seat,
+            last_steps=work.last_steps,
+            landings=work.landings,
+            captured_last=work.captured_last,
+            end=work.end,
+            ply=ply,
+            events=tuple(work.events),
+        )
+
+    def outcome(self, state: VolcanoState) -> Outcome | None:
+        if state.turn is not None:
+            return None
+        scores = self.scores(state)
+        live = [s for s in range(state.seats) if s not in state.resigned]
+        if not live:
+            return Outcome(scores, frozenset(), f"{state.end}; nobody wins")
+        best = max(scores[s] for s in live)
+        winners = frozenset(s for s in live if scores[s] == best)
+        if state.seats == 1:
+            return Outcome(scores, winners, f"{state.end}; final score {best:g}")
+        tie = " (shared)" if len(winners) > 1 else ""
+        return Outcome(scores, winners, f"{state.end}; top score {best:g}{tie}")
+
+    def scores(self, state: VolcanoState) -> tuple[float, ...]:
+        return tuple(float(score_of(c)) for c in state.captures)
+
+    def events(self, state: VolcanoState) -> tuple[str, ...]:
+        return state.events
+
+    def view(self, state: VolcanoState, seat: int | None) -> VolcanoState:
+        """Nothing is hidden in this game but the seed, which no player needs."""
+        return replace(state, seed=None)
+
+    def dumps(self, state: VolcanoState) -> str:
+        return json.dumps(
+            {
+                "game": self.key,
+                "board": ["".join(stack) for stack in state.board],
+                "caps": [SQUARE_NAMES[s] for s in state.caps],
+                "captures": ["".join(c) for c in state.captures],
+                "turn": state.turn,
+                "seen": sorted(" ".join(SQUARE_NAMES[s] for s in _squares_of(m)) for m in state.seen),
+                "steps": list(state.steps),
+                "resigned": sorted(state.resigned),
+                "last_seat": state.last_seat,
+                "last_steps": list(state.last_steps),
+                "landings": [[SQUARE_NAMES[s], p] for s, p in state.landings],
+                "captured_last": [[SQUARE_NAMES[s], p] for s, p in state.captured_last],
+                "end": state.end,
+                "ply": state.ply,
+                "seed": state.seed,
+                "opening": state.opening,
+                "layout": state.layout,
+                "events": list(state.events),
+            },
+            separators=(",", ":"),
+        )
+
+    def loads(self, text: str) -> VolcanoState:
+        data = json.loads(text)
+        if data.get("game") != self.key:
+            raise ValueError(f"not a {self.title} state")
+
+        def pieces(s: str) -> tuple[str, ...]:
+            return tuple(s[i : i + 2] for i in range(0, len(s), 2))
+
+        return VolcanoState(
+            board=tuple(pieces(s) for s in data["board"]),
+            caps=tuple(sorted(_SQUARE_BY_NAME[n] for n in data["caps"])),
+            captures=tuple(pieces(s) for s in data["captures"]),
+            turn=data["turn"],
+            seen=frozenset(_mask([_SQUARE_BY_NAME[n] for n in m.split()]) for m in data["seen"]),
+            steps=tuple(data["steps"]),
+            resigned=frozenset(data["resigned"]),
+            last_seat=data["last_seat"],
+            last_steps=tuple(data["last_steps"]),
+            landings=tuple((_SQUARE_BY_NAME[s], p) for s, p in data["landings"]),
+            captured_last=tuple((_SQUARE_BY_NAME[s], p) for s, p in data["captured_last"]),
+            end=data["end"],
+            ply=data["ply"],
+            seed=data["seed"],
+            opening=data["opening"],
+            layout=data["layout"],
+            events=tuple(data["events"]),
+        )
+
+    def state_from_position(
+        self,
+        stacks: dict[str, str] | tuple[tuple[str, ...], ...],
+        caps: str,
+        *,
+        seats: int = 2,
+        turn: int | None = 0,
+        captures: tuple[str, ...] | None = None,
+        steps: tuple[str, ...] = (),
+        seen: tuple[str, ...] = (),
+        resigned: frozenset[int] = frozenset(),
+    ) -> VolcanoState:
+        """A hand-built position (for tests, puzzles and moderator set-ups).
+
+        `stacks` maps square names to pieces bottom to top written together ("R1R2R3"), other squares
+        empty (or is a full 25-tuple of stacks); `caps` names the cap squares ("a1 b2 c3 d4 e5");
+        `captures` gives each seat's captured pieces written together. `steps` are the steps already
+        taken this turn and `seen` extra arrangements seen this turn (each like "a1 b2 c3 d4 e5"); the
+        current arrangement always counts as seen.
+        """
+        if isinstance(stacks, dict):
+            board: list[tuple[str, ...]] = [()] * SQUARES
+            for name, text in stacks.items():
+                board[parse_square(name)] = tuple(text[i : i + 2].upper() for i in range(0, len(text), 2))
+            stacks = tuple(board)
+        cap_squares = tuple(sorted(parse_square(n) for n in caps.replace(",", " ").split()))
+        seen_masks = {_mask(cap_squares)} | {_mask([parse_square(n) for n in m.split()]) for m in seen}
+        held = captures if captures is not None else ("",) * seats
+        return VolcanoState(
+            board=tuple(stacks),
+            caps=cap_squares,
+            captures=tuple(tuple(c[i : i + 2].upper() for i in range(0, len(c), 2)) for c in held),
+            turn=turn,
+            seen=frozenset(seen_masks),
+            steps=steps,
+            resigned=resigned,
+            opening="custom",
+            layout="custom",
+        )
+
+
+def _filled(board: list[tuple[str, ...]] | tuple[tuple[str, ...], ...]) -> int:
+    return _mask([s for s in range(SQUARES) if board[s]])
+
+
+def _erupting(board: list[tuple[str, ...]], caps: int, step: Step) -> bool:
+    """Does this (legal) step make the stack it leaves erupt? Only if a piece can land just beyond the cap."""
+    direction = step.direction
+    assert direction is not None
+    ray = RAYS[step.src][direction]
+    return bool(board[step.src]) and len(ray) > 1 and not caps >> ray[1] & 1
+
+
+def _end(work: _Work, reason: str) -> None:
+    work.turn = None
+    work.end = reason
+    work.seen = frozenset()
+    work.events.append(f"The game is over: {reason}.")
+
+
+def _begin_turn(work: _Work, after: int, seats: int, resigned: frozenset[int]) -> None:
+    """Hand the turn to the next seat still playing after `after`, or end the game (volcano.md RULINGs)."""
+    nxt = next(((after + k) % seats for k in range(1, seats + 1) if (after + k) % seats not in resigned), None)
+    if nxt is None:
+        _end(work, "every player resigned")
+        return
+    board = tuple(work.board)
+    if not eruption_reachable(_filled(board), work.caps):
+        _end(work, "no eruption can be reached any more")
+        return
+    live = [s for s in range(seats) if s not in resigned]
+    if not any(completion_possible(board, work.captures[s]) for s in live):
+        _end(work, "nobody can complete the colours any more")
+        return
+    work.turn = nxt
+    work.seen = frozenset({work.caps})
+
+
+VOLCANO = Volcano()
