@@ -13,11 +13,11 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import percentiles, timed
 from bot import posts
 from bot.clock import ClockSettings
 from bot.games import GAMES
@@ -28,21 +28,6 @@ from bot.store import Store
 from renderers import Caption, SeatClock, render
 
 FISH = GAMES["fish"]
-
-
-def percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-
-    def at(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-    return f"p50 {at(0.50):7.2f} ms   p99 {at(0.99):7.2f} ms   max {ordered[-1] * 1000:7.2f} ms   (n={len(ordered)})"
-
-
-def timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
 
 
 def positions(games: int) -> list:

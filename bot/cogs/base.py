@@ -204,4 +204,4 @@ def rules_picture(game_key: str) -> bytes:
 
     game = GAMES[game_key]
     state = game.new(game.min_players, 0)
-    return render(game_key, state, caption=Caption(header="Coordinates: row letter + number, e.g. D4"))
+    return render(game_key, state, caption=Caption(header="The board and its coordinates"))
