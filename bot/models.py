@@ -105,6 +105,29 @@ class Series:
         return (self.first + game_no - 1) % len(self.players)
 
 
+OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
+
+
+@dataclass(slots=True)
+class Lobby:
+    """Players gathering for a game of 1 to N players; the creator starts it (alone, for solitaire)."""
+
+    id: int
+    game: str
+    creator: Player
+    players: list[Player]
+    """In join order, the creator first: the seat order of the game."""
+    options: dict[str, Any]
+    clock: ClockSettings | None = None
+    place: Place = field(default_factory=Place)
+    status: str = OPEN
+    match_id: int | None = None
+    created_at: float = 0.0
+
+    def has(self, player_id: str) -> bool:
+        return any(p.id == player_id for p in self.players)
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One line of the append-only move log. An undo line repeats the seat and move it takes back."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
 from bot.games import BadOptions, Game, Outcome
-from bot.models import ABORTED, OVER, RUNNING, Match, MoveRecord, Place, Player, Series
+from bot.models import ABORTED, CANCELLED, OPEN, OVER, RUNNING, STARTED, Lobby, Match, MoveRecord, Place, Player, Series
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,7 @@ class MatchService:
         self._series: dict[int, Series] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
+        self._lobby_lock = asyncio.Lock()  # lobbies change rarely: one lock for all of them
         self.scheduler = FlagScheduler(self.time, self._flag_if_due, self.sweep)
 
     # --- lifecycle ---
@@ -299,6 +300,87 @@ class MatchService:
         if match.clock is not None:
             lines.append(f"Clock: {match.clock.settings.describe()} per player.")
         return tuple(lines)
+
+    # --- lobbies (games of one or of more than two players gather here first) ---
+
+    async def open_lobby(
+        self,
+        game_key: str,
+        creator: Player,
+        *,
+        options: dict[str, Any] | None = None,
+        clock: ClockSettings | None = None,
+        place: Place | None = None,
+    ) -> Lobby:
+        """A lobby with its creator in the first seat; bad options are refused now, not at the start."""
+        game = self._game_or_refuse(game_key)
+        options = dict(options or {})
+        game.new(game.min_players, 0, **options)  # raises BadOptions for an unknown option or a bad value
+        lobby = Lobby(0, game_key, creator, [creator], options, clock, place or Place(), created_at=self.time.now())
+        async with self._lobby_lock, self.store.transaction():
+            lobby.id = await self.store.insert_lobby(lobby)
+        return lobby
+
+    async def join_lobby(self, lobby_id: int, player: Player) -> Lobby:
+        async with self._lobby_lock:
+            lobby = await self._open_lobby(lobby_id)
+            game = self.games[lobby.game]
+            if lobby.has(player.id):
+                raise ServiceError(f"You are already in lobby #{lobby.id}.")
+            if len(lobby.players) >= game.max_players:
+                raise ServiceError(f"Lobby #{lobby.id} is full: {game.title} takes at most {game.max_players} players.")
+            lobby.players.append(player)
+            async with self.store.transaction():
+                await self.store.update_lobby(lobby)
+        return lobby
+
+    async def leave_lobby(self, lobby_id: int, player: Player) -> Lobby:
+        """Leave a lobby; when its creator leaves, the lobby is cancelled."""
+        async with self._lobby_lock:
+            lobby = await self._open_lobby(lobby_id)
+            if not lobby.has(player.id):
+                raise ServiceError(f"You are not in lobby #{lobby.id}.")
+            if player.id == lobby.creator.id:
+                lobby.status = CANCELLED
+            else:
+                lobby.players = [p for p in lobby.players if p.id != player.id]
+            async with self.store.transaction():
+                await self.store.update_lobby(lobby)
+        return lobby
+
+    async def start_lobby(self, lobby_id: int, by: Player) -> Match:
+        """The creator starts the game with everyone who joined, in join order (alone: solitaire)."""
+        async with self._lobby_lock:
+            lobby = await self._open_lobby(lobby_id)
+            game = self.games[lobby.game]
+            if by.id != lobby.creator.id:
+                raise ServiceError(f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can start it.")
+            if len(lobby.players) < game.min_players:
+                raise ServiceError(
+                    f"{game.title} needs at least {game.min_players} players; {len(lobby.players)} joined."
+                )
+            match = self._new_match(game, tuple(lobby.players), lobby.options, None, lobby.clock, lobby.place)
+            async with self.store.transaction():  # the match and the lobby's end are one change
+                match.id = await self.store.insert_match(match)
+                lobby.status, lobby.match_id = STARTED, match.id
+                await self.store.update_lobby(lobby)
+        self._matches[match.id] = match
+        await self._notify([Notice("started", match, self._start_lines(match))])
+        return match
+
+    async def open_lobbies(self, guild_id: int | None = None) -> list[Lobby]:
+        found = [await self.store.load_lobby(i) for i in await self.store.lobby_ids(OPEN)]
+        return [
+            lobby for lobby in found if lobby is not None and (guild_id is None or lobby.place.guild_id == guild_id)
+        ]
+
+    async def _open_lobby(self, lobby_id: int) -> Lobby:
+        lobby = await self.store.load_lobby(lobby_id)
+        if lobby is None:
+            raise NoSuchMatch(f"There is no lobby #{lobby_id}.")
+        if lobby.status != OPEN:
+            raise MatchNotRunning(f"Lobby #{lobby.id} is {lobby.status}: it takes no more players.")
+        return lobby
 
     # --- playing ---
 

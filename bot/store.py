@@ -18,7 +18,7 @@ import aiosqlite
 
 from bot.clock import ClockSettings, MatchClock
 from bot.games import GAMES, Game, Outcome
-from bot.models import RUNNING, Match, MoveRecord, Place, Player, Series
+from bot.models import RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -96,6 +96,22 @@ MIGRATIONS: list[str] = [
     ALTER TABLE moves ADD COLUMN by_id TEXT;                        -- who undid it
     ALTER TABLE matches ADD COLUMN board_channel_id INTEGER;
     ALTER TABLE matches ADD COLUMN board_message_id INTEGER;
+    """,
+    # 3: lobbies, where players gather for games of more than two (or one) players
+    """
+    CREATE TABLE lobbies (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        creator TEXT NOT NULL,              -- JSON {"id", "name"}
+        players TEXT NOT NULL,              -- JSON [{"id", "name"}] in join order: the seat order
+        options TEXT NOT NULL,
+        clock TEXT,                         -- JSON ClockSettings, NULL for no clock
+        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
+        status TEXT NOT NULL,               -- open / started / cancelled
+        match_id INTEGER REFERENCES matches(id),
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX lobbies_by_status ON lobbies(status);
     """,
 ]
 
@@ -267,7 +283,58 @@ class Store:
             (match_id, kind, by_id, detail, at),
         )
 
+    async def insert_lobby(self, lobby: Lobby) -> int:
+        cursor = await self._db.execute(
+            "INSERT INTO lobbies (game, creator, players, options, clock, guild_id, channel_id, thread_id, status,"
+            " match_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                lobby.game,
+                json.dumps({"id": lobby.creator.id, "name": lobby.creator.name}),
+                _players_json(tuple(lobby.players)),
+                json.dumps(lobby.options),
+                _settings_json(lobby.clock),
+                lobby.place.guild_id,
+                lobby.place.channel_id,
+                lobby.place.thread_id,
+                lobby.status,
+                lobby.match_id,
+                lobby.created_at,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def update_lobby(self, lobby: Lobby) -> None:
+        await self._db.execute(
+            "UPDATE lobbies SET players = ?, status = ?, match_id = ? WHERE id = ?",
+            (_players_json(tuple(lobby.players)), lobby.status, lobby.match_id, lobby.id),
+        )
+
     # --- reads ---
+
+    async def load_lobby(self, lobby_id: int) -> Lobby | None:
+        async with self._db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        creator = json.loads(row["creator"])
+        clock = json.loads(row["clock"]) if row["clock"] else None
+        return Lobby(
+            id=row["id"],
+            game=row["game"],
+            creator=Player(creator["id"], creator["name"]),
+            players=[Player(p["id"], p["name"]) for p in json.loads(row["players"])],
+            options=json.loads(row["options"]),
+            clock=ClockSettings(**clock) if clock else None,
+            place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
+            status=row["status"],
+            match_id=row["match_id"],
+            created_at=row["created_at"],
+        )
+
+    async def lobby_ids(self, status: str) -> list[int]:
+        async with self._db.execute("SELECT id FROM lobbies WHERE status = ? ORDER BY id", (status,)) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
 
     async def match_ids(self, status: str | None = RUNNING) -> list[int]:
         sql = "SELECT id FROM matches" + (" WHERE status = ?" if status else "") + " ORDER BY id"

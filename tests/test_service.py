@@ -447,3 +447,58 @@ async def test_a_version_1_database_migrates_without_losing_anything(db_path, fa
         await service.close()
     finally:
         await store.close()
+
+
+# --- lobbies ---
+
+CAROL = Player("local:carol", "carol")
+
+
+async def test_a_lobby_gathers_players_in_seat_order_and_the_creator_starts_it(service: MatchService) -> None:
+    recorder = Recorder(service)
+    lobby = await service.open_lobby("toy", ALICE)
+    await service.join_lobby(lobby.id, BOB)
+    await service.join_lobby(lobby.id, CAROL)
+    with pytest.raises(ServiceError, match="full: Toy takes at most 3 players"):
+        await service.join_lobby(lobby.id, Player("local:dan", "dan"))
+    with pytest.raises(ServiceError, match="already in lobby"):
+        await service.join_lobby(lobby.id, BOB)
+    with pytest.raises(ServiceError, match="Only alice, who opened lobby"):
+        await service.start_lobby(lobby.id, BOB)
+    match = await service.start_lobby(lobby.id, ALICE)
+    assert [p.name for p in match.players] == ["alice", "bob", "carol"] and recorder.kinds() == ["started"]
+    stored = await service.store.load_lobby(lobby.id)
+    assert stored is not None and stored.status == "started" and stored.match_id == match.id
+    with pytest.raises(MatchNotRunning, match="takes no more players"):
+        await service.join_lobby(lobby.id, Player("local:dan", "dan"))
+    assert await service.open_lobbies() == []
+
+
+async def test_a_lobby_refuses_too_few_players_and_bad_options_up_front(service: MatchService) -> None:
+    with pytest.raises(ValueError, match="no option"):
+        await service.open_lobby("toy", ALICE, options={"speed": 3})
+    lobby = await service.open_lobby("toy", ALICE)
+    with pytest.raises(ServiceError, match="needs at least 2 players; 1 joined"):
+        await service.start_lobby(lobby.id, ALICE)
+    assert (await service.open_lobbies())[0].id == lobby.id and service.running() == []
+
+
+async def test_solitaire_starts_alone(service: MatchService) -> None:
+    lobby = await service.open_lobby("volcano", ALICE, options={"opening": "cross"})
+    match = await service.start_lobby(lobby.id, ALICE)
+    assert len(match.players) == 1 and match.options == {"opening": "cross"}
+    assert GAMES["volcano"].to_move(match.state) == 0
+
+
+async def test_leaving_a_lobby_and_the_creator_leaving_cancels_it(open_service) -> None:
+    service = await open_service()
+    lobby = await service.open_lobby("toy", ALICE)
+    await service.join_lobby(lobby.id, BOB)
+    assert [p.name for p in (await service.leave_lobby(lobby.id, BOB)).players] == ["alice"]
+    with pytest.raises(ServiceError, match="not in lobby"):
+        await service.leave_lobby(lobby.id, BOB)
+    await service.join_lobby(lobby.id, CAROL)
+    again = await open_service()  # lobbies live in the database: a restart keeps them
+    assert [p.name for p in (await again.open_lobbies())[0].players] == ["alice", "carol"]
+    assert (await again.leave_lobby(lobby.id, ALICE)).status == "cancelled"
+    assert await again.open_lobbies() == []
