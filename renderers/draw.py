@@ -140,7 +140,35 @@ def arrow(
     It is painted level on a strip just big enough, then turned into place: supersampling the whole
     bounding box of a long diagonal arrow would cost more than the rest of a board.
     """
-    length = math.dist(start, end)
+    angle = -math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
+    layer = arrow_layer(
+        math.dist(start, end),
+        angle,
+        colour,
+        shaft=shaft,
+        head_width=head_width,
+        head_length=head_length,
+        outline=outline,
+        outline_width=outline_width,
+    )
+    paste(image, layer, (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2)))
+
+
+def arrow_layer(
+    length: float,
+    angle: float,
+    colour: Colour,
+    *,
+    shaft: float = 10,
+    head_width: float = 28,
+    head_length: float = 24,
+    outline: Colour = INK,
+    outline_width: float = 2.5,
+) -> Image.Image:
+    """The RGBA sprite `arrow` pastes, centred on the arrow's middle, turned `angle` degrees anticlockwise.
+
+    Deterministic in its arguments, so a game whose arrows come in few lengths and angles may cache it.
+    """
     pad = math.ceil(outline_width) + 2
     size = (math.ceil(length) + 2 * pad, math.ceil(head_width) + 2 * pad)
     left, mid = (size[0] - length) / 2, size[1] / 2
@@ -153,10 +181,8 @@ def arrow(
         draw.line([*corners, corners[0], corners[1]], fill=outline, width=round(2 * outline_width * s), joint="curve")
         draw.polygon(corners, fill=colour)
 
-    angle = -math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
     strip = antialiased(size, paint).convert("RGBa")
-    layer = strip.rotate(angle, Image.Resampling.BICUBIC, expand=True).convert("RGBA")
-    paste(image, layer, (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2)))
+    return strip.rotate(angle, Image.Resampling.BICUBIC, expand=True).convert("RGBA")
 
 
 def text(

@@ -1,0 +1,200 @@
+"""The Volcano board image: a valid, deterministic PNG whose pixels show stacks, caps, the last turn and seats."""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.games import GAMES
+from bot.games.volcano import VolcanoState, parse_square
+from renderers import Caption, SeatClock, render, volcano
+
+VOLCANO = GAMES["volcano"]
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+
+
+def open_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()  # decodes every row: a broken stream fails here
+    return image
+
+
+def square(image: Image.Image, name: str) -> bytes:
+    return image.crop(volcano.square_box(parse_square(name))).tobytes()
+
+
+def colours_in(image: Image.Image, name: str) -> set[tuple[int, ...]]:
+    return {c for _, c in image.crop(volcano.square_box(parse_square(name))).getcolors(1 << 16) or []}
+
+
+def board(image: Image.Image) -> bytes:
+    return image.crop((0, 0, volcano.PANEL_LEFT - 4, volcano.HEIGHT)).tobytes()
+
+
+def playout(seats: int, seed: int) -> list[VolcanoState]:
+    rng = random.Random(seed)
+    states = [VOLCANO.new(seats, seed)]
+    while VOLCANO.to_move(states[-1]) is not None:
+        states.append(VOLCANO.play(states[-1], rng.choice(VOLCANO.legal_moves(states[-1]))))
+    return states
+
+
+def test_a_valid_png_about_800_wide() -> None:
+    image = open_png(render("volcano", VOLCANO.new(2, 1)))
+    assert image.mode == "RGB"
+    assert image.size == (volcano.WIDTH, volcano.HEIGHT)
+    assert 760 <= image.width <= 840
+
+
+def test_same_state_and_caption_give_identical_bytes() -> None:
+    state = playout(3, 3)[20]
+    caption = Caption(names=NAMES[:3], clocks=(SeatClock(30, 60, False),) * 2 + (SeatClock(5, 4, True),), header="x")
+    assert render("volcano", state, caption=caption) == render("volcano", state, caption=caption)
+
+
+def test_square_centres_are_on_the_board_with_row_5_at_the_top() -> None:
+    a1, a5, e1 = (volcano.square_centre(parse_square(n)) for n in ("a1", "a5", "e1"))
+    assert a1[0] == a5[0] and a1[1] > a5[1]  # same column, row 5 above row 1
+    assert e1[1] == a1[1] and e1[0] > a1[0]
+    assert volcano.square_box(parse_square("e1"))[2] < volcano.PANEL_LEFT
+
+
+def test_cap_empty_and_stack_squares_look_different() -> None:
+    state = VOLCANO.state_from_position({"b2": "R1R2R3", "c3": "R1R2R3"}, "c3 a5 e5 e1 d1")
+    image = open_png(render("volcano", state))
+    empty, cap_only, stack, capped_stack = (square(image, n) for n in ("a1", "a5", "b2", "c3"))
+    assert len({empty, cap_only, stack, capped_stack}) == 4
+    assert colours_in(image, "a1") <= {volcano.SQUARE_DARK, volcano.GRID_LINE}  # plainly empty
+    assert volcano.CAP_FILL in colours_in(image, "a5")
+    assert volcano.PIECE_FILL["R"] in colours_in(image, "b2")
+    assert volcano.CAP_FILL in colours_in(image, "c3") and volcano.PIECE_FILL["R"] in colours_in(image, "c3")
+    assert volcano.CAP_FILL not in colours_in(image, "b2")
+
+
+@pytest.mark.parametrize("colour", "RYGBC")
+def test_each_colour_of_the_top_piece_shows_and_differs(colour: str) -> None:
+    stacks = {"b2": f"R1R2{colour}3"}
+    image = open_png(render("volcano", VOLCANO.state_from_position(stacks, "a5 b5 c5 d5 e5")))
+    assert volcano.PIECE_FILL[colour] in colours_in(image, "b2")
+    others = [c for c in "RYGBC" if c != colour]
+    for other in others:
+        alt = open_png(render("volcano", VOLCANO.state_from_position({"b2": f"R1R2{other}3"}, "a5 b5 c5 d5 e5")))
+        assert square(alt, "b2") != square(image, "b2")
+
+
+def test_sizes_differ_and_tall_stacks_get_a_count_badge() -> None:
+    sizes = {n: f"B{n}" for n in ("1", "2", "3")}
+    state = VOLCANO.state_from_position(
+        {"a1": sizes["1"], "b1": sizes["2"], "c1": sizes["3"], "d1": "R1R2R3Y1Y2Y3", "e1": "Y1Y2Y3"}, "a5 b5 c5 d5 e5"
+    )
+    image = open_png(render("volcano", state))
+    assert len({square(image, n) for n in ("a1", "b1", "c1")}) == 3
+    blue = volcano.PIECE_FILL["B"]
+    counts = [image.crop(volcano.square_box(parse_square(n))).getcolors(1 << 16) for n in ("a1", "b1", "c1")]
+    areas = [sum(k for k, c in cs or [] if c == blue) for cs in counts]
+    assert areas[0] < areas[1] < areas[2]  # larger pieces are bigger
+    # d1 shows its top three pieces (like e1) plus a badge with its height
+    assert square(image, "d1") != square(image, "e1")
+    assert volcano.PIECE_FILL["R"] not in colours_in(image, "d1")
+
+
+@pytest.mark.parametrize("seats", [1, 2, 4, 6])
+def test_renders_for_one_to_six_seats(seats: int) -> None:
+    states = playout(seats, 11)
+    caption = Caption(names=NAMES[:seats], clocks=tuple(SeatClock(30, 60, i == 0) for i in range(seats)), header="h")
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        image = open_png(render("volcano", state, caption=caption))
+        assert image.size == (volcano.WIDTH, volcano.HEIGHT)
+    # every seat's box is drawn: each seat colour shows in the panel
+    panel = open_png(render("volcano", states[0], caption=caption)).crop(
+        (volcano.PANEL_LEFT, 0, volcano.WIDTH, volcano.HEIGHT)
+    )
+    present = {c for _, c in panel.getcolors(1 << 16) or []}
+    for seat in range(seats):
+        assert volcano.seat_colour(seat) in present
+
+
+def test_the_last_turn_arrows_landings_and_captures_change_the_board() -> None:
+    state = next(s for s in playout(2, 0) if len(s.last_steps) >= 2 and s.captured_last)
+    bare = replace(state, last_steps=(), landings=(), captured_last=())
+    image, plain = open_png(render("volcano", state)), open_png(render("volcano", bare))
+    assert board(image) != board(plain)
+    mover = volcano.seat_colour(state.last_seat or 0)
+    step = state.last_steps[0]
+    src, dst = (volcano.square_centre(parse_square(n)) for n in step.split("-"))
+    mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)  # the arrow's shaft crosses the squares' border
+    assert image.getpixel(mid) == mover
+    for sq, _piece in state.captured_last:
+        cx, cy = volcano.square_centre(sq)
+        box = image.crop((cx, cy - volcano.SQUARE // 2, cx + volcano.SQUARE // 2, cy)).getcolors(1 << 16) or []
+        assert volcano.CAPTURE_GOLD in {c for _, c in box}
+    only_landings = replace(state, last_steps=(), captured_last=())
+    assert board(open_png(render("volcano", only_landings))) != board(plain)
+
+
+def test_steps_of_the_turn_in_progress_are_drawn_apart_from_the_last_turn() -> None:
+    state = VOLCANO.state_from_position({"c1": "R1R2R3"}, "a1 b2 c3 d4 e5")
+    stepped = VOLCANO.play(state, "a1-a2")  # no eruption: the turn goes on
+    assert stepped.steps == ("a1-a2",) and stepped.turn == 0
+    image = open_png(render("volcano", stepped))
+    assert board(image) != board(open_png(render("volcano", replace(stepped, steps=()))))
+    src, dst = volcano.square_centre(parse_square("a1")), volcano.square_centre(parse_square("a2"))
+    assert image.getpixel((src[0], (src[1] + dst[1]) // 2)) == (255, 255, 255)
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        Caption(names=NAMES[:2], clocks=(SeatClock(30, 60, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES[:2], clocks=(SeatClock(0, 9.5, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES[:2], paused=True),
+        Caption(names=NAMES[:2], header="Death match · game 2 of 3 · alice 1–0 bob " * 3),
+        Caption(names=NAMES[:2], result="bob wins on time"),
+        Caption(names=("a name far too long to fit in the panel of the board image", "")),
+    ],
+)
+def test_captions_change_the_panel_only(caption: Caption) -> None:
+    state = playout(2, 5)[12]
+    plain = open_png(render("volcano", state, caption=Caption(names=NAMES[:2])))
+    shown = open_png(render("volcano", state, caption=caption))
+    assert shown.size == (volcano.WIDTH, volcano.HEIGHT)
+    assert board(shown) == board(plain)
+    assert shown.tobytes() != plain.tobytes()
+
+
+def test_a_finished_game_shows_the_winner_and_a_shared_win() -> None:
+    final = playout(2, 7)[-1]
+    outcome = VOLCANO.outcome(final)
+    assert outcome is not None
+    image = open_png(render("volcano", final, caption=Caption(names=NAMES[:2])))
+    panel = image.crop((volcano.PANEL_LEFT, 0, volcano.WIDTH, volcano.HEIGHT))
+    assert (255, 201, 64) in {c for _, c in panel.getcolors(1 << 16) or []}  # the result box
+    shared = replace(final, captures=(final.captures[0], final.captures[0]))
+    assert render("volcano", shared) != render("volcano", final)
+
+
+def test_resigned_seats_and_the_viewer_are_marked() -> None:
+    state = VOLCANO.new(3, 2)
+    resigned = VOLCANO.resign(state, 1)
+    assert render("volcano", resigned) != render("volcano", replace(resigned, resigned=frozenset()))
+    assert render("volcano", state, viewer=0) != render("volcano", state, viewer=None)
+
+
+@pytest.mark.parametrize("seats", [2, 5])
+def test_every_ply_of_a_random_playout_renders(seats: int) -> None:
+    states = playout(seats, 8)
+    assert VOLCANO.outcome(states[-1]) is not None
+    for state in states:
+        open_png(render("volcano", state, caption=Caption(names=NAMES[:seats])))
+
+
+def test_captures_are_grouped_as_they_score() -> None:
+    solid, mixed, loose = volcano.groups(("R1", "R2", "R3", "Y1", "G2", "B3", "C1", "C1"))
+    assert solid == [("R3", "R2", "R1")]
+    assert len(mixed) == 1 and sorted(p[1] for p in mixed[0]) == ["1", "2", "3"]
+    assert sorted(loose) == ["C1", "C1"]
