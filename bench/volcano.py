@@ -1,6 +1,6 @@
-"""Speed figures for the Volcano engine: legal_moves and play over seeded random games of 1 to 6 players.
+"""Speed figures for Volcano: legal_moves, play and render over seeded random games of 1 to 6 players.
 
-Run: .venv/bin/python bench/volcano.py [--games N]   (render and the move pipeline come with its renderer)
+Run: .venv/bin/python bench/volcano.py [--games N]   (the move pipeline comes with its Discord commands)
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import percentiles, timed
 from bot.games import GAMES
+from renderers import Caption, SeatClock, render
 
 VOLCANO = GAMES["volcano"]
 
@@ -39,6 +40,16 @@ def main() -> None:
     rng = random.Random(1)
     moves = [(s, rng.choice(VOLCANO.legal_moves(s))) for s in states]
     print("play        ", percentiles([timed(lambda s=s, m=m: VOLCANO.play(s, m)) for s, m in moves]))
+    sample = states[:: max(1, len(states) // 200)]
+    names = ("alice", "bob", "carol", "dave", "erin", "frank")
+
+    def caption(state: object) -> Caption:
+        seats = VOLCANO.view(state, None).seats  # type: ignore[attr-defined]
+        clocks = tuple(SeatClock(30, 60, seat == 0) for seat in range(seats))
+        return Caption(names=names[:seats], clocks=clocks, header="Volcano night")
+
+    render("volcano", sample[0], caption=caption(sample[0]))  # sprites are built once
+    print("render      ", percentiles([timed(lambda s=s: render("volcano", s, caption=caption(s))) for s in sample]))
 
 
 if __name__ == "__main__":
