@@ -35,8 +35,16 @@ PANEL: Colour = (18, 36, 56)
 PANEL_BOX: Colour = (28, 52, 78)
 HIGHLIGHT: Colour = (255, 201, 64)
 ALERT: Colour = (226, 62, 62)
-SEAT_COLOURS: tuple[Colour, ...] = ((232, 117, 26), (47, 111, 219))
-"""Orange and blue: told apart under every common colour-vision deficiency (and in greyscale)."""
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (232, 117, 26),
+    (47, 111, 219),
+    (206, 72, 196),
+    (22, 178, 160),
+    (150, 98, 52),
+    (120, 130, 150),
+)
+"""Seats in every game: orange and blue first (told apart under every common colour-vision deficiency and in
+greyscale), then magenta, teal, brown and slate for games of up to six."""
 
 
 @dataclass(frozen=True, slots=True)

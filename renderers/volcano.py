@@ -70,12 +70,10 @@ PIECE_W = {"1": 30, "2": 44, "3": 58}  # base width of a piece on the board
 PIECE_H = {"1": 14, "2": 18, "3": 22}
 MINI_W = {"1": 11, "2": 16, "3": 21}  # captured pieces in the panel
 MINI_H = {"1": 7, "2": 9, "3": 11}
-SEAT_PALETTE: tuple[Colour, ...] = (*SEAT_COLOURS, (206, 72, 196), (22, 178, 160), (150, 98, 52), (120, 130, 150))
-"""Seats 1-2 as in every game (orange, blue), then magenta, teal, brown and slate for larger games."""
 
 
 def seat_colour(seat: int) -> Colour:
-    return SEAT_PALETTE[seat % len(SEAT_PALETTE)]
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
 def square_centre(square: int) -> tuple[int, int]:

@@ -17,8 +17,10 @@ from discord.ext import commands
 
 from bot import discord_app, posts, views
 from bot.clock import ClockSettings
+from bot.games import GAMES
 from bot.models import Match
 from bot.service import MatchService, ServiceError
+from renderers import Caption, render
 
 
 class Refusal(ServiceError):
@@ -199,9 +201,6 @@ class GameCog(commands.GroupCog):
 
 def rules_picture(game_key: str) -> bytes:
     """A fresh board from a fixed seed: it shows every coordinate."""
-    from bot.games import GAMES
-    from renderers import Caption, render
-
     game = GAMES[game_key]
     state = game.new(game.min_players, 0)
     return render(game_key, state, caption=Caption(header="The board and its coordinates"))
