@@ -593,8 +593,8 @@ class Volcano:
         """`seat` leaves the game: no more turns, its captures stay and still score.
 
         RULING: a resigned player cannot win; the others are ranked by score. If it was the seat's turn,
-        the turn passes (caps stepped so far this turn stay where they are). The game ends when every
-        seat has resigned (then nobody wins) or by the normal end.
+        the turn passes (caps stepped so far this turn stay where they are). When one player is left of
+        several, that player wins at once; a solitaire player who resigns ends the game with no winner.
         """
         if state.turn is None:
             raise IllegalMove("The game is over: nobody can resign.")
@@ -605,14 +605,16 @@ class Volcano:
         resigned = state.resigned | {seat}
         work = _Work.of(state)
         work.events.append(f"{{{seat}}} resigns.")
-        if state.turn == seat:
+        live = [s for s in range(state.seats) if s not in resigned]
+        if state.seats > 1 and len(live) == 1:
+            _end(work, LAST_PLAYER_LEFT)
+        elif state.turn == seat:
             if work.steps:
                 work.last_seat, work.last_steps, work.landings, work.captured_last = seat, tuple(work.steps), (), ()
                 work.steps = []
             _begin_turn(work, seat, state.seats, resigned)
         else:
             # Fewer players left can make the colours impossible to complete; check as at a turn's start.
-            live = [s for s in range(state.seats) if s not in resigned]
             if not any(completion_possible(tuple(work.board), work.captures[s]) for s in live):
                 _end(work, "nobody still playing can complete the colours any more")
         return replace(self._freeze(state, work, ply=state.ply + 1), resigned=resigned)
@@ -646,6 +648,8 @@ class Volcano:
         winners = frozenset(s for s in live if scores[s] == best)
         if state.seats == 1:
             return Outcome(scores, winners, f"{state.end}; final score {best:g}")
+        if state.end == LAST_PLAYER_LEFT:
+            return Outcome(scores, winners, state.end)
         tie = " (shared)" if len(winners) > 1 else ""
         return Outcome(scores, winners, f"{state.end}; top score {best:g}{tie}")
 
@@ -763,6 +767,9 @@ def _erupting(board: list[tuple[str, ...]], caps: int, step: Step) -> bool:
     assert direction is not None
     ray = RAYS[step.src][direction]
     return bool(board[step.src]) and len(ray) > 1 and not caps >> ray[1] & 1
+
+
+LAST_PLAYER_LEFT = "every other player resigned"
 
 
 def _end(work: _Work, reason: str) -> None:

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bot.games import GAMES, BadOptions, IllegalMove, InvalidNotation
+from bot.games import GAMES, BadOptions, IllegalMove, InvalidNotation, Outcome
 from bot.games.volcano import (
     CLASSIC_LAYOUT,
     OPENINGS,
@@ -547,14 +547,27 @@ def test_resign_in_three_player_game_keeps_captures_and_passes_play():
     assert caps(gone) == caps(mid)  # the caps stepped stay where they are
     after = VOLCANO.play(gone, "a3-b3")  # seat 2 erupts; seat 1 is skipped
     assert VOLCANO.to_move(after) == 0
-    quiet = VOLCANO.resign(after, 2)  # not its turn: play stays with seat 0
-    assert VOLCANO.to_move(quiet) == 0 and quiet.resigned == {1, 2}
     with pytest.raises(IllegalMove, match="already resigned"):
-        VOLCANO.resign(quiet, 1)
-    over = VOLCANO.resign(quiet, 0)
+        VOLCANO.resign(after, 1)
+    over = VOLCANO.resign(after, 2)  # not its turn, and seat 0 is the last player left: it wins at once
     outcome = VOLCANO.outcome(over)
-    assert VOLCANO.to_move(over) is None and outcome is not None and outcome.winners == frozenset()
-    assert "every player resigned" in outcome.reason
+    assert VOLCANO.to_move(over) is None and over.resigned == {1, 2}
+    assert outcome == Outcome((1.0, 7.0, 2.0), frozenset({0}), "every other player resigned")  # seat 2 took one
+
+
+def test_the_last_of_two_players_wins_even_when_behind():
+    state = position({"a3": "C3", "c3": "R3"}, "a3 a1 e2 a5 e5", seats=2, turn=0, captures=("R1", "R1R2R3"))
+    over = VOLCANO.resign(state, 0)
+    outcome = VOLCANO.outcome(over)
+    assert outcome is not None and outcome.winners == {1} and outcome.reason == "every other player resigned"
+    with pytest.raises(IllegalMove, match="game is over"):
+        VOLCANO.resign(over, 1)
+
+
+def test_a_solitaire_player_who_resigns_ends_the_game_with_no_winner():
+    over = VOLCANO.resign(VOLCANO.new(1, 5), 0)
+    outcome = VOLCANO.outcome(over)
+    assert outcome is not None and outcome.winners == frozenset() and "every player resigned" in outcome.reason
 
 
 def test_a_resigned_player_cannot_win_even_with_the_top_score():
