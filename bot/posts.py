@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 
 from bot.clock import format_seconds
-from bot.models import Match, MoveRecord, Series
-from bot.service import MatchService, Notice
+from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Series
+from bot.service import RESIGN, MatchService, Notice
 from renderers import Caption, SeatClock, render
 
 
@@ -113,6 +113,8 @@ def history_lines(match: Match, records: list[MoveRecord]) -> list[str]:
         name = match.players[record.seat].name
         if record.kind == "undo":
             lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
+        elif record.kind == RESIGN:
+            lines.append(f"{record.ply}. {name} resigned; the others play on")
         else:
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
             lines.append(f"{record.ply}. {name}: {record.move}{took}")
@@ -125,3 +127,20 @@ def summary_line(service: MatchService, match: Match) -> str:
     seat = game.to_move(match.state)
     turn = "paused" if match.paused else (f"{match.players[seat].name} to move" if seat is not None else "over")
     return f"#{match.id} {game.title}: {' vs '.join(match.names)} — {turn}"
+
+
+def lobby_lines(service: MatchService, lobby: Lobby, command: str) -> list[str]:
+    """A lobby in words: its options, who joined, and how it starts (`command` is e.g. "/volcano")."""
+    game = service.games[lobby.game]
+    options = ", ".join(f"{key} {value}" for key, value in sorted(lobby.options.items()))
+    lines = [f"{game.title} lobby #{lobby.id}, opened by {lobby.creator.name}" + (f" ({options})." if options else ".")]
+    names = ", ".join(p.name for p in lobby.players)
+    lines.append(f"Players ({len(lobby.players)}/{game.max_players}): {names}.")
+    if lobby.status == OPEN:
+        alone = " (alone, it is a solitaire game)" if game.min_players == 1 else ""
+        lines.append(f"Join with `{command} join`; {lobby.creator.name} starts it with `{command} start`{alone}.")
+    elif lobby.status == CANCELLED:
+        lines.append(f"Cancelled: {lobby.creator.name} left.")
+    else:
+        lines.append(f"Started as match #{lobby.match_id}.")
+    return lines

@@ -22,11 +22,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
-from bot.games import BadOptions, Game, Outcome
+from bot.games import BadOptions, Game, IllegalMove, Outcome
 from bot.models import ABORTED, CANCELLED, OPEN, OVER, RUNNING, STARTED, Lobby, Match, MoveRecord, Place, Player, Series
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+
+RESIGN = "resign"
+"""The kind (and text) of a move-log line where a player leaves a game that goes on without them."""
 
 DM_CLOCK = ClockSettings(move_seconds=30, reserve_seconds=60)
 """The death-match time control of shared/rules/fish.md."""
@@ -293,7 +296,7 @@ class MatchService:
 
     def _start_lines(self, match: Match) -> tuple[str, ...]:
         game = self.game(match)
-        names = " vs ".join(match.names)
+        names = " vs ".join(match.names) if len(match.players) > 1 else f"{match.names[0]} plays solitaire"
         lines = [f"{game.title} #{match.id}: {names}."]
         if match.series_id is not None:
             lines[0] = f"{game.title} #{match.id}, game {match.game_no} of the death match: {names}."
@@ -368,16 +371,32 @@ class MatchService:
         await self._notify([Notice("started", match, self._start_lines(match))])
         return match
 
+    async def get_lobby(self, lobby_id: int) -> Lobby:
+        lobby = await self.store.load_lobby(lobby_id)
+        if lobby is None:
+            raise NoSuchMatch(f"There is no lobby #{lobby_id}.")
+        return lobby
+
     async def open_lobbies(self, guild_id: int | None = None) -> list[Lobby]:
         found = [await self.store.load_lobby(i) for i in await self.store.lobby_ids(OPEN)]
         return [
             lobby for lobby in found if lobby is not None and (guild_id is None or lobby.place.guild_id == guild_id)
         ]
 
+    async def solitaire_results(self, game_key: str, guild_id: int | None) -> list[tuple[Match, float]]:
+        """A server's finished one-player games that ended by the rules (not resigned, adjudicated or
+        aborted), with their scores, oldest first."""
+        game = self._game_or_refuse(game_key)
+        results = []
+        for match_id in await self.store.solo_match_ids(game_key, guild_id):
+            match = await self.store.load_match(match_id)
+            outcome = game.outcome(match.state) if match is not None else None
+            if match is not None and outcome is not None and outcome.winners:
+                results.append((match, outcome.scores[0]))
+        return results
+
     async def _open_lobby(self, lobby_id: int) -> Lobby:
-        lobby = await self.store.load_lobby(lobby_id)
-        if lobby is None:
-            raise NoSuchMatch(f"There is no lobby #{lobby_id}.")
+        lobby = await self.get_lobby(lobby_id)
         if lobby.status != OPEN:
             raise MatchNotRunning(f"Lobby #{lobby.id} is {lobby.status}: it takes no more players.")
         return lobby
@@ -422,13 +441,22 @@ class MatchService:
             raise TimeUp(f"Too late: your reserve time ran out and match #{match.id} is lost on time.")
         state = game.play(match.state, text)  # raises IllegalMove; nothing is changed
         canonical = game.canonical(match.state, text)
-        outcome = game.outcome(state)
         took = None
         clock = match.clock
         if clock is not None:
             clock, took = clock.after_move(sent, game.to_move(state))
+        return await self._advance(match, MoveRecord(match.ply + 1, seat, canonical, sent, took), state, clock, pending)
+
+    async def _advance(
+        self, match: Match, record: MoveRecord, state: Any, clock: MatchClock | None, pending: _Pending
+    ) -> Notice:
+        """Commit one line of the move log with the state it leads to; a game it ends is scored in the
+        same transaction (call with the match lock held)."""
+        game = self.game(match)
+        outcome = game.outcome(state)
+        now = self.time.now()
         async with self._commit(match, pending):
-            await self.store.append_move(match.id, MoveRecord(match.ply + 1, seat, canonical, sent, took))
+            await self.store.append_move(match.id, record)
             match.state, match.ply, match.clock = state, match.ply + 1, clock
             if outcome is not None:
                 match.status, match.result = OVER, outcome
@@ -478,17 +506,38 @@ class MatchService:
                     series.place = replace(series.place, thread_id=thread_id)
                     await self.store.update_series(series)
 
+    def resign_effect(self, match: Match) -> str:
+        """What resigning would do, for the confirmation question."""
+        if not hasattr(self.game(match), "resign") or len(match.players) == 2:
+            return "This ends the game as a loss."
+        if len(match.players) == 1:
+            return "This ends the game with no score."
+        return "You leave the game: your captures stay on the record and the others play on."
+
     async def resign(self, match_id: int, player_id: str) -> Notice:
+        """Leave a match. In a game whose engine has `resign` (several players), the others play on and
+        the resignation is a line of the move log; otherwise the match ends and the others win."""
         pending = _Pending()
         async with self._lock(match_id):
             match = await self._running_match(match_id)
             seats = match.seats_of(player_id)
             if not seats:
                 raise NotInMatch(f"You are not playing in match #{match.id}.")
-            loser = match.players[seats[0]]
-            winners = frozenset(s for s in range(len(match.players)) if s not in seats)
-            reason = f"{loser.name} resigned"
-            await self._end(match, winners, reason, "resign", player_id, pending)
+            game: Any = self.game(match)
+            if hasattr(game, "resign"):
+                try:
+                    state = game.resign(match.state, seats[0])
+                except IllegalMove:  # the match runs, so the seat has left already
+                    raise ServiceError(f"You have already resigned from match #{match.id}.") from None
+                clock = match.clock
+                if clock is not None and clock.seat != game.to_move(state):
+                    clock = clock.new_turn(game.to_move(state))  # the resigner's turn is charged to nobody
+                record = MoveRecord(match.ply + 1, seats[0], RESIGN, self.time.now(), None, RESIGN, player_id)
+                await self._advance(match, record, state, clock, pending)
+            else:
+                loser = match.players[seats[0]]
+                winners = frozenset(s for s in range(len(match.players)) if s not in seats)
+                await self._end(match, winners, f"{loser.name} resigned", "resign", player_id, pending)
         await self._notify(pending.notices)
         return pending.notices[0]
 
@@ -583,9 +632,7 @@ class MatchService:
                 raise ServiceError(f"Match #{match.id} has no move to undo.")
             last = standing[-1]
             game = self.game(match)
-            state = game.new(len(match.players), match.seed, **match.options)
-            for record in standing[:-1]:
-                state = game.play(state, record.move)
+            state = self.replay(match, standing[:-1])
             now = self.time.now()
             clock = match.clock
             if clock is not None:
@@ -598,7 +645,8 @@ class MatchService:
                 await self.store.update_match(match, now)
                 await self.store.log_action(match.id, "undo", by.id, f"undid {last.move}", now)
             mover = match.players[last.seat].name
-            notice = Notice("undone", match, (f"{by.name} took back {mover}'s move {last.move}.",), by)
+            what = f"{mover}'s resignation" if last.kind == RESIGN else f"{mover}'s move {last.move}"
+            notice = Notice("undone", match, (f"{by.name} took back {what}.",), by)
         await self._notify([notice])
         return notice
 
@@ -617,6 +665,14 @@ class MatchService:
             await self._end(match, winners, f"adjudicated by {by.name}", "adjudicate", by.id, pending)
         await self._notify(pending.notices)
         return pending.notices[0]
+
+    def replay(self, match: Match, records: list[MoveRecord]) -> Any:
+        """The state after `records` (the moves still standing), rebuilt from the seed: engines are pure."""
+        game: Any = self.game(match)
+        state = game.new(len(match.players), match.seed, **match.options)
+        for record in records:
+            state = game.resign(state, record.seat) if record.kind == RESIGN else game.play(state, record.move)
+        return state
 
     # --- clocks ---
 
@@ -716,6 +772,8 @@ class MatchService:
         if result is None:
             return ""
         if result.is_draw:
+            if len(match.players) == 1:
+                return f"Game over ({result.reason})."
             return f"Game over: a draw ({result.reason})."
         names = " and ".join(match.players[s].name for s in sorted(result.winners))
         return f"Game over: {names} wins ({result.reason})."

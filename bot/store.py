@@ -18,7 +18,7 @@ import aiosqlite
 
 from bot.clock import ClockSettings, MatchClock
 from bot.games import GAMES, Game, Outcome
-from bot.models import RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
+from bot.models import OVER, RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -339,6 +339,15 @@ class Store:
     async def match_ids(self, status: str | None = RUNNING) -> list[int]:
         sql = "SELECT id FROM matches" + (" WHERE status = ?" if status else "") + " ORDER BY id"
         async with self._db.execute(sql, (status,) if status else ()) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
+
+    async def solo_match_ids(self, game: str, guild_id: int | None) -> list[int]:
+        """Finished one-player matches of a game in one server (None: offline), oldest first."""
+        async with self._db.execute(
+            "SELECT m.id FROM matches m WHERE m.game = ? AND m.status = ? AND m.guild_id IS ?"
+            " AND (SELECT COUNT(*) FROM seats s WHERE s.match_id = m.id) = 1 ORDER BY m.id",
+            (game, OVER, guild_id),
+        ) as cursor:
             return [row[0] for row in await cursor.fetchall()]
 
     async def load_match(self, match_id: int) -> Match | None:

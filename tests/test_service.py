@@ -4,12 +4,13 @@ moderator actions and restarts."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 from bot.clock import LAG_GRACE, ClockSettings
 from bot.games import GAMES, IllegalMove
-from bot.models import ABORTED, OVER, RUNNING, Player
+from bot.models import ABORTED, OVER, RUNNING, Match, Place, Player
 from bot.service import (
     MatchNotRunning,
     MatchPaused,
@@ -502,3 +503,65 @@ async def test_leaving_a_lobby_and_the_creator_leaving_cancels_it(open_service) 
     assert [p.name for p in (await again.open_lobbies())[0].players] == ["alice", "carol"]
     assert (await again.leave_lobby(lobby.id, ALICE)).status == "cancelled"
     assert await again.open_lobbies() == []
+
+
+# --- games that go on after a resignation (Volcano) ---
+
+VOLCANO = GAMES["volcano"]
+
+
+async def test_a_resignation_is_a_log_line_and_the_others_play_on(open_service) -> None:
+    service = await open_service()
+    await service.start()
+    match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
+    assert service.resign_effect(match).endswith("the others play on.")
+    notice = await service.resign(match.id, ALICE.id)  # her own turn: it passes to bob
+    assert notice.kind == "moved" and notice.lines == ("alice resigns.",) and match.running
+    assert VOLCANO.to_move(match.state) == 1 and match.clock is not None and match.clock.seat == 1
+    with pytest.raises(ServiceError, match="already resigned from match #1"):
+        await service.resign(match.id, ALICE.id)
+    with pytest.raises(NotYourTurn):
+        await service.move(match.id, ALICE.id, VOLCANO.legal_moves(match.state)[0])
+    await service.move(match.id, BOB.id, VOLCANO.legal_moves(match.state)[0])
+    log = [(r.kind, r.seat, r.move, r.by_id) for r in await service.moves(match.id)]
+    assert log[0] == ("resign", 0, "resign", ALICE.id) and [line[:2] for line in log] == [("resign", 0), ("move", 1)]
+
+    again = await open_service()  # a restart rebuilds nothing from the log, but undo replays it
+    (resumed,) = await again.start()
+    assert resumed.state == match.state
+    await again.undo(match.id, MOD)  # takes back bob's move: the state is replayed, resignation included
+    assert again.replay(resumed, await again.moves(match.id)) == resumed.state
+    assert resumed.state.resigned == {0} and VOLCANO.to_move(resumed.state) == 1
+    notice = await again.undo(match.id, MOD)  # and then the resignation itself
+    assert notice.lines == ("mod took back alice's resignation.",) and resumed.state.resigned == frozenset()
+
+
+async def test_the_last_player_left_wins_and_a_solitaire_resignation_scores_nothing(service: MatchService) -> None:
+    duel = await service.create_match("volcano", [ALICE, BOB], seed=1)
+    assert service.resign_effect(duel) == "This ends the game as a loss."
+    over = await service.resign(duel.id, BOB.id)
+    assert over.kind == "over" and duel.result is not None and duel.result.winners == {0}
+    assert service.result_line(duel) == "Game over: alice wins (every other player resigned)."
+
+    alone = await service.create_match("volcano", [ALICE], seed=1)
+    assert service.resign_effect(alone) == "This ends the game with no score."
+    await service.resign(alone.id, ALICE.id)
+    assert service.result_line(alone) == "Game over (every player resigned; nobody wins)."
+    assert await service.solitaire_results("volcano", None) == []  # a resigned solitaire game is no record
+
+
+async def test_solitaire_results_are_finished_one_player_games_of_one_server(service: MatchService) -> None:
+    async def finish(place: Place, seed: int) -> Match:
+        match = await service.create_match("volcano", [ALICE], seed=seed, place=place)
+        rng = random.Random(seed)  # random steps: always taking the first one can cycle for ever
+        while match.running:
+            await service.move(match.id, ALICE.id, rng.choice(VOLCANO.legal_moves(match.state)))
+        return match
+
+    here, there = Place(guild_id=1, channel_id=2), Place(guild_id=9, channel_id=2)
+    first, second = await finish(here, 1), await finish(here, 2)
+    await finish(there, 3)
+    await service.create_match("volcano", [ALICE], seed=4, place=here)  # still running
+    await service.resign((await service.create_match("volcano", [ALICE, BOB], place=here)).id, BOB.id)
+    results = await service.solitaire_results("volcano", 1)
+    assert [(m.id, s) for m, s in results] == [(m.id, VOLCANO.scores(m.state)[0]) for m in (first, second)]
