@@ -11,10 +11,10 @@ from typing import Any
 
 import discord
 
-from bot import discord_app
+from bot import discord_app, posts
 from bot.clock import ClockSettings
 from bot.games import GameError
-from bot.models import Match, Place
+from bot.models import OPEN, Lobby, Match, Place
 from bot.service import ServiceError
 
 
@@ -113,7 +113,7 @@ async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmResignButton(match_id))
     await interaction.response.send_message(
-        f"Resign match #{match.id}? This ends the game as a loss.", view=view, ephemeral=True
+        f"Resign match #{match.id}? {service.resign_effect(match)}", view=view, ephemeral=True
     )
 
 
@@ -188,4 +188,61 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
 
 
-DYNAMIC_ITEMS = (MovesButton, ResignButton, ConfirmResignButton, AcceptChallengeButton)
+LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+def lobby_view(lobby: Lobby) -> discord.ui.View | None:
+    """Join, Leave and Start under an open lobby; nothing once it has started or been cancelled."""
+    if lobby.status != OPEN:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_BUTTONS:
+        view.add_item(LobbyButton(action, lobby.id))
+    return view
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<action>join|leave|start):(?P<id>\d+)"
+):
+    """The lobby message's buttons; the service checks who may do what (only the creator starts)."""
+
+    def __init__(self, action: str, lobby_id: int) -> None:
+        label, style = LOBBY_BUTTONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{action}:{lobby_id}"))
+        self.action, self.lobby_id = action, lobby_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        me = discord_app.player(interaction.user)
+        match = None
+        try:
+            if self.action == "join":
+                lobby = await service.join_lobby(self.lobby_id, me)
+            elif self.action == "leave":
+                lobby = await service.leave_lobby(self.lobby_id, me)
+            else:
+                await interaction.response.defer()  # the first board is posted before the game is on
+                match = await service.start_lobby(self.lobby_id, me)
+                lobby = await service.get_lobby(self.lobby_id)
+        except (ServiceError, GameError) as error:
+            return await refuse(interaction, str(error))
+        text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
+        none = discord.AllowedMentions.none()
+        if match is None:
+            await interaction.response.edit_message(content=text, view=lobby_view(lobby), allowed_mentions=none)
+            return
+        await interaction.edit_original_response(content=text, view=None, allowed_mentions=none)
+        await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
+
+
+DYNAMIC_ITEMS = (MovesButton, ResignButton, ConfirmResignButton, AcceptChallengeButton, LobbyButton)

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot import discord_app, posts, views
 from bot.clock import ClockSettings
-from bot.games import GAMES
+from bot.games import GAMES, GameError
 from bot.models import Match
 from bot.service import MatchService, ServiceError
 from renderers import Caption, render
@@ -90,31 +90,8 @@ class GameCog(commands.GroupCog):
     async def _match(self, interaction: discord.Interaction, match_id: int | None, mine: bool = True) -> Match:
         return await find_match(self.service, interaction, self.game_key, match_id, mine)
 
-    @app_commands.command(description="Challenge someone to a game; they accept with a button")
-    @app_commands.describe(
-        opponent="who you challenge", clock="seconds a move/reserve seconds, e.g. 30/60 (default none)"
-    )
-    async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member, clock: str | None = None
-    ) -> None:
-        if opponent.id == interaction.user.id:
-            raise Refusal("You cannot challenge yourself.")
-        if opponent.bot:
-            raise Refusal(f"{opponent.display_name} is a bot and cannot play (yet).")
-        settings = parse_clock(clock)
-        timing = f" with {settings.describe()}" if settings else ""
-        view = discord.ui.View(timeout=None)
-        view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
-        await interaction.response.send_message(
-            f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-
     @app_commands.command(description="Play a move (autocomplete lists your legal moves)")
-    @app_commands.describe(
-        move="the move, e.g. D4 to place or D4-F3 to move", match="match number, if you play several"
-    )
+    @app_commands.describe(move="your move: pick one of the suggestions", match="match number, if you play several")
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
         text, _, seen = move.partition("@")  # autocomplete values carry the ply of the board they came from
         ply = int(seen) if seen.isdigit() else None
@@ -131,7 +108,11 @@ class GameCog(commands.GroupCog):
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Up to 25 legal moves of the player to move, those starting with what was typed first."""
+        """Up to 25 legal moves of the player to move, those starting with what was typed first.
+
+        In games whose turn is several moves (Volcano's steps, sent as `b2-c3, c3-d4`), the moves typed
+        before the last comma are kept and the suggestions continue from the position they lead to.
+        """
         try:
             found = await self._match(interaction, None)
         except ServiceError:
@@ -140,12 +121,21 @@ class GameCog(commands.GroupCog):
         seat = game.to_move(found.state)
         if seat is None or seat not in found.seats_of(discord_app.player(interaction.user).id):
             return []
-        typed = current.strip().lower().replace(" ", "")
-        moves = game.legal_moves(found.state)
+        state, done, typed = found.state, "", current.strip().lower().replace(" ", "")
+        if "," in current:
+            head, _, tail = current.rpartition(",")
+            try:
+                state = game.play(found.state, head)
+            except GameError:
+                return []
+            if game.to_move(state) != seat:  # those moves end the turn: nothing can follow them
+                return []
+            done, typed = game.canonical(found.state, head) + ", ", tail.strip().lower().replace(" ", "")
+        moves = game.legal_moves(state)
         ranked = [m for m in moves if m.lower().startswith(typed)] + [
             m for m in moves if typed in m.lower() and not m.lower().startswith(typed)
         ]
-        return [app_commands.Choice(name=m, value=f"{m}@{found.ply}") for m in ranked[:25]]
+        return [app_commands.Choice(name=done + m, value=f"{done}{m}@{found.ply}") for m in ranked[:25]]
 
     @app_commands.command(description="Show the board of a match")
     @app_commands.describe(match="match number (default: this thread's match or yours)")
@@ -196,6 +186,31 @@ class GameCog(commands.GroupCog):
         png = await asyncio.to_thread(rules_picture, self.game_key)
         await interaction.followup.send(
             game.rules_card, file=discord.File(io.BytesIO(png), filename=f"{self.game_key}-board.png"), ephemeral=True
+        )
+
+
+class TwoPlayerCog(GameCog):
+    """Games for two: a player challenges another, who accepts with a button."""
+
+    @app_commands.command(description="Challenge someone to a game; they accept with a button")
+    @app_commands.describe(
+        opponent="who you challenge", clock="seconds a move/reserve seconds, e.g. 30/60 (default none)"
+    )
+    async def challenge(
+        self, interaction: discord.Interaction, opponent: discord.Member, clock: str | None = None
+    ) -> None:
+        if opponent.id == interaction.user.id:
+            raise Refusal("You cannot challenge yourself.")
+        if opponent.bot:
+            raise Refusal(f"{opponent.display_name} is a bot and cannot play (yet).")
+        settings = parse_clock(clock)
+        timing = f" with {settings.describe()}" if settings else ""
+        view = discord.ui.View(timeout=None)
+        view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
+        await interaction.response.send_message(
+            f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=True),
         )
 
 

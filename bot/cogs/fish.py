@@ -7,13 +7,13 @@ from discord import app_commands
 
 from bot import discord_app
 from bot.clock import ClockSettings
-from bot.cogs.base import GameCog, Refusal
+from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.cogs.mod import require_moderator
 from bot.models import Place
 from bot.service import DM_CLOCK
 
 
-class FishCog(GameCog, group_name="fish", group_description='"1, 2, 3": Hey, That\'s My Fish! for two'):
+class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey, That\'s My Fish! for two'):
     game_key = "fish"
 
     @app_commands.command(description="Moderators: start a best-of-3 death match (30 s a move + 60 s reserve)")

@@ -1,0 +1,102 @@
+"""Games of one or of more than two players gather in a lobby first: `/<game> new`, join, leave, start.
+
+A game's cog subclasses `LobbyCog` and writes its own `new` command (its options differ from game to
+game), which calls `open_lobby`. The lobby message carries Join / Leave / Start buttons (bot/views.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import discord_app, posts, views
+from bot.cogs.base import GameCog, Refusal
+from bot.models import Lobby, Place
+
+
+class LobbyCog(GameCog):
+    """The lobby commands; `new` is the subclass's."""
+
+    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+        """Open a lobby here with the given engine options (bad ones are refused now) and post it."""
+        if interaction.guild is None or interaction.channel is None:
+            raise Refusal("Lobbies are opened in a server channel.")
+        lobby = await self.service.open_lobby(
+            self.game_key,
+            discord_app.player(interaction.user),
+            options={k: v for k, v in options.items() if v is not None},
+            place=Place(interaction.guild.id, interaction.channel.id),
+        )
+        await self._show(interaction, lobby)
+
+    async def _show(self, interaction: discord.Interaction, lobby: Lobby, first: str | None = None) -> None:
+        lines = posts.lobby_lines(self.service, lobby, f"/{self.game_key}")
+        await interaction.response.send_message(
+            "\n".join([first, *lines] if first else lines),
+            view=views.lobby_view(lobby) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _lobby(
+        self, interaction: discord.Interaction, lobby_id: int | None, fits: Callable[[Lobby], bool], none: str
+    ) -> Lobby:
+        """The lobby named, or the only open one here that `fits`; `none` says what to do if there is none."""
+        if lobby_id is not None:
+            lobby = await self.service.get_lobby(lobby_id)
+            if lobby.place.guild_id != interaction.guild_id or lobby.game != self.game_key:
+                raise Refusal(f"There is no {self.title} lobby #{lobby_id} here.")
+            return lobby
+        found = [
+            lobby
+            for lobby in await self.service.open_lobbies(interaction.guild_id)
+            if lobby.game == self.game_key and fits(lobby)
+        ]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            ids = ", ".join(f"#{lobby.id}" for lobby in found)
+            raise Refusal(f"There are several {self.title} lobbies ({ids}): add `lobby:` to say which.")
+        raise Refusal(none)
+
+    @app_commands.command(description="Join an open lobby")
+    @app_commands.describe(lobby="lobby number (default: the one open in this channel)")
+    async def join(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
+        me = discord_app.player(interaction.user)
+        found = await self._lobby(
+            interaction,
+            lobby,
+            lambda lb: lb.place.channel_id == interaction.channel_id and not lb.has(me.id),
+            f"There is no {self.title} lobby to join in this channel: open one with `/{self.game_key} new`.",
+        )
+        joined = await self.service.join_lobby(found.id, me)
+        await self._show(interaction, joined, f"{me.name} joined.")
+
+    @app_commands.command(description="Leave a lobby (when its creator leaves, it is cancelled)")
+    @app_commands.describe(lobby="lobby number (default: the one you are in)")
+    async def leave(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
+        me = discord_app.player(interaction.user)
+        found = await self._lobby(
+            interaction, lobby, lambda lb: lb.has(me.id), f"You are not in an open {self.title} lobby."
+        )
+        left = await self.service.leave_lobby(found.id, me)
+        await self._show(interaction, left, f"{me.name} left.")
+
+    @app_commands.command(description="Start your lobby's game with everyone who joined (alone: solitaire)")
+    @app_commands.describe(lobby="lobby number (default: the one you opened)")
+    async def start(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
+        me = discord_app.player(interaction.user)
+        found = await self._lobby(
+            interaction,
+            lobby,
+            lambda lb: lb.creator.id == me.id,
+            f"You have no open {self.title} lobby: open one with `/{self.game_key} new`.",
+        )
+        await interaction.response.defer(thinking=True)  # the first board is posted before we answer
+        match = await self.service.start_lobby(found.id, me)
+        await interaction.followup.send(
+            f"{self.title} #{match.id} is on: {discord_app.where(match)}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
