@@ -1,8 +1,10 @@
 """The offline terminal front-end: the same commands as the slash commands, typed at a prompt.
 
-Players are named by typed names (`fish new alice bob`); a move is made for whoever is to move unless
-`--as NAME` says otherwise. Every post is saved as a PNG under data/renders/ and its path printed. Clocks
-run in real time, and flags are announced as they fall, between prompts.
+Players are named by typed names (`fish new alice bob`, `volcano new alice bob carol`); a move is made for
+whoever is to move unless `--as NAME` says otherwise. Each game's commands are its own `new` (and fish's `dm`,
+volcano's `best`) plus the shared move, board, moves, history, rules and resign. Every post is saved as a
+PNG under data/renders/ and its path printed. Clocks run in real time, and flags are announced as they fall,
+between prompts.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from pathlib import Path
 from bot import posts
 from bot.clock import ClockSettings
 from bot.config import ROOT
-from bot.games import GameError
+from bot.games import Game, GameError
 from bot.models import Match, Player
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
+from bot.solitaire import best_lines, best_scores
 
 MODERATOR = Player("local:moderator", "moderator")
 RENDERS = ROOT / "data" / "renders"
@@ -27,11 +30,25 @@ HELP = """\
 Commands (the same as the Discord slash commands; players are typed names):
   fish new ALICE BOB [--clock 30/60] [--first NAME] [--seed N] [--board 60-DIGITS]   a casual match
   fish dm ALICE BOB --first NAME [--move 30] [--reserve 60] [--no-house]             a best-of-3 death match
-  fish move D4-F3 [--as NAME]     place (D4) or move (D4-F3) for the player to move, or for NAME
-  fish board | fish moves | fish history | fish rules | fish resign [--as NAME]
+  volcano new ALICE [BOB ...] [--opening OPENING] [--layout LAYOUT] [--seed N]       1 to 6 players (1: solitaire)
+      OPENING: diagonal, cross, x, corners, line or "a1 b3 c3 d2 e5"; LAYOUT: latin, classic or 25 colour letters
+  volcano best [OPENING]         the best solitaire scores, per opening and layout
+  GAME move MOVE [--as NAME]     GAME is fish or volcano: fish move D4 (place) or D4-F3; volcano move b2-c3 (a step)
+                                 or volcano move b2-c3, c3-d4 (a whole turn); for the player to move, or NAME
+  GAME board | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   help | quit"""
+
+SHARED = ("move", "board", "moves", "history", "rules", "resign")
+"""The commands every game has, written once (`play` is another name for `move`)."""
+OWN = {"fish": ("new", "dm"), "volcano": ("new", "best")}
+"""Each game's own commands, before the shared ones."""
+NEW_USAGE = {"fish": "fish new ALICE BOB", "volcano": "volcano new ALICE [BOB ...]"}
+MOVE_USAGE = {
+    "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
+    "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
+}
 
 
 class CommandError(ValueError):
@@ -99,74 +116,104 @@ class Terminal:
         elif head == "use":
             self.current = (await self.service.get(_number(_one(args, "use ID"), "match id"))).id
             self.write(f"Now on match #{self.current}.")
-        elif head == "fish":
-            await self._fish(args)
+        elif head in OWN:
+            await self._game(head, args)
         elif head == "mod":
             await self._mod(args)
         else:
             raise CommandError(f"Unknown command {head!r}; type help for the list.")
         return True
 
-    async def _fish(self, args: list[str]) -> None:
+    async def _game(self, key: str, args: list[str]) -> None:
+        """`fish ...` or `volcano ...`: the game's own commands, else the shared ones."""
+        names = (*OWN[key], *SHARED)
+        listing = ", ".join(names[:-1]) + f" or {names[-1]}"
         if not args:
-            raise CommandError("fish what? new, dm, move, board, moves, history, rules or resign.")
+            raise CommandError(f"{key} what? {listing}.")
         sub, rest = args[0].lower(), args[1:]
-        flags, names = _flags(rest)
-        if sub == "new":
-            players = _players(names)
-            clock = _clock_flag(flags.pop("clock", None))
-            options: dict[str, object] = {}
-            if "first" in flags:
-                options["first"] = _seat_named(players, flags.pop("first"))
-            if "board" in flags:
-                options["board"] = flags.pop("board")
-            seed = _number(flags.pop("seed"), "seed") if "seed" in flags else None
-            _no_more(flags)
-            await self.service.create_match("fish", players, options=options, seed=seed, clock=clock)
-        elif sub == "dm":
-            players = _players(names)
-            if "first" not in flags:
-                raise CommandError("A death match needs --first NAME: who places first in game 1.")
-            first = _seat_named(players, flags.pop("first"))
-            move = _number(flags.pop("move", str(DM_CLOCK.move_seconds)), "--move")
-            reserve = _number(flags.pop("reserve", str(DM_CLOCK.reserve_seconds)), "--reserve")
-            house = flags.pop("no-house", None) is None
-            _no_more(flags)
-            await self.service.create_series(
-                "fish", players, first=first, clock=_settings(move, reserve), house_wins=house
-            )
-        elif sub in ("move", "play"):
-            if len(names) != 1:
-                raise CommandError("Give one move, like: fish move D4-F3 (or fish move D4 to place).")
-            match = await self._match(flags)
+        flags, words = _flags(rest)
+        own = {
+            ("fish", "new"): self._fish_new,
+            ("fish", "dm"): self._fish_dm,
+            ("volcano", "new"): self._volcano_new,
+            ("volcano", "best"): self._volcano_best,
+        }
+        if (key, sub) in own:
+            await own[key, sub](flags, words)
+        elif sub in SHARED or sub == "play":
+            await self._shared(key, "move" if sub == "play" else sub, flags, words)
+        else:
+            raise CommandError(f"Unknown {key} command {sub!r}: {', '.join(names)}.")
+
+    async def _shared(self, key: str, sub: str, flags: dict[str, str], words: list[str]) -> None:
+        """move, board, moves, history, rules and resign, the same for every game."""
+        if sub == "move":
+            if not words:
+                raise CommandError(MOVE_USAGE[key])
+            match = await self._match(flags, key)
             player = self._actor(match, flags.pop("as", None))
             _no_more(flags)
-            await self.service.move(match.id, player.id, names[0])
-        elif sub == "board":
-            match = await self._match(flags)
+            # a whole Volcano turn arrives as several words (b2-c3, c3-d4); the engine reads the joined text
+            await self.service.move(match.id, player.id, " ".join(words))
+            return
+        _no_words(words, f"{key} {sub}")
+        if sub == "rules":
             _no_more(flags)
+            self.write(self.service.games[key].rules_card)
+            return
+        match = await self._match(flags, key)
+        if sub == "resign":
+            player = self._actor(match, flags.pop("as", None))
+            _no_more(flags)
+            await self.service.resign(match.id, player.id)
+            return
+        _no_more(flags)
+        if sub == "board":
             await self.on_notice(Notice("board", match, ("The board as it stands:",)))
         elif sub == "moves":
-            match = await self._match(flags)
-            _no_more(flags)
-            moves = self.service.game(match).legal_moves(match.state)
+            moves = self.service.game(match).legal_moves(match.state) if match.running else []
             self.write(
                 f"{len(moves)} legal moves: " + " ".join(moves) if moves else "No legal moves: the game is over."
             )
         elif sub == "history":
-            match = await self._match(flags)
-            _no_more(flags)
             lines = posts.history_lines(match, await self.service.store.log(match.id))
             self.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
-        elif sub == "rules":
-            self.write(self.service.games["fish"].rules_card)
-        elif sub == "resign":
-            match = await self._match(flags)
-            player = self._actor(match, flags.pop("as", None))
-            _no_more(flags)
-            await self.service.resign(match.id, player.id)
-        else:
-            raise CommandError(f"Unknown fish command {sub!r}: new, dm, move, board, moves, history, rules, resign.")
+
+    async def _fish_new(self, flags: dict[str, str], names: list[str]) -> None:
+        players = _players(self.service.games["fish"], names, "fish new alice bob")
+        clock = _clock_flag(flags.pop("clock", None))
+        options: dict[str, object] = {}
+        if "first" in flags:
+            options["first"] = _seat_named(players, flags.pop("first"))
+        if "board" in flags:
+            options["board"] = flags.pop("board")
+        seed = _seed(flags)
+        _no_more(flags)
+        await self.service.create_match("fish", players, options=options, seed=seed, clock=clock)
+
+    async def _fish_dm(self, flags: dict[str, str], names: list[str]) -> None:
+        players = _players(self.service.games["fish"], names, "fish dm alice bob --first alice")
+        if "first" not in flags:
+            raise CommandError("A death match needs --first NAME: who places first in game 1.")
+        first = _seat_named(players, flags.pop("first"))
+        move = _number(flags.pop("move", str(DM_CLOCK.move_seconds)), "--move")
+        reserve = _number(flags.pop("reserve", str(DM_CLOCK.reserve_seconds)), "--reserve")
+        house = flags.pop("no-house", None) is None
+        _no_more(flags)
+        await self.service.create_series("fish", players, first=first, clock=_settings(move, reserve), house_wins=house)
+
+    async def _volcano_new(self, flags: dict[str, str], names: list[str]) -> None:
+        players = _players(self.service.games["volcano"], names, "volcano new alice bob (one name plays solitaire)")
+        options = {name: flags.pop(name) for name in ("opening", "layout") if name in flags}  # the engine checks them
+        seed = _seed(flags)
+        _no_more(flags)
+        await self.service.create_match("volcano", players, options=options, seed=seed)
+
+    async def _volcano_best(self, flags: dict[str, str], words: list[str]) -> None:
+        _no_more(flags)
+        opening = " ".join(words) or None  # five squares may come unquoted: volcano best a1 b3 c3 d2 e5
+        # offline matches have no server (guild None), so these are the terminal's own records
+        self.write("\n".join(best_lines(await best_scores(self.service, None, opening), opening)))
 
     async def _mod(self, args: list[str]) -> None:
         if not args:
@@ -202,12 +249,22 @@ class Terminal:
 
     # --- helpers ---
 
-    async def _match(self, flags: dict[str, str]) -> Match:
+    async def _match(self, flags: dict[str, str], key: str | None = None) -> Match:
+        """The match named by --match, else the current one; for a game's command, a match of that game."""
         if "match" in flags:
-            return await self.service.get(_number(flags.pop("match"), "--match"))
-        if self.current is None:
-            raise CommandError("No match yet: start one with fish new ALICE BOB (or pick one with use ID).")
-        return await self.service.get(self.current)
+            match = await self.service.get(_number(flags.pop("match"), "--match"))
+        elif self.current is None:
+            start = NEW_USAGE[key] if key else " or ".join(NEW_USAGE.values())
+            raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
+        else:
+            match = await self.service.get(self.current)
+        if key is not None and match.game != key:
+            title = self.service.games[key].title
+            raise CommandError(
+                f"Match #{match.id} is a game of {self.service.game(match).title}, not {title}: "
+                f"use {match.game} commands for it, or pick a {title} match with --match ID or use ID."
+            )
+        return match
 
     def _actor(self, match: Match, name: str | None) -> Player:
         if name is not None:
@@ -280,6 +337,11 @@ def _no_more(flags: dict[str, str]) -> None:
         raise CommandError(f"Unknown option {', '.join('--' + f for f in flags)} for this command.")
 
 
+def _no_words(words: list[str], command: str) -> None:
+    if words:
+        raise CommandError(f"{command} takes no words ({' '.join(words)!r} is too much); options start with --.")
+
+
 def _one(words: list[str], usage: str) -> str:
     if len(words) != 1:
         raise CommandError(f"Use: {usage}.")
@@ -288,16 +350,31 @@ def _one(words: list[str], usage: str) -> str:
 
 def _number(text: str, what: str) -> int:
     try:
-        return int(float(text))
-    except ValueError:
+        number = int(text) if text.strip().lstrip("+-").isdigit() else int(float(text))
+    except (ValueError, OverflowError):
         raise CommandError(f"{what} must be a number, not {text!r}.") from None
+    if abs(number) >= 2**53:  # the database keeps 64-bit numbers; nothing here needs more than this
+        raise CommandError(f"{what} is too large: {text}.")
+    return number
 
 
-def _players(names: list[str]) -> list[Player]:
-    if len(names) != 2:
-        raise CommandError("Name two players, like: fish new alice bob.")
-    if names[0].lower() == names[1].lower():
-        raise CommandError("The two players need different names.")
+def _seed(flags: dict[str, str]) -> int | None:
+    return _number(flags.pop("seed"), "--seed") if "seed" in flags else None
+
+
+def _players(game: Game, names: list[str], example: str) -> list[Player]:
+    """Players for a new match of `game`, named by distinct typed names (case does not count)."""
+    low, high = game.min_players, game.max_players
+    if not low <= len(names) <= high:
+        count = f"{low}" if low == high else f"{low} to {high}"
+        raise CommandError(f"Name {count} players for {game.title} (not {len(names)}), like: {example}.")
+    seen: set[str] = set()
+    for name in names:
+        if not name.strip():
+            raise CommandError("A player's name cannot be empty.")
+        if name.lower() in seen:
+            raise CommandError(f"The players need different names: {name!r} is named twice.")
+        seen.add(name.lower())
     return [Player(f"local:{name.lower()}", name) for name in names]
 
 

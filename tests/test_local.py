@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from bot.games.volcano import VOLCANO
 from bot.local import Terminal
 from bot.models import OVER
-from bot.service import MatchService
+from bot.service import MatchService, NoSuchMatch
+from bot.solitaire import layout_of
 from tests.conftest import eventually
 
 
@@ -135,3 +138,153 @@ async def test_undo_and_adjudicate_from_the_terminal(terminal: Terminal, out: li
     assert "1. alice: A1" in history and "2. (a moderator took back alice's A1)" in history
     assert "Use: mod adjudicate" in await run(terminal, out, "mod adjudicate")
     assert "bob wins (adjudicated by moderator)" in await run(terminal, out, "mod adjudicate bob")
+
+
+# --- Volcano: the same shared commands, its own new and best ---
+
+
+async def test_a_volcano_game_of_three_through_the_terminal(
+    terminal: Terminal, out: list[str], service: MatchService, tmp_path: Path
+) -> None:
+    text = await run(terminal, out, "volcano new alice bob carol --seed 5")
+    match_id = terminal.current
+    assert match_id is not None and "Volcano #1: alice vs bob vs carol." in text and "alice to move" in text
+    match = await service.get(match_id)
+    assert match.game == "volcano" and match.names == ("alice", "bob", "carol") and match.seed == 5
+
+    listed = await run(terminal, out, "volcano moves")
+    legal = VOLCANO.legal_moves(match.state)
+    assert listed == f"{len(legal)} legal moves: " + " ".join(legal) and "b2-a2" in legal
+
+    text = await run(terminal, out, "volcano move b2-a2")  # off the board beyond a2: no eruption, alice goes on
+    assert "alice steps b2-a2: no eruption." in text and "alice to move" in text
+    text = await run(terminal, out, "volcano move a2-b2")  # back again is allowed because a2 erupts
+    assert "alice captures blue large (c2)" in text and "Score: alice 1, bob 0, carol 0" in text
+    assert "bob to move" in text
+
+    # a whole turn, typed unquoted: shlex gives two words, which are joined again
+    text = await run(terminal, out, "volcano move b2-c1, a1-a2")
+    assert "bob steps b2-c1: no eruption." in text and "bob captures red large (a3)" in text
+    assert "carol to move" in text and "Score: alice 1, bob 1, carol 0" in text
+    # a whole turn whose eruption is not its last step is refused whole
+    assert "must be the last step" in await run(terminal, out, "volcano move d4-d5, e5-e4, c3-c4")
+    assert (await service.get(match_id)).ply == 3
+
+    history = await run(terminal, out, "volcano history")
+    assert history.splitlines() == ["1. alice: b2-a2", "2. alice: a2-b2", "3. bob: b2-c1, a1-a2"]
+
+    saved = len(terminal.saved)
+    text = await run(terminal, out, "volcano board")
+    assert len(terminal.saved) == saved + 1
+    path = terminal.saved[-1]
+    assert path.parent == tmp_path / "renders" and f"board: {path}" in text and "carol to move" in text
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+
+    text = await run(terminal, out, "volcano resign")  # carol is to move: she leaves, alice plays on
+    assert "carol resigns." in text and "alice to move" in text and "Game over" not in text
+    match = await service.get(match_id)
+    assert match.running and VOLCANO.to_move(match.state) == 0 and match.state.resigned == frozenset({2})
+    assert "4. carol resigned; the others play on" in await run(terminal, out, "volcano history")
+    assert "already resigned" in await run(terminal, out, "volcano resign --as carol")
+    assert "carol's turn" not in await run(terminal, out, "games") and "alice to move" in out[-1]
+
+    text = await run(terminal, out, "volcano resign --as bob")  # not bob's turn; alice is the last one left
+    assert "bob resigns." in text and "Game over: alice wins (every other player resigned)." in text
+    assert not (await service.get(match_id)).running
+
+
+async def test_a_volcano_solitaire_played_out_then_best_shows_it(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    assert "No Volcano solitaire game" in await run(terminal, out, "volcano best")
+    await run(terminal, out, "volcano new solo --seed 11")
+    match_id = terminal.current
+    assert match_id is not None
+    rng = random.Random(2024)
+    for _ in range(1000):
+        match = await service.get(match_id)
+        if not match.running:
+            break
+        ply, move = match.ply, rng.choice(VOLCANO.legal_moves(match.state))
+        text = await run(terminal, out, f"volcano move {move} --as solo")
+        assert "✗" not in text, move
+        assert (await service.get(match_id)).ply == ply + 1
+    match = await service.get(match_id)
+    assert not match.running and match.result is not None and match.result.winners == {0}
+    score = VOLCANO.scores(match.state)[0]
+    assert "Game over: solo wins (" in out[-1] and f"final score {score:g}" in out[-1]
+    assert "over: nobody is to move" in await run(terminal, out, "volcano move b2-a2")
+    assert (await run(terminal, out, "volcano moves")) == "No legal moves: the game is over."
+
+    layout = layout_of(match)
+    assert len(layout) == 29 and layout.count("/") == 4
+    best = await run(terminal, out, "volcano best")
+    assert best.splitlines()[1] == f"1. {score:g} points by solo: opening diagonal, layout {layout} (match #{match_id})"
+    assert f"{score:g} points by solo" in await run(terminal, out, "volcano best diagonal")
+    assert "No Volcano solitaire game with the cross opening" in await run(terminal, out, "volcano best cross")
+    assert "✗ opening 'zigzag' is not one of" in await run(terminal, out, "volcano best zigzag")
+
+
+async def test_volcano_options_reach_the_engine(terminal: Terminal, out: list[str], service: MatchService) -> None:
+    layout = "RYGBCYGBCRGBCRYBCRYGCRYGB"
+    await run(terminal, out, f'volcano new alice --opening "b3 a1 c3 d2 e5" --layout {layout} --seed 3')
+    match = await service.get(terminal.current or 0)
+    assert match.options == {"opening": "b3 a1 c3 d2 e5", "layout": layout}
+    assert match.state.opening == "a1 b3 c3 d2 e5" and match.state.layout == layout
+    assert match.state.board[0] == ("R1", "R2", "R3") and match.state.board[24] == ("B1", "B2", "B3")
+    await run(terminal, out, "volcano new alice bob --opening cross --layout classic")
+    match = await service.get(terminal.current or 0)
+    assert match.options == {"opening": "cross", "layout": "classic"} and match.names == ("alice", "bob")
+    await run(terminal, out, "volcano new alice bob")
+    assert (await service.get(terminal.current or 0)).options == {}
+
+
+async def test_bad_volcano_commands_are_explained_and_create_nothing(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    cases = {
+        "volcano move b2-c3": "No match yet: start one with volcano new",
+        "volcano new a b c d e f g": "Name 1 to 6 players for Volcano (not 7)",
+        "volcano new": "Name 1 to 6 players for Volcano (not 0)",
+        "volcano new alice bob ALICE": "different names: 'ALICE' is named twice",
+        "volcano new alice --opening zigzag": "opening 'zigzag' is not one of diagonal",
+        'volcano new alice --opening "a1 b2 c3 d4"': "opening needs exactly 5 squares",
+        "volcano new alice --layout RRRR": "layout needs 25 colour letters",
+        "volcano new alice --layout " + "RYGBC" * 4 + "RRRRR": "each colour 5 times",
+        "volcano new alice bob --colour red": "Unknown option --colour",
+        "volcano new alice bob --clock 30/60": "Unknown option --clock",
+        "volcano new alice --opening": "--opening needs a value",
+        "volcano new alice --seed soon": "--seed must be a number",
+        "volcano new alice --seed 1e30": "--seed is too large",
+        "volcano best --as alice": "Unknown option --as",
+        "volcano erupt": "Unknown volcano command 'erupt'",
+        "volcano": "volcano what? new, best, move",
+    }
+    for line, message in cases.items():
+        text = await run(terminal, out, line)
+        assert text.startswith("✗ ") and message in text and "\n" not in text, line
+    assert terminal.current is None and service.running() == [] and terminal.saved == []
+    with pytest.raises(NoSuchMatch):
+        await service.get(1)
+
+
+async def test_each_game_s_commands_refuse_the_other_game_s_match(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    await run(terminal, out, "fish new alice bob --seed 5")
+    fish_id = terminal.current
+    for line in ("volcano move b2-a2", "volcano board", "volcano resign"):
+        assert 'is a game of "1, 2, 3", not Volcano' in await run(terminal, out, line), line
+    await run(terminal, out, "volcano new carol dave --seed 5")
+    volcano_id = terminal.current
+    assert "is a game of Volcano, not" in await run(terminal, out, "fish move A1")
+    assert "alice places a token on A1." in await run(terminal, out, f"fish move A1 --match {fish_id}")
+    assert "carol steps b2-a2" in await run(terminal, out, "volcano play b2-a2")
+    # several words are joined for fish too; its engine explains what a move looks like
+    assert "'A2 B2 C3' is not a move" in await run(terminal, out, f"fish move A2 B2 C3 --match {fish_id}")
+    assert "takes no words" in await run(terminal, out, "volcano board c3")
+    assert "takes no words" in await run(terminal, out, "volcano resign dave")
+    assert [(await service.get(i)).ply for i in (fish_id, volcano_id)] == [1, 1]
+    assert "Volcano (Icehouse, Kristin Looney)" in await run(terminal, out, "volcano rules")
+    assert "volcano best [OPENING]" in await run(terminal, out, "help")
