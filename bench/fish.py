@@ -11,20 +11,13 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentiles, timed
-from bot import posts
-from bot.clock import ClockSettings
+from bench.common import percentiles, pipeline, timed
 from bot.games import GAMES
 from bot.games.fish import NEIGHBOURS, solve_island
-from bot.models import Player
-from bot.service import MatchService
-from bot.store import Store
 from renderers import Caption, SeatClock, render
 
 FISH = GAMES["fish"]
@@ -78,32 +71,6 @@ def bench_render(states: list) -> None:
     print("render      ", percentiles([timed(lambda s=s: render("fish", s, caption=caption)) for s in sample]))
 
 
-async def bench_pipeline(games: int) -> None:
-    """Validate, apply, render and commit, through the real service on a real database file."""
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.sqlite3")
-        service = MatchService(store)
-        await service.start()
-        alice, bob = Player("local:alice", "alice"), Player("local:bob", "bob")
-        samples = []
-        for seed in range(games):
-            rng = random.Random(seed)
-            match = await service.create_match("fish", [alice, bob], seed=seed, clock=ClockSettings(3600, 3600))
-            await service.board_posted(match.id, 0)
-            while match.running:
-                seat = FISH.to_move(match.state)
-                move = rng.choice(FISH.legal_moves(match.state))
-                start = time.perf_counter()
-                notice = await service.move(match.id, match.players[seat].id, move, ply=match.ply)
-                await asyncio.to_thread(posts.build, service, notice.match, notice.lines, time.time())
-                await service.board_posted(match.id, notice.match.ply)
-                samples.append(time.perf_counter() - start)
-                match = notice.match
-        await service.close()
-        await store.close()
-    print("pipeline    ", percentiles(samples))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="seeded random games to sample (default 40)")
@@ -113,7 +80,7 @@ def main() -> None:
     bench_engine(states)
     bench_islands()
     bench_render(states)
-    asyncio.run(bench_pipeline(max(2, args.games // 4)))
+    print("pipeline    ", percentiles(asyncio.run(pipeline("fish", max(2, args.games // 4), lambda seed: 2))))
 
 
 if __name__ == "__main__":
