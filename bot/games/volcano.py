@@ -445,7 +445,8 @@ Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best coll
   Send a whole turn at once with commas: b2-c3, c3-d4.
 • Score: 7 per solid tree (small+medium+large of one colour), 5 per mixed tree, 1 per other piece.
 • The game ends after the turn in which someone holds every colour (or when no eruption can be reached, or no
-  one can complete the colours any more). Highest score wins; ties share the win."""
+  one can complete the colours any more). Highest score wins; ties share the win.
+• Resigning keeps your captures on the record; the others play on, and the last player left wins."""
 
 
 class Volcano:
