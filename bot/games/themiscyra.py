@@ -1,0 +1,455 @@
+"""Themiscyra (Rey Alicea, 2017): shared/rules/themiscyra.md, every RULING included.
+
+Two players (Black is seat 0) place two stones a turn on a clear straight line. While rings are still
+being placed (setup) one of the two stones gets a ring; after that a ring on one of your stones moves onto
+one of the two new stones, through an open area (two or more 8-connected empty squares) that both touch,
+the areas being taken after the stones are placed. A player who cannot complete a turn loses.
+
+The board is a pair of 100-bit masks (bit `row * 10 + col`, a1 = 0, j10 = 99), so open areas are found
+with whole-board bit operations. Turn generation (`legal_moves`) uses what a placement can change:
+removing two empty squares only splits the areas that held them, every other area stays as it was, and a
+new stone touches no area but its own. So each stone pair needs one flood fill of one or two areas, done
+once for all the rings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+
+SIZE = 10
+SQUARES = SIZE * SIZE
+COLUMNS = "abcdefghij"
+RINGS = 8
+COLOUR_NAMES = ("Black", "White")
+FULL = (1 << SQUARES) - 1
+
+SQUARE_NAMES = tuple(f"{COLUMNS[s % SIZE]}{s // SIZE + 1}" for s in range(SQUARES))
+_SQUARE_BY_NAME = {name: s for s, name in enumerate(SQUARE_NAMES)}
+_NOT_A = sum(1 << s for s in range(SQUARES) if s % SIZE != 0)
+_NOT_J = sum(1 << s for s in range(SQUARES) if s % SIZE != SIZE - 1)
+
+
+def _dilate(mask: int) -> int:
+    """`mask` grown by one square in all 8 directions (no wrapping round the board's edges)."""
+    row = mask | ((mask << 1) & _NOT_A) | ((mask >> 1) & _NOT_J)
+    return (row | (row << SIZE) | (row >> SIZE)) & FULL
+
+
+NEIGHBOURS = tuple(_dilate(1 << s) & ~(1 << s) for s in range(SQUARES))
+"""The 8-neighbourhood of each square, as a mask."""
+
+
+def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each square, the squares along the 4 forward directions (E, N, NE, NW): every line once."""
+    out = []
+    for s in range(SQUARES):
+        col, row = s % SIZE, s // SIZE
+        rays = []
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+            ray = []
+            c, r = col + dc, row + dr
+            while 0 <= c < SIZE and 0 <= r < SIZE:
+                ray.append(r * SIZE + c)
+                c, r = c + dc, r + dr
+            rays.append(tuple(ray))
+        out.append(tuple(rays))
+    return tuple(out)
+
+
+RAYS = _rays()
+
+
+def square_name(square: int) -> str:
+    return SQUARE_NAMES[square]
+
+
+def parse_square(text: str) -> int:
+    name = text.strip().lower()
+    if name not in _SQUARE_BY_NAME:
+        raise IllegalMove(f"{text.strip()[:12]} is not on the board (columns a-j, rows 1-10).")
+    return _SQUARE_BY_NAME[name]
+
+
+def _squares(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _order(a: int, b: int) -> tuple[int, int]:
+    """The canonical order of two stones: by column, then row (`c9 e5`)."""
+    return (a, b) if (a % SIZE, a // SIZE) <= (b % SIZE, b // SIZE) else (b, a)
+
+
+def components(region: int) -> list[int]:
+    """The 8-connected groups of squares of `region`, as masks."""
+    out = []
+    while region:
+        group = region & -region
+        while True:
+            grown = _dilate(group) & region
+            if grown == group:
+                break
+            group = grown
+        out.append(group)
+        region &= ~group
+    return out
+
+
+def open_areas(empty: int) -> list[int]:
+    """The open areas: groups of two or more contiguous empty squares."""
+    return [group for group in components(empty) if group & (group - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class ThemiscyraState:
+    """Stones by colour and the ring squares as masks; `turn` is the seat to move (None: over).
+
+    `last` is the last turn as (stone, stone, ring from or None in setup, ring to), played by `last_seat`.
+    """
+
+    stones: tuple[int, int] = (0, 0)
+    rings: int = 0
+    turn: int | None = 0
+    winner: int | None = None
+    last: tuple[int, int, int | None, int] | None = None
+    last_seat: int | None = None
+    ply: int = 0
+    events: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> int:
+        return FULL & ~(self.stones[0] | self.stones[1])
+
+    @property
+    def setup(self) -> bool:
+        """Rings are still being placed."""
+        return self.rings.bit_count() < RINGS
+
+    def rings_of(self, seat: int) -> list[int]:
+        return _squares(self.rings & self.stones[seat])
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A parsed turn: the two stones (canonical order), and the ring's move (`start` None in setup)."""
+
+    stones: tuple[int, int]
+    start: int | None
+    end: int
+
+    def __str__(self) -> str:
+        a, b = (SQUARE_NAMES[s] for s in self.stones)
+        if self.start is None:
+            return f"{a} {b} @{SQUARE_NAMES[self.end]}"
+        return f"{a} {b} {SQUARE_NAMES[self.start]}>{SQUARE_NAMES[self.end]}"
+
+
+_SQ = r"([a-z]+\d+)"
+_TURN = re.compile(rf"{_SQ}[\s,]*{_SQ}[\s,]*(?:@\s*{_SQ}|[\s,]{_SQ}\s*>\s*{_SQ})", re.IGNORECASE)
+HOW = (
+    "write the two stones, then @ and the stone that gets the ring in setup (e5 e8 @e8),"
+    " or the ring's move (e5 e8 c3>e8)"
+)
+
+
+def parse_turn(text: str) -> Turn:
+    """The turn `text` names (any case, stones in either order); InvalidNotation if it is not one."""
+    if not isinstance(text, str) or len(text.strip()) > 40:
+        raise InvalidNotation(f"That is not a turn: {HOW}.")
+    found = _TURN.fullmatch(text.strip())
+    if found is None:
+        shown = text.strip()[:40]
+        raise InvalidNotation(f"{shown!r} is not a turn: {HOW}.")
+    a, b, ring, start, end = found.groups()
+    first, second = parse_square(a), parse_square(b)
+    if first == second:
+        raise IllegalMove(f"{SQUARE_NAMES[first]} {SQUARE_NAMES[second]}: the two stones go on two different squares.")
+    stones = _order(first, second)
+    if ring is not None:
+        return Turn(stones, None, parse_square(ring))
+    return Turn(stones, parse_square(start), parse_square(end))
+
+
+def _between(a: int, b: int) -> list[int] | None:
+    """The squares strictly between a and b on their line, or None when they share no straight line."""
+    for ray in RAYS[a]:
+        if b in ray:
+            return list(ray[: ray.index(b)])
+    for ray in RAYS[b]:
+        if a in ray:
+            return list(ray[: ray.index(a)])
+    return None
+
+
+def stone_pairs(empty: int) -> list[tuple[int, int]]:
+    """Every pair of empty squares on one line with only empty squares between them, canonical order."""
+    pairs = []
+    for a in _squares(empty):
+        for ray in RAYS[a]:
+            for b in ray:
+                if not empty >> b & 1:
+                    break
+                pairs.append(_order(a, b))
+    pairs.sort(key=lambda p: (p[0] % SIZE, p[0] // SIZE, p[1] % SIZE, p[1] // SIZE))
+    return pairs
+
+
+class _Areas:
+    """The open areas of one position, ready to be split by the stones of each candidate pair."""
+
+    def __init__(self, empty: int) -> None:
+        self.empty = empty
+        self.group_of: dict[int, int] = {}
+        for group in components(empty):
+            for square in _squares(group):
+                self.group_of[square] = group
+
+    def touched(self, a: int, b: int) -> list[int]:
+        """After stones on a and b: the open areas next to a or b (only those can carry a ring to them)."""
+        left = (self.group_of[a] | self.group_of[b]) & ~(1 << a) & ~(1 << b)
+        near = NEIGHBOURS[a] | NEIGHBOURS[b]
+        return [group for group in components(left) if group & (group - 1) and group & near]
+
+
+def _ring_moves(areas: list[int], rings: list[int], stones: tuple[int, int]) -> list[tuple[int, int]]:
+    """(ring square, new stone) pairs whose ring and stone touch one same open area."""
+    out = []
+    for start in rings:
+        reach = NEIGHBOURS[start]
+        for end in stones:
+            if any(area & reach and area & NEIGHBOURS[end] for area in areas):
+                out.append((start, end))
+    return out
+
+
+RULES_CARD = """\
+Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 board (a1 bottom left, j10 top right).
+• A turn: place two of your stones on two empty squares of one row, column or diagonal, with only empty
+  squares between them (adjacent is fine).
+• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8), until all 8 rings are down.
+• Then: move a ring from one of your stones onto one of the two new stones (e5 e8 c3>e8). The ring and that
+  stone must both touch the same open area: two or more connected empty squares (diagonals connect),
+  counted after your two stones are down. A stone the ring leaves stays, bare.
+• The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."""
+
+
+class Themiscyra:
+    """The engine object registered as GAMES["themiscyra"]."""
+
+    key = "themiscyra"
+    title = "Themiscyra"
+    min_players = 2
+    max_players = 2
+    options: frozenset[str] = frozenset()
+    rules_card = RULES_CARD
+
+    def new(self, seats: int, seed: int, **options: Any) -> ThemiscyraState:
+        """The empty board, Black to move (the seed is not used: there is no chance in this game)."""
+        check_seats(self, seats)
+        check_options(self, options, set())
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOptions("seed must be a whole number.")
+        return ThemiscyraState()
+
+    def to_move(self, state: ThemiscyraState) -> int | None:
+        return state.turn
+
+    def legal_moves(self, state: ThemiscyraState) -> list[str]:
+        names = SQUARE_NAMES
+        return [
+            f"{names[a]} {names[b]} @{names[end]}"
+            if start is None
+            else f"{names[a]} {names[b]} {names[start]}>{names[end]}"
+            for a, b, start, end in self._generate(state, None)
+        ]
+
+    def turns(self, state: ThemiscyraState, stones: tuple[int, int] | None = None) -> list[Turn]:
+        """Every legal turn (or only those with these two stones), in canonical order."""
+        return [Turn((a, b), start, end) for a, b, start, end in self._generate(state, stones)]
+
+    def _generate(
+        self, state: ThemiscyraState, stones: tuple[int, int] | None
+    ) -> list[tuple[int, int, int | None, int]]:
+        """(stone, stone, ring from or None, ring to) of every legal turn: plain tuples, for speed."""
+        if state.turn is None:
+            return []
+        pairs = stone_pairs(state.empty) if stones is None else [stones]
+        if state.setup:
+            return [(a, b, None, end) for a, b in pairs for end in (a, b)]
+        areas = _Areas(state.empty)
+        rings = state.rings_of(state.turn)
+        return [(a, b, start, end) for a, b in pairs for start, end in _ring_moves(areas.touched(a, b), rings, (a, b))]
+
+    def can_move(self, state: ThemiscyraState) -> bool:
+        """Whether the seat to move can complete any turn (stops at the first one found)."""
+        if state.turn is None:
+            return False
+        pairs = stone_pairs(state.empty)
+        if state.setup or not pairs:
+            return bool(pairs)
+        areas = _Areas(state.empty)
+        rings = state.rings_of(state.turn)
+        return any(_ring_moves(areas.touched(*pair), rings, pair) for pair in pairs)
+
+    def parse(self, state: ThemiscyraState, text: str) -> Turn:
+        """The turn `text` names if it is legal here, or IllegalMove saying which part is wrong."""
+        if state.turn is None:
+            raise IllegalMove("The game is over: no more turns.")
+        turn = parse_turn(text)
+        a, b = turn.stones
+        pair = f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]}"
+        for square in turn.stones:
+            if not state.empty >> square & 1:
+                raise IllegalMove(f"{SQUARE_NAMES[square]} is taken: stones go on empty squares.")
+        between = _between(a, b)
+        if between is None:
+            raise IllegalMove(f"{pair}: the two stones must lie on one row, column or diagonal.")
+        blocked = [SQUARE_NAMES[s] for s in between if not state.empty >> s & 1]
+        if blocked:
+            verb = "is" if len(blocked) == 1 else "are"
+            raise IllegalMove(f"{pair}: {', '.join(blocked)} between them {verb} not empty.")
+        end = SQUARE_NAMES[turn.end]
+        placed = state.rings.bit_count()
+        if state.setup:
+            if turn.start is not None:
+                raise IllegalMove(
+                    f"Rings are still being placed ({placed} of {RINGS} are down): put one on a new stone, "
+                    f"like {pair} @{SQUARE_NAMES[b]}."
+                )
+            if turn.end not in turn.stones:
+                raise IllegalMove(f"@{end}: the ring goes on one of the two stones you place ({pair}).")
+            return turn
+        if turn.start is None:
+            raise IllegalMove(f"All {RINGS} rings are down: move one instead, like {pair} c3>{SQUARE_NAMES[b]}.")
+        start = SQUARE_NAMES[turn.start]
+        move = f"{start}>{end}"
+        if not state.rings >> turn.start & 1:
+            raise IllegalMove(f"{move}: there is no ring on {start}.")
+        if not state.stones[state.turn] >> turn.start & 1:
+            raise IllegalMove(
+                f"{move}: the ring on {start} sits on a {COLOUR_NAMES[1 - state.turn]} stone; move one on yours."
+            )
+        if turn.end not in turn.stones:
+            raise IllegalMove(f"{move}: a ring moves onto one of the two stones you place ({pair}).")
+        areas = open_areas(state.empty & ~(1 << a) & ~(1 << b))  # the definition itself: one turn, no hurry
+        if not any(area & NEIGHBOURS[turn.start] for area in areas):
+            raise IllegalMove(f"{move}: the ring on {start} touches no open area, so it cannot move.")
+        if not any(area & NEIGHBOURS[turn.start] and area & NEIGHBOURS[turn.end] for area in areas):
+            raise IllegalMove(f"{move}: the ring on {start} and {end} share no open area.")
+        return turn
+
+    def canonical(self, state: ThemiscyraState, move: str) -> str:
+        return str(self.parse(state, move))
+
+    def play(self, state: ThemiscyraState, move: str) -> ThemiscyraState:
+        turn = self.parse(state, move)
+        seat = state.turn
+        assert seat is not None
+        a, b = turn.stones
+        stones = list(state.stones)
+        stones[seat] |= (1 << a) | (1 << b)
+        rings = state.rings | (1 << turn.end)
+        if turn.start is not None:
+            rings &= ~(1 << turn.start)
+        who, pair = f"{{{seat}}}", f"{SQUARE_NAMES[a]} and {SQUARE_NAMES[b]}"
+        if turn.start is None:
+            events = [f"{who} places {pair} and puts a ring on {SQUARE_NAMES[turn.end]}."]
+        else:
+            events = [
+                f"{who} places {pair} and moves the ring from {SQUARE_NAMES[turn.start]} to {SQUARE_NAMES[turn.end]}."
+            ]
+        after = ThemiscyraState(
+            stones=(stones[0], stones[1]),
+            rings=rings,
+            turn=1 - seat,
+            last=(a, b, turn.start, turn.end),
+            last_seat=seat,
+            ply=state.ply + 1,
+        )
+        if state.setup and not after.setup:
+            events.append("All 8 rings are down: from now on a ring moves each turn.")
+        if not self.can_move(after):
+            events.append(f"{{{1 - seat}}} cannot complete a turn: {who} wins.")
+            after = replace(after, turn=None, winner=seat)
+        return replace(after, events=tuple(events))
+
+    def outcome(self, state: ThemiscyraState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        scores = tuple(1.0 if seat == state.winner else 0.0 for seat in range(2))
+        loser = COLOUR_NAMES[1 - state.winner]
+        return Outcome(scores, frozenset({state.winner}), f"{loser} cannot complete a turn")
+
+    def scores(self, state: ThemiscyraState) -> tuple[float, ...]:
+        """No points in this game: the last player to complete a turn wins."""
+        return ()
+
+    def events(self, state: ThemiscyraState) -> tuple[str, ...]:
+        return state.events
+
+    def view(self, state: ThemiscyraState, seat: int | None) -> ThemiscyraState:
+        """Nothing is hidden in this game."""
+        return state
+
+    def dumps(self, state: ThemiscyraState) -> str:
+        return json.dumps(
+            {
+                "game": self.key,
+                "black": " ".join(SQUARE_NAMES[s] for s in _squares(state.stones[0])),
+                "white": " ".join(SQUARE_NAMES[s] for s in _squares(state.stones[1])),
+                "rings": " ".join(SQUARE_NAMES[s] for s in _squares(state.rings)),
+                "turn": state.turn,
+                "winner": state.winner,
+                "last": None if state.last is None else [None if s is None else SQUARE_NAMES[s] for s in state.last],
+                "last_seat": state.last_seat,
+                "ply": state.ply,
+                "events": list(state.events),
+            },
+            separators=(",", ":"),
+        )
+
+    def loads(self, text: str) -> ThemiscyraState:
+        data = json.loads(text)
+        last = data["last"]
+        return ThemiscyraState(
+            stones=(_mask(data["black"]), _mask(data["white"])),
+            rings=_mask(data["rings"]),
+            turn=data["turn"],
+            winner=data["winner"],
+            last=None if last is None else tuple(None if s is None else _SQUARE_BY_NAME[s] for s in last),  # type: ignore[arg-type]
+            last_seat=data["last_seat"],
+            ply=data["ply"],
+            events=tuple(data["events"]),
+        )
+
+    def state_from_position(self, black: str, white: str, rings: str, turn: int | None = 0) -> ThemiscyraState:
+        """A hand-built position (tests, puzzles): squares as space-separated names; rings sit on stones."""
+        state = ThemiscyraState(stones=(_mask(black), _mask(white)), rings=_mask(rings), turn=turn)
+        if state.stones[0] & state.stones[1]:
+            raise BadOptions("A square cannot hold a black and a white stone.")
+        if state.rings & ~(state.stones[0] | state.stones[1]):
+            raise BadOptions("Rings sit on stones.")
+        if state.rings.bit_count() > RINGS:
+            raise BadOptions(f"There are only {RINGS} rings.")
+        if turn is not None and not self.can_move(state):  # the player to move is stuck: the other has won
+            state = replace(state, turn=None, winner=1 - turn)
+        return state
+
+
+def _mask(names: str) -> int:
+    mask = 0
+    for name in names.split():
+        mask |= 1 << parse_square(name)
+    return mask
+
+
+THEMISCYRA = Themiscyra()
