@@ -65,6 +65,7 @@ class Caption:
     header: str | None = None  # e.g. "Death match · game 2 of 3 · alice 1–0 bob"
     paused: bool = False  # show a clear PAUSED badge
     result: str | None = None  # how a game ended off the board (time, resignation, abort), shown instead of the turn
+    overlays: frozenset[str] = frozenset()  # optional extra layers a game may draw, e.g. "areas" (Themiscyra)
 
     def name(self, seat: int) -> str:
         if seat < len(self.names) and self.names[seat].strip():

@@ -1,0 +1,446 @@
+"""Draws a Themiscyra board: the 10x10 board on the left, players, clocks and the last turn on the right.
+
+Stones are black and white discs (white ones with a dark rim) on a grey-green board; a ring is a thick gold
+band with dark edges around the stone that carries it. The last turn's two new stones get a red dot, the
+ring's move a red arrow from the stone it left (ringed by a dashed red circle) to the stone it went to; a
+setup ring's new stone gets red corner marks instead. With "areas" in `Caption.overlays` every open area
+is tinted in its own colour and outlined, so players see where rings may move through. Stone, ring, mark
+and arrow sprites depend on few inputs, so they are painted once and pasted.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from bot.clock import format_seconds
+from bot.games.themiscyra import RINGS, SIZE, SQUARE_NAMES, THEMISCYRA, ThemiscyraState, open_areas
+from renderers.draw import (
+    ALERT,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_BOX,
+    TEXT,
+    WHITE,
+    Caption,
+    Colour,
+    SeatClock,
+    antialiased,
+    arrow_layer,
+    fit,
+    font,
+    paste,
+    rounded_box,
+    text,
+    wrap,
+)
+
+SQUARE = 52  # side of a board square
+BOARD_LEFT = 34  # room for the row numbers
+BOARD_TOP = 16
+BOARD_SIDE = SIZE * SQUARE
+PANEL_LEFT = BOARD_LEFT + BOARD_SIDE + 14
+WIDTH = 800
+HEIGHT = 590
+STONE_R = 18  # stone radius
+RING_IN = 19.5  # the ring band, dark edges included
+RING_OUT = 25
+SPRITE = SQUARE  # stone sprites are one square, centred on it
+PER_SEAT = RINGS // 2  # rings each player places in setup (and so owns)
+
+BOARD_BG: Colour = (20, 30, 38)
+SQUARE_LIGHT: Colour = (122, 150, 134)
+SQUARE_DARK: Colour = (108, 136, 121)
+GRID_LINE: Colour = (70, 92, 82)
+COORD: Colour = (196, 212, 226)
+STONE_FILL: tuple[Colour, Colour] = ((24, 24, 28), (244, 243, 236))
+STONE_RIM: tuple[Colour, Colour] = ((78, 80, 88), INK)
+RING_GOLD: Colour = (255, 196, 40)
+LAST_MARK: Colour = (238, 52, 86)
+AREA_TINTS: tuple[Colour, ...] = (
+    (160, 222, 255),
+    (255, 178, 206),
+    (206, 188, 255),
+    (255, 206, 150),
+    (176, 250, 196),
+    (236, 236, 150),
+)
+"""Open-area tints, cycled in the order of each area's lowest square; mixed into the square colour."""
+AREA_MIX = 0.7  # how much of the tint goes into a tinted square
+AREA_EDGE_DARKEN = 0.45  # an area's outline: its tint, this much darkened
+AREA_EDGE = 3  # px
+
+
+def square_centre(square: int) -> tuple[int, int]:
+    """Pixel centre of a square (bit row * 10 + col: a1 = 0 ... j10 = 99); row 10 is at the top."""
+    row, col = divmod(square, SIZE)
+    return BOARD_LEFT + SQUARE * col + SQUARE // 2, BOARD_TOP + SQUARE * (SIZE - 1 - row) + SQUARE // 2
+
+
+def square_box(square: int) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of a square, for cropping; neighbouring boxes share no pixel."""
+    cx, cy = square_centre(square)
+    half = SQUARE // 2
+    return cx - half, cy - half, cx + half, cy + half
+
+
+def _square_fill(square: int) -> Colour:
+    row, col = divmod(square, SIZE)
+    return SQUARE_LIGHT if (row + col) % 2 else SQUARE_DARK
+
+
+def _mix(a: Colour, b: Colour, share: float) -> Colour:
+    """`share` of b mixed into a."""
+    return tuple(round(x + (y - x) * share) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def _circle(draw: ImageDraw.ImageDraw, c: float, r: float, s: int, fill: Colour) -> None:
+    draw.ellipse(((c - r) * s, (c - r) * s, (c + r) * s, (c + r) * s), fill=fill)
+
+
+@cache
+def _stone(seat: int, ringed: bool) -> Image.Image:
+    """A stone (0 black, 1 white), with a gold ring band around it when it carries a ring."""
+    c = SPRITE / 2
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        if ringed:
+            _circle(draw, c, RING_OUT, s, INK)
+            _circle(draw, c, RING_OUT - 1.6, s, RING_GOLD)
+            _circle(draw, c, RING_IN, s, INK)
+        _circle(draw, c, STONE_R, s, STONE_RIM[seat])
+        _circle(draw, c, STONE_R - 1.6, s, STONE_FILL[seat])
+        # a soft highlight up and left, so the stones read as stones, not holes
+        shine = (58, 58, 66) if seat == 0 else WHITE
+        draw.ellipse(((c - 11) * s, (c - 12) * s, (c - 3) * s, (c - 6) * s), fill=shine)
+
+    return antialiased((SPRITE, SPRITE), paint)
+
+
+@cache
+def _icon(seat: int, radius: int) -> Image.Image:
+    """A small stone for the panel, rimmed so a black one shows on the dark panel too."""
+    side = 2 * radius + 2
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        c = side / 2
+        _circle(draw, c, radius, s, MUTED if seat == 0 else INK)
+        _circle(draw, c, radius - 1.5, s, STONE_FILL[seat])
+
+    return antialiased((side, side), paint)
+
+
+@cache
+def _ring_icon(placed: bool) -> Image.Image:
+    """A ring for the panel: gold when on the board, a dim outline while still to be placed."""
+    side = 20
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        c = side / 2
+        if placed:
+            _circle(draw, c, 9, s, INK)
+            _circle(draw, c, 8, s, RING_GOLD)
+            _circle(draw, c, 4.6, s, INK)
+            _circle(draw, c, 3.6, s, PANEL_BOX)
+        else:
+            _circle(draw, c, 8, s, MUTED)
+            _circle(draw, c, 6.4, s, PANEL_BOX)
+
+    return antialiased((side, side), paint)
+
+
+@cache
+def _dot() -> Image.Image:
+    """The mark on each of the last turn's two new stones: a red dot with a dark rim."""
+    side = 18
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        _circle(draw, side / 2, 7.5, s, INK)
+        _circle(draw, side / 2, 6, s, LAST_MARK)
+
+    return antialiased((side, side), paint)
+
+
+@cache
+def _ghost_ring() -> Image.Image:
+    """A dashed red circle where the moved ring was: the stone it left stays, bare."""
+    c = SPRITE / 2
+    r = (RING_IN + RING_OUT) / 2
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        box = ((c - r) * s, (c - r) * s, (c + r) * s, (c + r) * s)
+        for k in range(12):
+            start = k * 30 + 4
+            draw.arc(box, start, start + 18, fill=INK, width=round(5.5 * s))
+        for k in range(12):
+            start = k * 30 + 4
+            draw.arc(box, start + 1.5, start + 16.5, fill=LAST_MARK, width=round(3 * s))
+
+    return antialiased((SPRITE, SPRITE), paint)
+
+
+@cache
+def _corners() -> Image.Image:
+    """Red corner brackets inside a square: where a ring was put down in setup."""
+    sprite = Image.new("RGBA", (SQUARE, SQUARE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    lo, hi, arm = 1, SQUARE - 2, 13
+    for x, dx in ((lo, 1), (hi, -1)):
+        for y, dy in ((lo, 1), (hi, -1)):
+            for box in ((x, y, x + dx * arm, y + dy * 4), (x, y, x + dx * 4, y + dy * arm)):
+                left, right = sorted((box[0], box[2]))
+                top, bottom = sorted((box[1], box[3]))
+                draw.rectangle((left, top, right, bottom), fill=INK)
+                draw.rectangle((left + 1, top + 1, right - 1, bottom - 1), fill=LAST_MARK)
+    return sprite
+
+
+@cache
+def _arrow(dx: int, dy: int) -> Image.Image:
+    """The ring's arrow for a move of (dx, dy) squares: centre to centre, its tip on the new stone's rim."""
+    length = math.hypot(dx, dy) * SQUARE
+    angle = math.degrees(math.atan2(dy, dx))  # rows go up on the board, as angles do
+    return arrow_layer(length - 10, angle, LAST_MARK, shaft=6, head_width=19, head_length=16, outline_width=2)
+
+
+@cache
+def _background() -> Image.Image:
+    """The board squares, coordinates and the panel: everything that never changes."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BOARD_BG)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((PANEL_LEFT - 4, 0, WIDTH, HEIGHT), fill=PANEL)
+    for square in range(SIZE * SIZE):
+        left, top, right, bottom = square_box(square)
+        draw.rectangle((left, top, right - 1, bottom - 1), fill=_square_fill(square))
+    for k in range(SIZE + 1):
+        x, y = BOARD_LEFT + SQUARE * k, BOARD_TOP + SQUARE * k
+        draw.line((x, BOARD_TOP, x, BOARD_TOP + BOARD_SIDE), fill=GRID_LINE, width=1)
+        draw.line((BOARD_LEFT, y, BOARD_LEFT + BOARD_SIDE, y), fill=GRID_LINE, width=1)
+    for k in range(SIZE):
+        cx, _ = square_centre(k)
+        text(draw, (cx, BOARD_TOP + BOARD_SIDE + 18), "abcdefghij"[k], 19, COORD, bold=True, anchor="mm")
+        _, cy = square_centre(k * SIZE)
+        text(draw, (BOARD_LEFT // 2, cy), str(k + 1), 19, COORD, bold=True, anchor="mm")
+    return image
+
+
+def _squares(mask: int) -> list[int]:
+    return [s for s in range(SIZE * SIZE) if mask >> s & 1]
+
+
+def _draw_areas(draw: ImageDraw.ImageDraw, empty: int) -> None:
+    """Each open area in its own flat tint, outlined along its edges; lone empty squares stay plain.
+
+    Everything is painted inside the boxes of the area's squares: a square's own grid lines (left and top)
+    take the tint when the neighbour there is in the same area, so an area reads as one region.
+    """
+    for k, area in enumerate(open_areas(empty)):
+        tint = AREA_TINTS[k % len(AREA_TINTS)]
+        fill = _mix(SQUARE_LIGHT, tint, AREA_MIX)
+        edge = _mix(tint, INK, AREA_EDGE_DARKEN)
+        for square in _squares(area):
+            left, top, right, bottom = square_box(square)
+            row, col = divmod(square, SIZE)
+            up = row < SIZE - 1 and bool(area >> (square + SIZE) & 1)
+            down = row > 0 and bool(area >> (square - SIZE) & 1)
+            west = col > 0 and bool(area >> (square - 1) & 1)
+            east = col < SIZE - 1 and bool(area >> (square + 1) & 1)
+            corner = up and west and bool(area >> (square + SIZE - 1) & 1)
+            draw.rectangle((left + (0 if west else 1), top + (0 if up else 1), right - 1, bottom - 1), fill=fill)
+            if not corner:  # the grid crossing at the top left stays unless all four squares are the area's
+                draw.point((left, top), fill=GRID_LINE)
+            x0, y0, x1, y1 = left + 1, top + 1, right - 1, bottom - 1
+            w = AREA_EDGE - 1
+            if not up:
+                draw.rectangle((x0, y0, x1, y0 + w), fill=edge)
+            if not down:
+                draw.rectangle((x0, y1 - w, x1, y1), fill=edge)
+            if not west:
+                draw.rectangle((x0, y0, x0 + w, y1), fill=edge)
+            if not east:
+                draw.rectangle((x1 - w, y0, x1, y1), fill=edge)
+
+
+def _draw_last(image: Image.Image, state: ThemiscyraState) -> None:
+    """The last turn: a dot on each new stone, and the ring's arrow (or the setup ring's corner marks)."""
+    if state.last is None:
+        return
+    a, b, start, end = state.last
+    if start is None:
+        paste(image, _corners(), square_centre(end))
+    else:
+        paste(image, _ghost_ring(), square_centre(start))
+        (sr, sc), (er, ec) = divmod(start, SIZE), divmod(end, SIZE)
+        (sx, sy), (ex, ey) = square_centre(start), square_centre(end)
+        layer = _arrow(ec - sc, er - sr)
+        # the layer is centred on the arrow's middle; the arrow is 10 px short of the end's centre
+        dist = math.dist((sx, sy), (ex, ey))
+        ux, uy = (ex - sx) / dist, (ey - sy) / dist
+        paste(image, layer, (round((sx + ex - 10 * ux) / 2), round((sy + ey - 10 * uy) / 2)))
+    for square in (a, b):
+        paste(image, _dot(), square_centre(square))
+
+
+def turn_text(last: tuple[int, int, int | None, int]) -> str:
+    """The canonical notation of a turn: stones by column then row, then `@ring` or `from>to`."""
+    a, b, start, end = last
+    first, second = sorted((a, b), key=lambda s: (s % SIZE, s // SIZE))
+    stones = f"{SQUARE_NAMES[first]} {SQUARE_NAMES[second]}"
+    if start is None:
+        return f"{stones} @{SQUARE_NAMES[end]}"
+    return f"{stones} {SQUARE_NAMES[start]}>{SQUARE_NAMES[end]}"
+
+
+def draw(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Image.Image:
+    """The whole picture of a (viewed) state: board, open areas, stones and rings, last turn, then the panel."""
+    image = _background().copy()
+    board = ImageDraw.Draw(image)
+    if "areas" in caption.overlays:
+        _draw_areas(board, state.empty)
+    for seat in (0, 1):
+        for square in _squares(state.stones[seat]):
+            paste(image, _stone(seat, bool(state.rings >> square & 1)), square_centre(square))
+    _draw_last(image, state)
+    _draw_panel(board, image, state, viewer, caption)
+    return image
+
+
+def _draw_panel(
+    draw: ImageDraw.ImageDraw, image: Image.Image, state: ThemiscyraState, viewer: int | None, caption: Caption
+) -> None:
+    """Title (and PAUSED), header, one box per player (stone, name, rings, stones, clock), then the status."""
+    left, right = PANEL_LEFT + 8, WIDTH - 10
+    width = right - left
+    text(draw, (left, 10), "Themiscyra", 26, TEXT, bold=True)
+    y = 48
+    if caption.paused:
+        rounded_box(draw, (left, y, right, y + 32), ALERT)
+        text(draw, ((left + right) / 2, y + 16), "PAUSED", 19, WHITE, bold=True, anchor="mm")
+        y += 42
+    if caption.header:
+        for line in wrap(caption.header, 13, width, max_lines=2):
+            text(draw, (left, y), line, 13, MUTED)
+            y += 17
+        y += 4
+    turn = THEMISCYRA.to_move(state)
+    clocks = caption.clocks
+    row, rings_row = 30, 28
+    clock_row = 24 if clocks else 0
+    box_height = row + rings_row + clock_row + 6
+    for seat in (0, 1):
+        border = HIGHLIGHT if seat == turn and caption.result is None else None
+        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=border)
+        mid = y + 4 + row // 2
+        paste(image, _icon(seat, 11), (left + 18, mid))
+        tags = (" (you)" if seat == viewer else "") + (" ▶" if seat == turn and caption.result is None else "")
+        room = width - 44 - font(17, True).getlength(tags)
+        name = fit(caption.name(seat), 17, room, bold=True)
+        text(draw, (left + 36, mid), name + tags, 17, TEXT, bold=True, anchor="lm")
+        line_mid = y + 4 + row + rings_row // 2 - 2
+        placed = len(state.rings_of(seat))
+        for k in range(max(PER_SEAT, placed)):
+            paste(image, _ring_icon(k < placed), (left + 18 + 21 * k, line_mid))
+        stones = state.stones[seat].bit_count()
+        text(draw, (right - 10, line_mid), f"{stones} stones", 13, MUTED, anchor="rm")
+        clock = clocks[seat] if clocks and seat < len(clocks) else None
+        if clock is not None:
+            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            top = y + 4 + row + rings_row
+            _draw_clock(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
+        y += box_height + 10
+    _draw_status(draw, image, state, caption, left, right, y + 2)
+
+
+def _draw_clock(
+    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
+) -> None:
+    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
+    ink = MUTED
+    if clock.running:
+        low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
+        ink = WHITE if low else INK
+    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
+
+
+def _draw_status(
+    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
+    state: ThemiscyraState,
+    caption: Caption,
+    left: int,
+    right: int,
+    y: int,
+) -> None:
+    """The result (the caption's, or the game's) or whose turn it is; setup progress, the last turn, a key."""
+    width = right - left
+    turn = THEMISCYRA.to_move(state)
+    outcome = THEMISCYRA.outcome(state)
+    lines: list[str] = []
+    if caption.result is not None:
+        lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
+    elif state.winner is not None:
+        lines = wrap(f"{caption.name(state.winner)} wins", 15, width - 20, bold=True, max_lines=2)
+    if lines:
+        rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
+        for k, line in enumerate(lines):
+            text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
+        y += 20 + 20 * len(lines)
+        if caption.result is None and outcome is not None:
+            for line in wrap(f"({outcome.reason})", 12, width, max_lines=2):
+                text(draw, (left, y), line, 12, MUTED)
+                y += 15
+            y += 4
+    elif turn is not None:
+        paste(image, _icon(turn, 8), (left + 9, y + 10))
+        status = fit(f"{caption.name(turn)} to move", 15, width - 26, bold=True)
+        text(draw, (left + 24, y + 10), status, 15, TEXT, bold=True, anchor="lm")
+        y += 26
+    placed = state.rings.bit_count()
+    if state.setup:
+        text(draw, (left, y), f"Setup: {placed} of {RINGS} rings down", 13, TEXT, bold=True)
+        y += 18
+        if turn is not None and caption.result is None:
+            text(draw, (left, y), fit("Place 2 stones in a line, ring one", 12, width), 12, MUTED)
+            y += 18
+    elif turn is not None and caption.result is None:
+        for line in wrap(
+            "Place 2 stones in a line, then move one of your rings onto one of them", 12, width, max_lines=2
+        ):
+            text(draw, (left, y), line, 12, MUTED)
+            y += 15
+        y += 3
+    if state.last is not None:
+        y += 4
+        who = f" ({caption.name(state.last_seat)})" if state.last_seat is not None else ""
+        text(draw, (left, y), "Last turn" + fit(who, 13, width - font(13, True).getlength("Last turn")), 13, MUTED)
+        y += 18
+        text(draw, (left, y), turn_text(state.last), 20, TEXT, bold=True)
+        y += 30
+    if "areas" in caption.overlays and y + 20 <= HEIGHT:
+        swatch = (left, y + 1, left + 16, y + 15)
+        draw.rectangle(
+            swatch,
+            fill=_mix(SQUARE_LIGHT, AREA_TINTS[0], AREA_MIX),
+            outline=_mix(AREA_TINTS[0], INK, AREA_EDGE_DARKEN),
+            width=2,
+        )
+        text(draw, (left + 24, y + 8), fit("shaded: open areas", 12, width - 24), 12, MUTED, anchor="lm")
+
+
+__all__ = [
+    "AREA_TINTS",
+    "HEIGHT",
+    "PANEL_LEFT",
+    "RING_GOLD",
+    "STONE_FILL",
+    "WIDTH",
+    "draw",
+    "square_box",
+    "square_centre",
+    "turn_text",
+]

@@ -1,0 +1,293 @@
+"""The Themiscyra board image: a valid, deterministic PNG whose pixels show stones, rings, the last turn,
+the open areas on request, and the players."""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.games import GAMES
+from bot.games.themiscyra import SQUARE_NAMES, ThemiscyraState, open_areas, parse_square
+from renderers import Caption, SeatClock, render, themiscyra
+
+THEMISCYRA = GAMES["themiscyra"]
+NAMES = ("alice", "bob")
+AREAS = frozenset({"areas"})
+BLACK, WHITE = themiscyra.STONE_FILL
+PLAIN_SQUARE = {themiscyra.SQUARE_LIGHT, themiscyra.SQUARE_DARK, themiscyra.GRID_LINE}
+
+
+def open_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()  # decodes every row: a broken stream fails here
+    return image
+
+
+def crop(image: Image.Image, name: str) -> Image.Image:
+    return image.crop(themiscyra.square_box(parse_square(name)))
+
+
+def colours_in(image: Image.Image, name: str) -> set[tuple[int, ...]]:
+    return {c for _, c in crop(image, name).getcolors(1 << 16) or []}
+
+
+def centre(name: str) -> tuple[int, int]:
+    return themiscyra.square_centre(parse_square(name))
+
+
+def board(image: Image.Image) -> bytes:
+    return image.crop((0, 0, themiscyra.PANEL_LEFT - 4, themiscyra.HEIGHT)).tobytes()
+
+
+def panel(image: Image.Image) -> Image.Image:
+    return image.crop((themiscyra.PANEL_LEFT, 0, themiscyra.WIDTH, themiscyra.HEIGHT))
+
+
+def playout(seed: int) -> list[ThemiscyraState]:
+    rng = random.Random(seed)
+    states = [THEMISCYRA.new(2, seed)]
+    while THEMISCYRA.to_move(states[-1]) is not None:
+        states.append(THEMISCYRA.play(states[-1], rng.choice(THEMISCYRA.legal_moves(states[-1]))))
+    return states
+
+
+def position_with_holes(holes: str) -> ThemiscyraState:
+    """Every square taken (black and white in stripes) except `holes`; no rings, Black to move."""
+    empty = {parse_square(n) for n in holes.split()}
+    taken = [s for s in range(100) if s not in empty]
+    black = " ".join(SQUARE_NAMES[s] for s in taken if (s // 10) % 2 == 0)
+    white = " ".join(SQUARE_NAMES[s] for s in taken if (s // 10) % 2 == 1)
+    return THEMISCYRA.state_from_position(black, white, "")
+
+
+def area_squares(state: ThemiscyraState) -> set[int]:
+    return {s for area in open_areas(state.empty) for s in range(100) if area >> s & 1}
+
+
+def test_a_valid_png_about_800_wide() -> None:
+    image = open_png(render("themiscyra", THEMISCYRA.new(2, 1)))
+    assert image.mode == "RGB"
+    assert image.size == (themiscyra.WIDTH, themiscyra.HEIGHT)
+    assert 760 <= image.width <= 840 and 560 <= image.height <= 700
+
+
+def test_same_state_and_caption_give_identical_bytes() -> None:
+    state = playout(3)[20]
+    caption = Caption(names=NAMES, clocks=(SeatClock(30, 60, False), SeatClock(5, 4, True)), header="x", overlays=AREAS)
+    assert render("themiscyra", state, caption=caption) == render("themiscyra", state, caption=caption)
+
+
+def test_a1_is_bottom_left_and_j10_top_right_on_the_board() -> None:
+    a1, a10, j1, j10 = (centre(n) for n in ("a1", "a10", "j1", "j10"))
+    assert a1[0] == a10[0] < j1[0] == j10[0]
+    assert a10[1] == j10[1] < a1[1] == j1[1]
+    assert themiscyra.square_box(parse_square("j10"))[2] < themiscyra.PANEL_LEFT
+    boxes = [themiscyra.square_box(s) for s in range(100)]
+    assert all(b[2] - b[0] == b[3] - b[1] == themiscyra.square_box(0)[2] - themiscyra.square_box(0)[0] for b in boxes)
+    _, top, right, _ = themiscyra.square_box(parse_square("e5"))
+    assert themiscyra.square_box(parse_square("f5"))[0] == right  # neighbouring boxes touch, never overlap
+    assert themiscyra.square_box(parse_square("e6"))[3] == top
+
+
+def test_black_and_white_stones_and_rings_show_on_their_squares() -> None:
+    state = THEMISCYRA.state_from_position("c3 d4", "e5 f6", "d4 f6")
+    image = open_png(render("themiscyra", state))
+    assert colours_in(image, "a1") <= PLAIN_SQUARE  # plainly empty
+    assert BLACK in colours_in(image, "c3") and WHITE not in colours_in(image, "c3")
+    assert WHITE in colours_in(image, "e5") and BLACK not in colours_in(image, "e5")
+    assert image.getpixel(centre("c3")) == BLACK
+    assert image.getpixel(centre("e5")) == WHITE
+    for bare in ("c3", "e5"):
+        assert themiscyra.RING_GOLD not in colours_in(image, bare)
+    for ringed, stone in (("d4", BLACK), ("f6", WHITE)):
+        assert themiscyra.RING_GOLD in colours_in(image, ringed)
+        assert image.getpixel(centre(ringed)) == stone  # the ring goes round the stone, not over it
+        x, y = centre(ringed)
+        for dx, dy in ((22, 0), (-22, 0), (0, 22), (0, -22)):  # a whole circle around it
+            assert image.getpixel((x + dx, y + dy)) == themiscyra.RING_GOLD
+    # the white stone has a dark outline, so it does not melt into a light square
+    x, y = centre("e5")
+    edge = [image.getpixel((x + themiscyra.STONE_R - k, y)) for k in range(3)]
+    assert any(sum(c) < 200 for c in edge)
+
+
+def test_stones_and_rings_change_only_their_own_squares() -> None:
+    empty = open_png(render("themiscyra", THEMISCYRA.state_from_position("", "", "")))
+    one = open_png(render("themiscyra", THEMISCYRA.state_from_position("e5", "", "e5")))
+    for name in SQUARE_NAMES:
+        same = crop(one, name).tobytes() == crop(empty, name).tobytes()
+        assert same == (name != "e5"), name
+
+
+def test_the_last_play_turn_marks_its_stones_and_the_rings_arrow() -> None:
+    state = next(s for s in playout(2) if s.last is not None and s.last[2] is not None)
+    assert state.last is not None
+    a, b, start, end = state.last
+    assert start is not None
+    plain = replace(state, last=None, last_seat=None)
+    image, bare = open_png(render("themiscyra", state)), open_png(render("themiscyra", plain))
+    assert board(image) != board(bare)
+    for stone in (a, b):  # a red dot on each new stone
+        cx, cy = themiscyra.square_centre(stone)
+        assert image.getpixel((cx, cy)) == themiscyra.LAST_MARK
+        assert bare.getpixel((cx, cy)) != themiscyra.LAST_MARK
+    (sx, sy), (ex, ey) = themiscyra.square_centre(start), themiscyra.square_centre(end)
+    on_shaft = (round(sx + (ex - sx) * 0.4), round(sy + (ey - sy) * 0.4))
+    assert image.getpixel(on_shaft) == themiscyra.LAST_MARK
+    assert bare.getpixel(on_shaft) != themiscyra.LAST_MARK
+    # the stone the ring left is circled in red (dashed), though it keeps no ring
+    ring_left = {c for _, c in image.crop(themiscyra.square_box(start)).getcolors(1 << 16) or []}
+    assert themiscyra.LAST_MARK in ring_left and themiscyra.RING_GOLD not in ring_left
+    # squares away from the turn's squares and from the arrow's path are untouched
+    margin = 16
+    for s in set(range(100)) - {a, b, start, end}:
+        x0, y0, x1, y1 = themiscyra.square_box(s)
+        if (
+            x1 < min(sx, ex) - margin
+            or x0 > max(sx, ex) + margin
+            or y1 < min(sy, ey) - margin
+            or y0 > max(sy, ey) + margin
+        ):
+            assert image.crop((x0, y0, x1, y1)).tobytes() == bare.crop((x0, y0, x1, y1)).tobytes(), SQUARE_NAMES[s]
+
+
+def test_a_setup_turn_marks_its_stones_and_the_rings_new_stone() -> None:
+    state = THEMISCYRA.play(THEMISCYRA.new(2, 1), "e5 e8 @e8")
+    assert state.last == (parse_square("e5"), parse_square("e8"), None, parse_square("e8"))
+    image = open_png(render("themiscyra", state))
+    bare = open_png(render("themiscyra", replace(state, last=None, last_seat=None)))
+    for name in ("e5", "e8"):
+        assert image.getpixel(centre(name)) == themiscyra.LAST_MARK
+    left, top, _, _ = themiscyra.square_box(parse_square("e8"))
+    assert image.getpixel((left + 4, top + 4)) == themiscyra.LAST_MARK  # corner marks on the ring's stone
+    assert bare.getpixel((left + 4, top + 4)) != themiscyra.LAST_MARK
+    left, top, _, _ = themiscyra.square_box(parse_square("e5"))
+    assert image.getpixel((left + 4, top + 4)) != themiscyra.LAST_MARK
+    for name in SQUARE_NAMES:
+        if name not in ("e5", "e8"):
+            assert crop(image, name).tobytes() == crop(bare, name).tobytes(), name
+
+
+def test_turn_text_is_the_canonical_notation() -> None:
+    e5, e8, c3, c9 = (parse_square(n) for n in ("e5", "e8", "c3", "c9"))
+    assert themiscyra.turn_text((e8, e5, c3, e8)) == "e5 e8 c3>e8"
+    assert themiscyra.turn_text((e5, c9, None, e5)) == "c9 e5 @e5"
+    for before, after in zip(playout(4), playout(4)[1:], strict=False):
+        assert after.last is not None
+        assert themiscyra.turn_text(after.last) == THEMISCYRA.canonical(before, themiscyra.turn_text(after.last))
+
+
+def test_the_areas_overlay_shades_exactly_the_open_areas() -> None:
+    state = position_with_holes("a1 b2 e5 e6 f6 h3 j10")  # areas a1-b2 (diagonal) and e5-e6-f6; h3, j10 alone
+    plain = open_png(render("themiscyra", state))
+    shaded = open_png(render("themiscyra", state, caption=Caption(overlays=AREAS)))
+    inside = {"a1", "b2", "e5", "e6", "f6"}
+    for name in SQUARE_NAMES:
+        changed = crop(plain, name).tobytes() != crop(shaded, name).tobytes()
+        assert changed == (name in inside), name
+    for lone in ("h3", "j10"):
+        assert colours_in(shaded, lone) <= PLAIN_SQUARE
+    # nothing else on the board moved: blank out the areas' boxes and compare the rest
+    for image in (plain, shaded):
+        for name in inside:
+            image.paste((0, 0, 0), themiscyra.square_box(parse_square(name)))
+    assert board(plain) == board(shaded)
+    # two areas, two tints; one area, one tint
+    fresh = open_png(render("themiscyra", state, caption=Caption(overlays=AREAS)))
+    tint = {name: fresh.getpixel(centre(name)) for name in inside}
+    assert tint["a1"] == tint["b2"] and tint["e5"] == tint["e6"] == tint["f6"]
+    assert tint["a1"] != tint["e5"]
+    assert tint["a1"] not in PLAIN_SQUARE and tint["e5"] not in PLAIN_SQUARE
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_the_areas_overlay_matches_the_engines_open_areas_in_real_games(seed: int) -> None:
+    states = playout(seed)
+    for state in (states[len(states) // 2], states[-1]):
+        plain = open_png(render("themiscyra", state))
+        shaded = open_png(render("themiscyra", state, caption=Caption(overlays=AREAS)))
+        expected = area_squares(state)
+        changed = {
+            s for s in range(100) if crop(plain, SQUARE_NAMES[s]).tobytes() != crop(shaded, SQUARE_NAMES[s]).tobytes()
+        }
+        assert changed == expected
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        Caption(names=NAMES, clocks=(SeatClock(30, 60, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES, clocks=(SeatClock(0, 9.5, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES, paused=True),
+        Caption(names=NAMES, header="Death match · game 2 of 3 · alice 1–0 bob " * 3),
+        Caption(names=NAMES, result="bob wins on time"),
+        Caption(names=("a name far too long to fit in the panel of the board image, really far too long", "")),
+        Caption(names=("Ørjan Søndergård-Ĳsselmeer", "王小明 · Дмитрий · محمد 🙂")),
+    ],
+)
+def test_captions_change_the_panel_only(caption: Caption) -> None:
+    state = playout(5)[12]
+    plain = open_png(render("themiscyra", state, caption=Caption(names=NAMES)))
+    shown = open_png(render("themiscyra", state, caption=caption))
+    assert shown.size == (themiscyra.WIDTH, themiscyra.HEIGHT)
+    assert board(shown) == board(plain)
+    assert shown.tobytes() != plain.tobytes()
+
+
+def gold_pixels(image: Image.Image) -> int:
+    return sum(n for n, c in panel(image).getcolors(1 << 16) or [] if c == (255, 201, 64))
+
+
+def test_a_finished_game_shows_its_winner() -> None:
+    states = playout(7)
+    final = states[-1]
+    assert final.winner is not None and THEMISCYRA.to_move(final) is None
+    image = open_png(render("themiscyra", final, caption=Caption(names=NAMES)))
+    running = open_png(render("themiscyra", states[-2], caption=Caption(names=NAMES)))
+    assert gold_pixels(image) > gold_pixels(running) + 4000  # the filled result box, not just a turn border
+    other = open_png(render("themiscyra", replace(final, winner=1 - final.winner), caption=Caption(names=NAMES)))
+    assert panel(other).tobytes() != panel(image).tobytes()
+
+
+def test_the_viewer_and_the_player_to_move_are_marked() -> None:
+    state = playout(2)[10]
+    assert render("themiscyra", state, viewer=0) != render("themiscyra", state, viewer=None)
+    assert render("themiscyra", state, viewer=0) != render("themiscyra", state, viewer=1)
+    flipped = replace(state, turn=1 - (state.turn or 0))
+    assert (
+        panel(open_png(render("themiscyra", flipped))).tobytes()
+        != panel(open_png(render("themiscyra", state))).tobytes()
+    )
+
+
+def test_random_positions_of_random_games_render_with_any_caption() -> None:
+    rng = random.Random(20240611)
+    for seed in range(4):
+        states = playout(seed)
+        assert states[-1].winner is not None
+        for state in rng.sample(states, 8) + [states[0], states[-1]]:
+            clocks = tuple(SeatClock(rng.uniform(0, 60), rng.uniform(0, 600), seat == state.turn) for seat in (0, 1))
+            caption = Caption(
+                names=(rng.choice(NAMES + ("", "x" * 80, "Zoë")), rng.choice(NAMES + ("李", "  "))),
+                clocks=rng.choice((None, clocks)),
+                header=rng.choice((None, "Casual", "Ladder · game 3 of 5 · " * 4)),
+                paused=rng.random() < 0.3,
+                result=rng.choice((None, None, "alice resigned", "bob wins on time " * 6)),
+                overlays=rng.choice((frozenset(), AREAS)),
+            )
+            viewer = rng.choice((None, 0, 1))
+            image = open_png(render("themiscyra", state, viewer, caption=caption))
+            assert image.size == (themiscyra.WIDTH, themiscyra.HEIGHT)
+
+
+def test_render_draws_through_the_registry_and_rejects_nothing_it_knows() -> None:
+    from renderers import DRAWERS
+
+    assert DRAWERS["themiscyra"] is themiscyra.draw
+    state = playout(3)[5]
+    assert render("themiscyra", state) == render("themiscyra", THEMISCYRA.view(state, None))
