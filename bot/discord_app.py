@@ -24,7 +24,7 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.fish", "bot.cogs.volcano", "bot.cogs.mod", "bot.cogs.general")
+EXTENSIONS = ("bot.cogs.fish", "bot.cogs.volcano", "bot.cogs.themiscyra", "bot.cogs.mod", "bot.cogs.general")
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
 
 

@@ -33,22 +33,31 @@ Commands (the same as the Discord slash commands; players are typed names):
   volcano new ALICE [BOB ...] [--opening OPENING] [--layout LAYOUT] [--seed N]       1 to 6 players (1: solitaire)
       OPENING: diagonal, cross, x, corners, line or "a1 b3 c3 d2 e5"; LAYOUT: latin, classic or 25 colour letters
   volcano best [OPENING]         the best solitaire scores, per opening and layout
-  GAME move MOVE [--as NAME]     GAME is fish or volcano: fish move D4 (place) or D4-F3; volcano move b2-c3 (a step)
-                                 or volcano move b2-c3, c3-d4 (a whole turn); for the player to move, or NAME
-  GAME board | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]
+  themiscyra new BLACK WHITE [--clock 30/60]                                         Black moves first
+  GAME move MOVE [--as NAME]     GAME is fish, volcano or themiscyra: fish move D4 (place) or D4-F3; volcano move
+                                 b2-c3 (a step) or b2-c3, c3-d4 (a whole turn); themiscyra move e5 e8 @e8 (setup)
+                                 or e5 e8 c3>e8; for the player to move, or for NAME
+  GAME board [--areas] | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   help | quit"""
 
 SHARED = ("move", "board", "moves", "history", "rules", "resign")
 """The commands every game has, written once (`play` is another name for `move`)."""
-OWN = {"fish": ("new", "dm"), "volcano": ("new", "best")}
+OWN = {"fish": ("new", "dm"), "volcano": ("new", "best"), "themiscyra": ("new",)}
 """Each game's own commands, before the shared ones."""
-NEW_USAGE = {"fish": "fish new ALICE BOB", "volcano": "volcano new ALICE [BOB ...]"}
+NEW_USAGE = {
+    "fish": "fish new ALICE BOB",
+    "volcano": "volcano new ALICE [BOB ...]",
+    "themiscyra": "themiscyra new BLACK WHITE",
+}
 MOVE_USAGE = {
     "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
     "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
+    "themiscyra": "Give a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8.",
 }
+MOVES_SHOWN = 120
+"""`moves` lists at most this many (a Themiscyra position has thousands of turns)."""
 
 
 class CommandError(ValueError):
@@ -68,17 +77,19 @@ class Terminal:
 
     # --- output ---
 
-    async def on_notice(self, notice: Notice) -> None:
+    async def on_notice(self, notice: Notice, overlays: frozenset[str] = frozenset()) -> None:
         """Print what happened; for board posts render and save the PNG, then start the clock."""
         match = notice.match
         if notice.kind == "started":
             self.current = match.id
-        post = await asyncio.to_thread(posts.for_notice, self.service, notice, self.service.time.now())
+        now = self.service.time.now()
+        post = await asyncio.to_thread(posts.for_notice, self.service, notice, now, overlays)
         if post is None:
             self.write("\n".join(f"[#{match.id}] {line}" for line in notice.lines))
             return
         # named by what the post was too, so a final board does not overwrite the first one of its ply
-        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-{notice.kind}.png"
+        kind = "-".join([notice.kind, *sorted(overlays)])
+        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-{kind}.png"
         await asyncio.to_thread(_save, path, post.png)
         self.saved.append(path)
         self.write(f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + f"\n[#{match.id}] board: {path}")
@@ -137,6 +148,7 @@ class Terminal:
             ("fish", "dm"): self._fish_dm,
             ("volcano", "new"): self._volcano_new,
             ("volcano", "best"): self._volcano_best,
+            ("themiscyra", "new"): self._themiscyra_new,
         }
         if (key, sub) in own:
             await own[key, sub](flags, words)
@@ -167,14 +179,17 @@ class Terminal:
             _no_more(flags)
             await self.service.resign(match.id, player.id)
             return
+        areas = key == "themiscyra" and sub == "board" and flags.pop("areas", None) is not None
+        overlays = frozenset({"areas"}) if areas else frozenset()
         _no_more(flags)
         if sub == "board":
-            await self.on_notice(Notice("board", match, ("The board as it stands:",)))
+            await self.on_notice(Notice("board", match, ("The board as it stands:",)), overlays)
         elif sub == "moves":
             moves = self.service.game(match).legal_moves(match.state) if match.running else []
-            self.write(
-                f"{len(moves)} legal moves: " + " ".join(moves) if moves else "No legal moves: the game is over."
+            shown = " ".join(moves[:MOVES_SHOWN]) + (
+                f" … ({len(moves) - MOVES_SHOWN} more)" if len(moves) > MOVES_SHOWN else ""
             )
+            self.write(f"{len(moves)} legal moves: {shown}" if moves else "No legal moves: the game is over.")
         elif sub == "history":
             lines = posts.history_lines(match, await self.service.store.log(match.id))
             self.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
@@ -190,6 +205,12 @@ class Terminal:
         seed = _seed(flags)
         _no_more(flags)
         await self.service.create_match("fish", players, options=options, seed=seed, clock=clock)
+
+    async def _themiscyra_new(self, flags: dict[str, str], names: list[str]) -> None:
+        players = _players(self.service.games["themiscyra"], names, "themiscyra new alice bob (alice plays Black)")
+        clock = _clock_flag(flags.pop("clock", None))
+        _no_more(flags)
+        await self.service.create_match("themiscyra", players, clock=clock)
 
     async def _fish_dm(self, flags: dict[str, str], names: list[str]) -> None:
         players = _players(self.service.games["fish"], names, "fish dm alice bob --first alice")
@@ -311,7 +332,7 @@ def _save(path: Path, png: bytes) -> None:
 
 
 def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Split `--name value` (and bare `--no-house`) from positional words."""
+    """Split `--name value` (and the bare `--no-house` and `--areas`) from positional words."""
     flags: dict[str, str] = {}
     rest: list[str] = []
     i = 0
@@ -319,7 +340,7 @@ def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
         word = words[i]
         if word.startswith("--") and len(word) > 2:
             name = word[2:].lower()
-            if name == "no-house":
+            if name in ("no-house", "areas"):
                 flags[name] = ""
             elif i + 1 < len(words):
                 flags[name] = words[i + 1]

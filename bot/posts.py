@@ -23,7 +23,7 @@ class Post:
     ply: int
 
 
-def caption(service: MatchService, match: Match, now: float) -> Caption:
+def caption(service: MatchService, match: Match, now: float, overlays: frozenset[str] = frozenset()) -> Caption:
     """Names, clocks and a header for the image: what the engine state does not know."""
     clocks = None
     if match.clock is not None:
@@ -39,7 +39,14 @@ def caption(service: MatchService, match: Match, now: float) -> Caption:
     result = None
     if not match.running and service.game(match).outcome(match.state) is None:  # ended off the board
         result = service.result_line(match) if match.result is not None else "Aborted: no result."
-    return Caption(names=match.names, clocks=clocks, header=header(service, match), paused=match.paused, result=result)
+    return Caption(
+        names=match.names,
+        clocks=clocks,
+        header=header(service, match),
+        paused=match.paused,
+        result=result,
+        overlays=overlays,
+    )
 
 
 def header(service: MatchService, match: Match) -> str:
@@ -64,7 +71,8 @@ def status_lines(service: MatchService, match: Match, mention: bool = False, dea
     game = service.game(match)
     lines = []
     scores = game.scores(match.state)
-    lines.append("Score: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
+    if scores:  # games without points (Themiscyra) have none to show
+        lines.append("Score: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
     if not match.running:
         if match.result is not None:
             lines.append(service.result_line(match))
@@ -92,17 +100,27 @@ def status_lines(service: MatchService, match: Match, mention: bool = False, dea
     return lines
 
 
-def build(service: MatchService, match: Match, lines: tuple[str, ...] | list[str], now: float) -> Post:
-    """Render the board and put the words together. Pillow work: call it off the event loop."""
+def build(
+    service: MatchService,
+    match: Match,
+    lines: tuple[str, ...] | list[str],
+    now: float,
+    overlays: frozenset[str] = frozenset(),
+) -> Post:
+    """Render the board and put the words together. Pillow work: call it off the event loop.
+
+    `overlays` asks for extra layers a game can draw (Themiscyra's open "areas")."""
     text = "\n".join([*lines, *status_lines(service, match)])
-    png = render(match.game, match.state, None, caption=caption(service, match, now))
+    png = render(match.game, match.state, None, caption=caption(service, match, now, overlays))
     return Post(text, png, match.id, match.ply)
 
 
-def for_notice(service: MatchService, notice: Notice, now: float) -> Post | None:
+def for_notice(
+    service: MatchService, notice: Notice, now: float, overlays: frozenset[str] = frozenset()
+) -> Post | None:
     """The post a notice calls for, or None when words alone will do."""
     if notice.kind in ("started", "moved", "undone", "over", "board"):
-        return build(service, notice.match, notice.lines, now)
+        return build(service, notice.match, notice.lines, now, overlays)
     return None
 
 

@@ -232,12 +232,14 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
         while (series := await again.matches.get_series(1)).status != OVER:
             await play(fake, again, series.games[-1], thread)
         assert max(series.wins) == 2 or len(series.games) == 3
+        moves = sum([len(await again.matches.store.log(game)) for game in series.games])
         assert any(
             "the death match" in m.content and ("wins" in m.content or "drawn" in m.content)
             for m in fake.channel_messages(thread)
         )
     posts = [m for m in fake.channel_messages(thread) if "to move" in m.content or "Game over" in m.content]
-    assert len(posts) > 40  # every move of two games, the starts, the flag, the restart
+    # a board for every move, every game's start, the flag and the restart (games are random: count them)
+    assert len(posts) >= moves + len(series.games) + 2
     for post in posts:  # each board post carries its image
         assert post.attachments and post.attachments[0].data.startswith(PNG), post.content
 
@@ -250,7 +252,7 @@ async def test_only_the_application_owner_can_sync_commands_globally(fake: Disco
     await fake.say("owner", f"{mention} hello")  # not a command: ignored
     reply = await fake.wait_for_message(lambda m: m.content.startswith("Synced"))
     assert reply.content == f"Synced {len(fake.commands(None))} commands globally."
-    assert {c["name"] for c in fake.commands(None)} == {"fish", "volcano", "mod", "games"}
+    assert {c["name"] for c in fake.commands(None)} == {"fish", "volcano", "themiscyra", "mod", "games"}
     assert refused.channel_id == reply.channel_id and fake.errors == []
 
 

@@ -288,3 +288,26 @@ async def test_each_game_s_commands_refuse_the_other_game_s_match(
     assert [(await service.get(i)).ply for i in (fish_id, volcano_id)] == [1, 1]
     assert "Volcano (Icehouse, Kristin Looney)" in await run(terminal, out, "volcano rules")
     assert "volcano best [OPENING]" in await run(terminal, out, "help")
+
+
+async def test_themiscyra_setup_and_play_turns_areas_and_a_capped_move_list(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    text = await run(terminal, out, "themiscyra new alice bob")
+    assert "Themiscyra #1: alice vs bob." in text and "alice to move" in text and "Score" not in text
+    listing = await run(terminal, out, "themiscyra moves")
+    assert listing.startswith("2940 legal moves: ") and "(2820 more)" in listing
+    text = await run(terminal, out, "themiscyra move E8 e5 @e8")  # stones in any order and case
+    assert "alice places e5 and e8 and puts a ring on e8." in text and "bob to move" in text
+    refused = await run(terminal, out, "themiscyra move a1 c3 c1>c3")
+    assert refused == "✗ Rings are still being placed (1 of 8 are down): put one on a new stone, like a1 c3 @c3."
+    taken = await run(terminal, out, "themiscyra move e5 e6 @e6")
+    assert taken == "✗ e5 is taken: stones go on empty squares."
+    plain = await run(terminal, out, "themiscyra board")
+    shaded = await run(terminal, out, "themiscyra board --areas")
+    assert plain.endswith(".png") and shaded.endswith(".png")
+    first, second = terminal.saved[-2:]
+    assert first.read_bytes() != second.read_bytes()  # the areas overlay shows on the picture
+    history = await run(terminal, out, "themiscyra history")
+    assert history == "1. alice: e5 e8 @e8"
+    assert await run(terminal, out, "themiscyra moves --areas") == "✗ Unknown option --areas for this command."

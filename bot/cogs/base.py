@@ -93,8 +93,10 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Play a move (autocomplete lists your legal moves)")
     @app_commands.describe(move="your move: pick one of the suggestions", match="match number, if you play several")
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
-        text, _, seen = move.partition("@")  # autocomplete values carry the ply of the board they came from
-        ply = int(seen) if seen.isdigit() else None
+        text, ply = move, None
+        head, mark, seen = move.rpartition("@")  # autocomplete values end with the ply of their board: "@12"
+        if mark and seen.isdigit():
+            text, ply = head, int(seen)
         found = await self._match(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the board is rendered before we answer
         notice = await self.service.move(
@@ -108,11 +110,7 @@ class GameCog(commands.GroupCog):
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Up to 25 legal moves of the player to move, those starting with what was typed first.
-
-        In games whose turn is several moves (Volcano's steps, sent as `b2-c3, c3-d4`), the moves typed
-        before the last comma are kept and the suggestions continue from the position they lead to.
-        """
+        """Up to 25 suggestions for the player to move; complete moves carry the board's ply."""
         try:
             found = await self._match(interaction, None)
         except ServiceError:
@@ -121,29 +119,48 @@ class GameCog(commands.GroupCog):
         seat = game.to_move(found.state)
         if seat is None or seat not in found.seats_of(discord_app.player(interaction.user).id):
             return []
-        state, done, typed = found.state, "", current.strip().lower().replace(" ", "")
+        return [
+            app_commands.Choice(name=text, value=f"{text}@{found.ply}" if complete else text)
+            for text, complete in self.suggest(found.state, current)[:25]
+        ]
+
+    def suggest(self, state: Any, current: str) -> list[tuple[str, bool]]:
+        """(move, complete) for what was typed: legal moves starting with it first, then containing it.
+
+        In games whose turn is several moves (Volcano's steps, sent as `b2-c3, c3-d4`), the moves typed
+        before the last comma are kept and the suggestions continue from the position they lead to.
+        A game's cog may offer partial moves too (complete False: they carry no ply).
+        """
+        game = self.service.games[self.game_key]
+        seat = game.to_move(state)
+        done, typed = "", current.strip().lower().replace(" ", "")
         if "," in current:
             head, _, tail = current.rpartition(",")
             try:
-                state = game.play(found.state, head)
+                after = game.play(state, head)
             except GameError:
                 return []
-            if game.to_move(state) != seat:  # those moves end the turn: nothing can follow them
+            if game.to_move(after) != seat:  # those moves end the turn: nothing can follow them
                 return []
-            done, typed = game.canonical(found.state, head) + ", ", tail.strip().lower().replace(" ", "")
+            done, typed, state = game.canonical(state, head) + ", ", tail.strip().lower().replace(" ", ""), after
         moves = game.legal_moves(state)
         ranked = [m for m in moves if m.lower().startswith(typed)] + [
             m for m in moves if typed in m.lower() and not m.lower().startswith(typed)
         ]
-        return [app_commands.Choice(name=done + m, value=f"{done}{m}@{found.ply}") for m in ranked[:25]]
+        return [(done + m, True) for m in ranked[:25]]
 
     @app_commands.command(description="Show the board of a match")
     @app_commands.describe(match="match number (default: this thread's match or yours)")
     async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await self.show_board(interaction, match)
+
+    async def show_board(
+        self, interaction: discord.Interaction, match: int | None, overlays: frozenset[str] = frozenset()
+    ) -> None:
         found = await self._match(interaction, match, mine=True)
         await interaction.response.defer(thinking=True)
         now = discord.utils.utcnow().timestamp()
-        post = await asyncio.to_thread(posts.build, self.service, found, [], now)
+        post = await asyncio.to_thread(posts.build, self.service, found, [], now, overlays)
         await interaction.followup.send(
             post.text,
             file=discord.File(io.BytesIO(post.png), filename=f"{found.game}-{found.id}-{found.ply}.png"),
