@@ -18,7 +18,9 @@ class GeneralCog(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         lines = [games_line(self.bot.matches, m) for m in self.bot.matches.running(interaction.guild_id)]
         await interaction.response.send_message(
-            "\n".join(lines) or "No matches are running here. Start one with `/fish challenge` or `/volcano new`.",
+            "\n".join(lines)
+            or "No matches are running here. Start one with `/fish challenge`, `/volcano new`"
+            " or `/themiscyra challenge`.",
             ephemeral=True,
         )
 

@@ -113,8 +113,8 @@ def test_random_play_reaches_an_outcome(game, seed):
             if game.to_move(state) is None:
                 break
             moves = game.legal_moves(state)
-            if seed == 0:
-                for move in moves:  # every listed move is accepted
+            if seed == 0:  # every listed move is accepted (200 spread over the list where there are thousands)
+                for move in moves[:: max(1, len(moves) // 200)]:
                     game.play(state, move)
             state = game.play(state, rng.choice(moves))
         else:
