@@ -1,0 +1,681 @@
+"""Geyser (2011 game jam): shared/rules/geyser.md, every RULING included; the island is data/geyser_map.txt.
+
+2 to 4 players move tokens one square at a time across an island of geysers, claim geysers (and a new
+token with each claim), fight battles with a die plus the geysers they control, and after every round
+2d6 fire one ring of geysers, destroying what stands on it. A player on the Mother Geyser after a firing
+phase wins.
+
+Chance follows OpenSpiel's idea of chance nodes, kept inside the engine: every die comes from the seed and
+a counter in the state (`_die`), so the same seed and moves give the same game. Choices a roll or a claim
+leaves open (place the new token or skip; retreat or roll again after a tie) are the same player's next
+move. The canonical form of a move that rolled dice carries them in brackets (`f6-f7 [battle 4+2 v 3+1]`):
+the move log shows every roll, and `play` ignores the brackets (the dice follow from the seed).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+
+SIZE = 11
+COLUMNS = "abcdefghijk"
+MAP_FILE = Path(__file__).resolve().parents[2] / "data" / "geyser_map.txt"
+
+
+def _load_map(path: Path) -> tuple[str, ...]:
+    """The 121 map cells row by row from the top: `~` water, `.` land, `S` start, `M` Mother, `2`-`6` geysers."""
+    rows = [line.split()[1:] for line in path.read_text().splitlines() if re.match(r"\s*\d+\s", line)]
+    cells = tuple(cell for row in rows for cell in row)
+    if len(rows) != SIZE or len(cells) != SIZE * SIZE:
+        raise ValueError(f"{path} must hold an {SIZE}x{SIZE} map")
+    return cells
+
+
+CELLS = _load_map(MAP_FILE)
+SQUARES = SIZE * SIZE
+SQUARE_NAMES = tuple(f"{COLUMNS[s % SIZE]}{s // SIZE + 1}" for s in range(SQUARES))
+_SQUARE_BY_NAME = {name: s for s, name in enumerate(SQUARE_NAMES)}
+LAND = frozenset(s for s, cell in enumerate(CELLS) if cell != "~")
+STARTS = tuple(s for s, cell in enumerate(CELLS) if cell == "S")
+MOTHER = CELLS.index("M")
+RING_OF = {s: int(cell) for s, cell in enumerate(CELLS) if cell in "23456"}
+"""Normal geyser square -> its ring, named by its lower number (6 = the 6/8 ring)."""
+GEYSERS = frozenset(RING_OF)
+RING_NAMES = {6: "6/8", 5: "5/9", 4: "4/10", 3: "3/11", 2: "2/12"}
+FIRES = {2: 2, 12: 2, 3: 3, 11: 3, 4: 4, 10: 4, 5: 5, 9: 5, 6: 6, 8: 6}
+"""2d6 sum -> the ring it fires (7: the Mother, or nothing with `seven: calm`)."""
+
+
+def _neighbours(square: int, diagonal: bool) -> tuple[int, ...]:
+    x, y = square % SIZE, square // SIZE
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    if diagonal:
+        steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    return tuple((y + dy) * SIZE + x + dx for dx, dy in steps if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE)
+
+
+STEPS = {s: tuple(n for n in _neighbours(s, False) if n in LAND) for s in LAND}
+AROUND = {s: tuple(n for n in _neighbours(s, True) if n in LAND) for s in LAND}
+
+
+def _opposite(square: int) -> int:
+    return SQUARES - 1 - square
+
+
+def square_name(square: int) -> str:
+    return SQUARE_NAMES[square]
+
+
+def parse_square(text: str) -> int:
+    name = text.strip().lower()
+    if name not in _SQUARE_BY_NAME:
+        raise IllegalMove(f"{text.strip()[:12]} is not a square (columns a-k, rows 1-11).")
+    square = _SQUARE_BY_NAME[name]
+    if square not in LAND:
+        raise IllegalMove(f"{name} is water.")
+    return square
+
+
+@dataclass(frozen=True, slots=True)
+class GeyserState:
+    """The whole game. `board[s]` is (seat, tokens) for an occupied square, else None.
+
+    `phase` is "start" (placing starting tokens), "play" or "over". `pending` is a choice the seat to
+    move must make before its turn ends: ("place", geyser) after a claim, ("tie", from, to) after a tied
+    battle. `order` holds the seats still to play this round; when it empties, the geysers fire.
+    `dice` counts the dice rolled so far (the next die is `_die(seed, dice)`); `last_rolls` are the
+    rolls of the last move, in words, and `last_fired` the ring (or "M") that last fired with its squares.
+    """
+
+    seats: int
+    board: tuple[tuple[int, int] | None, ...]
+    supply: tuple[int, ...]
+    out: frozenset[int] = frozenset()
+    phase: str = "start"
+    turn: int | None = 0
+    pending: tuple[Any, ...] | None = None
+    first: int = 0
+    order: tuple[int, ...] = ()
+    round: int = 0
+    roller: int = 0
+    winner: int | None = None
+    end: str | None = None
+    seven: str = "mother"
+    seed: int | None = None
+    dice: int = 0
+    last_seat: int | None = None
+    last_move: tuple[int, int] | None = None
+    last_battle: tuple[int, ...] = ()
+    last_fire: tuple[int, int] | None = None
+    last_rolls: tuple[str, ...] = ()
+    ply: int = 0
+    events: tuple[str, ...] = ()
+
+    def tokens_of(self, seat: int) -> list[int]:
+        return [s for s, held in enumerate(self.board) if held is not None and held[0] == seat]
+
+    def controls(self, seat: int) -> int:
+        """Normal geysers with at least one of the seat's tokens."""
+        return sum(1 for s in GEYSERS if (held := self.board[s]) is not None and held[0] == seat)
+
+    def on_board(self, seat: int) -> int:
+        return sum(held[1] for held in self.board if held is not None and held[0] == seat)
+
+
+def _text(move: tuple[str, int | None, int | None]) -> str:
+    """A parsed move's canonical text, without dice."""
+    kind, a, b = move
+    if kind == "step" and a is not None and b is not None:
+        return f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}"
+    if kind in ("start", "place") and a is not None:
+        return f"{kind} {SQUARE_NAMES[a]}"
+    return kind
+
+
+def _die(seed: int, index: int) -> int:
+    """The `index`-th die of a game: a fresh generator per die, so the state needs only a counter."""
+    return random.Random(f"geyser:{seed}:{index}").randint(1, 6)
+
+
+class _Work:
+    """A mutable copy of a state while a move is applied."""
+
+    def __init__(self, state: GeyserState) -> None:
+        self.state = state
+        self.board = list(state.board)
+        self.supply = list(state.supply)
+        self.out = set(state.out)
+        self.dice = state.dice
+        self.events: list[str] = []
+        self.rolls: list[str] = []
+        self.battle: tuple[int, ...] = ()
+        self.fire: tuple[int, int] | None = None
+        self.changes: dict[str, Any] = {}
+
+    def roll(self) -> int:
+        assert self.state.seed is not None, "a spectator's view cannot roll dice"
+        value = _die(self.state.seed, self.dice)
+        self.dice += 1
+        return value
+
+    def controls(self, seat: int) -> int:
+        return sum(1 for s in GEYSERS if (held := self.board[s]) is not None and held[0] == seat)
+
+    def add(self, square: int, seat: int, count: int = 1) -> None:
+        held = self.board[square]
+        self.board[square] = (seat, (held[1] if held else 0) + count)
+
+    def remove(self, square: int, count: int = 1) -> None:
+        held = self.board[square]
+        assert held is not None
+        self.board[square] = (held[0], held[1] - count) if held[1] > count else None
+
+
+class Geyser:
+    """The engine object registered as GAMES["geyser"]."""
+
+    key = "geyser"
+    title = "Geyser"
+    min_players = 2
+    max_players = 4
+    options = frozenset({"seven", "tokens"})
+    rules_card = ""  # set below
+
+    # --- setting up ---
+
+    def new(self, seats: int, seed: int, **options: Any) -> GeyserState:
+        check_seats(self, seats)
+        check_options(self, options, set(self.options))
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOptions("seed must be a whole number.")
+        seven = options.get("seven", "mother")
+        if seven not in ("mother", "calm"):
+            raise BadOptions("seven must be mother (7 fires the Mother Geyser) or calm (7 fires nothing).")
+        tokens = options.get("tokens", 12)
+        if isinstance(tokens, str) and tokens.strip().isdigit():
+            tokens = int(tokens)
+        if not isinstance(tokens, int) or isinstance(tokens, bool) or not 1 <= tokens <= 40:
+            raise BadOptions("tokens must be a whole number from 1 to 40.")
+        return GeyserState(seats=seats, board=(None,) * SQUARES, supply=(tokens,) * seats, seven=seven, seed=seed)
+
+    # --- reading ---
+
+    def to_move(self, state: GeyserState) -> int | None:
+        return state.turn
+
+    def legal_moves(self, state: GeyserState) -> list[str]:
+        seat = state.turn
+        if seat is None:
+            return []
+        if state.phase == "start":
+            return [f"start {SQUARE_NAMES[s]}" for s in STARTS if state.board[s] is None]
+        if state.pending is not None:
+            if state.pending[0] == "tie":
+                return ["again", "retreat"]
+            return [f"place {SQUARE_NAMES[s]}" for s in self._place_squares(state.board, seat, state.pending[1])] + [
+                "skip"
+            ]
+        if not state.tokens_of(seat):  # re-entry from the supply (an empty supply is out: it never gets here)
+            entries = [f"start {SQUARE_NAMES[s]}" for s in STARTS if state.board[s] is None]
+            return (entries if state.supply[seat] > 0 else []) or ["pass"]
+        steps = [f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in self._steps(state, seat)]
+        return steps or ["pass"]
+
+    def _steps(self, state: GeyserState, seat: int) -> list[tuple[int, int]]:
+        found = []
+        mother_open = state.controls(seat) >= 3
+        for a in state.tokens_of(seat):
+            held = state.board[a]
+            assert held is not None
+            if a in GEYSERS and held[1] == 1:
+                continue  # your last token on a geyser you control must stay
+            for b in STEPS[a]:
+                if b == MOTHER and not mother_open:
+                    continue
+                found.append((a, b))
+        return found
+
+    @staticmethod
+    def _place_squares(board: Sequence[tuple[int, int] | None], seat: int, geyser: int) -> list[int]:
+        """Where a claim's new token may go: around the geyser, land, no geyser or Mother, no other player."""
+        return [
+            s
+            for s in AROUND[geyser]
+            if s not in GEYSERS and s != MOTHER and ((held := board[s]) is None or held[0] == seat)
+        ]
+
+    own_message = ("Firing phase",)
+    """Event lines starting with these are posted as a message of their own (front-ends may)."""
+
+    def choices(self, state: GeyserState) -> list[str]:
+        """The moves worth buttons or a menu: every move but steps (a starting square, a pending choice, a
+        forced pass); none while steps are possible (those are typed, with autocomplete)."""
+        moves = self.legal_moves(state)
+        return [] if any("-" in move for move in moves) else moves
+
+    def outcome(self, state: GeyserState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        winners = frozenset() if state.winner is None else frozenset({state.winner})
+        scores = tuple(1.0 if s in winners else 0.0 for s in range(state.seats))
+        return Outcome(scores, winners, state.end or "the game is over")
+
+    def scores(self, state: GeyserState) -> tuple[float, ...]:
+        """Geysers controlled, by seat (they add to every battle roll)."""
+        return tuple(float(state.controls(s)) for s in range(state.seats))
+
+    def events(self, state: GeyserState) -> tuple[str, ...]:
+        return state.events
+
+    def view(self, state: GeyserState, seat: int | None) -> GeyserState:
+        """Nothing is hidden but the seed, which would tell the dice to come."""
+        return replace(state, seed=None)
+
+    # --- playing ---
+
+    def parse(self, state: GeyserState, text: str) -> tuple[str, int | None, int | None]:
+        """(kind, square, square) of a legal move here, or IllegalMove saying why not."""
+        if state.turn is None:
+            raise IllegalMove("The game is over: no more moves.")
+        if not isinstance(text, str) or len(text) > 80:
+            raise InvalidNotation("That is not a move: write a step like f6-f7, or start a6, place e5, skip, again...")
+        words = re.sub(r"\[.*\]\s*$", "", text).strip().lower().split()  # [dice] of a logged move: ignored
+        legal = self.legal_moves(state)
+        joined = " ".join(words)
+        step = re.fullmatch(r"([a-z]\d{1,2})\s*-\s*([a-z]\d{1,2})", joined)
+        move: tuple[str, int | None, int | None]
+        if step:
+            move = ("step", parse_square(step[1]), parse_square(step[2]))
+        elif len(words) == 2 and words[0] in ("start", "place"):
+            move = (words[0], parse_square(words[1]), None)
+        elif len(words) == 1 and words[0] in ("skip", "retreat", "again", "pass"):
+            move = (words[0], None, None)
+        else:
+            raise InvalidNotation(
+                f"{text.strip()[:40]!r} is not a move: write a step like f6-f7, or start a6, place e5, skip, "
+                "retreat, again or pass."
+            )
+        shown = _text(move)
+        if shown not in legal:
+            raise IllegalMove(self._why_not(state, move, shown, legal))
+        return move
+
+    def _why_not(
+        self, state: GeyserState, move: tuple[str, int | None, int | None], shown: str, legal: list[str]
+    ) -> str:
+        seat = state.turn
+        assert seat is not None
+        kind, a, b = move
+        if state.phase == "start":
+            if kind != "start":
+                return f"First every player puts a token on a starting square: {', '.join(legal)}."
+            return f"{shown[6:]} is not a free starting square: {', '.join(m[6:] for m in legal)}."
+        if state.pending is not None:
+            if state.pending[0] == "tie":
+                return "The battle is tied: choose again (roll again) or retreat."
+            if kind == "place":
+                options = ", ".join(m[6:] for m in legal if m != "skip") or "none"
+                around = SQUARE_NAMES[state.pending[1]]
+                return f"{_text(move)[6:]} is not free around {around}: place on {options}, or skip."
+            return f"You claimed {SQUARE_NAMES[state.pending[1]]}: place your new token (place e5) or skip."
+        if kind in ("skip", "retreat", "again"):
+            return f"There is nothing to {kind} now."
+        if kind == "pass":
+            return "You can move, so you cannot pass."
+        if kind == "place":
+            return "A new token is placed only after claiming a geyser."
+        if kind == "start":
+            if state.tokens_of(seat):
+                return "You still have tokens on the island: move one."
+            return f"{SQUARE_NAMES[a]} is not a free starting square."  # type: ignore[index]
+        assert a is not None and b is not None
+        held = state.board[a]
+        if held is None or held[0] != seat:
+            return f"You have no token on {SQUARE_NAMES[a]}."
+        if b not in STEPS[a]:
+            return f"{shown}: a token moves one square up, down, left or right onto land."
+        if b == MOTHER:
+            held_now = state.controls(seat)
+            return f"{shown}: the Mother Geyser needs 3 geysers under your control to enter (you have {held_now})."
+        return f"{shown}: your last token on the geyser {SQUARE_NAMES[a]} must stay to keep it."
+
+    def canonical(self, state: GeyserState, move: str) -> str:
+        text = _text(self.parse(state, move))
+        rolls = self.play(state, move).last_rolls
+        return f"{text} [{'; '.join(rolls)}]" if rolls else text
+
+    def play(self, state: GeyserState, move: str) -> GeyserState:
+        kind, a, b = self.parse(state, move)
+        seat = state.turn
+        assert seat is not None
+        work = _Work(state)
+        who = f"{{{seat}}}"
+        last_move: tuple[int, int] | None = None
+        done = True  # the seat's turn is over after this move
+        pending: tuple[Any, ...] | None = None
+        if kind == "start" and state.phase == "start":
+            self._place_start(work, seat, a)  # type: ignore[arg-type]
+            return self._after_start(state, work, seat)
+        if kind == "start":
+            work.supply[seat] -= 1
+            work.add(a, seat)  # type: ignore[arg-type]
+            work.events.append(f"{who} re-enters on {SQUARE_NAMES[a]}.")  # type: ignore[index]
+        elif kind == "pass":
+            work.events.append(f"{who} cannot move and passes.")
+        elif kind == "skip":
+            work.events.append(f"{who} takes no new token.")
+        elif kind == "place":
+            work.supply[seat] -= 1
+            work.add(a, seat)  # type: ignore[arg-type]
+            work.events.append(f"{who} places a new token on {SQUARE_NAMES[a]}.")  # type: ignore[index]
+        elif kind == "retreat":
+            src, dst = state.pending[1], state.pending[2]  # type: ignore[index]
+            work.events.append(f"{who} retreats: the token stays on {SQUARE_NAMES[src]}.")
+            last_move = (src, dst)
+        elif kind in ("again", "step"):
+            src, dst = (state.pending[1], state.pending[2]) if kind == "again" else (a, b)  # type: ignore[index]
+            last_move = (src, dst)  # type: ignore[assignment]
+            pending = self._advance(work, seat, src, dst)  # type: ignore[arg-type]
+            done = pending is None
+        return self._finish(state, work, seat, pending, done, last_move)
+
+    def _place_start(self, work: _Work, seat: int, square: int) -> None:
+        work.supply[seat] -= 1
+        work.add(square, seat)
+        work.events.append(f"{{{seat}}} starts on {SQUARE_NAMES[square]}.")
+        if work.state.seats == 2:  # the other player takes the opposite starting square, no choice to make
+            other = 1 - seat
+            work.supply[other] -= 1
+            work.add(_opposite(square), other)
+            work.events.append(f"{{{other}}} starts opposite, on {SQUARE_NAMES[_opposite(square)]}.")
+
+    def _after_start(self, state: GeyserState, work: _Work, seat: int) -> GeyserState:
+        placed = [s for s in range(state.seats) if any(h and h[0] == s for h in work.board)]
+        if len(placed) < state.seats:
+            return self._freeze(state, work, turn=seat + 1, last_seat=seat)
+        # the opening roll: highest starts, ties roll again among the tied
+        rolling = list(range(state.seats))
+        while True:
+            rolls = {s: work.roll() for s in rolling}
+            work.rolls.append("opening " + " ".join(str(r) for r in rolls.values()))
+            work.events.append("Opening roll: " + ", ".join(f"{{{s}}} {r}" for s, r in rolls.items()) + ".")
+            top = max(rolls.values())
+            rolling = [s for s, r in rolls.items() if r == top]
+            if len(rolling) == 1:
+                break
+        first = rolling[0]
+        work.events.append(f"{{{first}}} starts; play goes on in seat order.")
+        order = tuple((first + k) % state.seats for k in range(state.seats))
+        return self._freeze(
+            state, work, turn=first, phase="play", first=first, order=order, round=1, roller=first, last_seat=seat
+        )
+
+    def _advance(self, work: _Work, seat: int, src: int, dst: int) -> tuple[Any, ...] | None:
+        """Move a token from src to dst, fighting whoever is there; returns a pending choice or None."""
+        who = f"{{{seat}}}"
+        route = f"{SQUARE_NAMES[src]}-{SQUARE_NAMES[dst]}"
+        while (held := work.board[dst]) is not None and held[0] != seat:
+            enemy = held[0]
+            mine, theirs = work.controls(seat), work.controls(enemy)
+            a, d = work.roll(), work.roll()
+            total_a, total_d = a + mine, d + theirs
+            work.battle = (seat, a, mine, enemy, d, theirs)
+            work.rolls.append(f"battle {a}+{mine} v {d}+{theirs}")
+            fight = (
+                f"Battle on {SQUARE_NAMES[dst]}: {who} {a}+{mine} = {total_a}"
+                f" against {{{enemy}}} {d}+{theirs} = {total_d}"
+            )
+            if total_a == total_d:
+                work.events.append(f"{fight}: a tie. {who} may roll again or retreat.")
+                return ("tie", src, dst)
+            if total_a < total_d:
+                work.remove(src)
+                work.supply[seat] += 1
+                work.events.append(f"{fight}: {{{enemy}}} wins; {who}'s token is destroyed.")
+                self._check_out(work, seat)
+                return None
+            work.remove(dst)
+            work.supply[enemy] += 1
+            left = work.board[dst][1] if work.board[dst] is not None else 0  # type: ignore[index]
+            more = f" ({left} more to beat)" if left else ""
+            work.events.append(f"{fight}: {who} wins; {{{enemy}}}'s token is destroyed{more}.")
+            self._check_out(work, enemy)
+        claimed = dst in GEYSERS and not (work.board[dst] is not None and work.board[dst][0] == seat)  # type: ignore[index]
+        work.remove(src)
+        work.add(dst, seat)
+        work.events.append(f"{who} moves {route}.")
+        if claimed:
+            places = self._place_squares(work.board, seat, dst)
+            ring = RING_NAMES[RING_OF[dst]]
+            if work.supply[seat] > 0 and places:
+                work.events.append(f"{who} claims the {ring} geyser on {SQUARE_NAMES[dst]} and may place a new token.")
+                return ("place", dst)
+            why = "no token left in supply" if work.supply[seat] == 0 else "no free square around it"
+            work.events.append(f"{who} claims the {ring} geyser on {SQUARE_NAMES[dst]} ({why} for a new token).")
+        return None
+
+    def _check_out(self, work: _Work, seat: int) -> None:
+        if work.supply[seat] == 0 and not any(h and h[0] == seat for h in work.board):
+            work.out.add(seat)
+            work.events.append(f"{{{seat}}} has no tokens left and is out.")
+
+    def _finish(
+        self,
+        state: GeyserState,
+        work: _Work,
+        seat: int,
+        pending: tuple[Any, ...] | None,
+        done: bool,
+        last_move: tuple[int, int] | None,
+    ) -> GeyserState:
+        live = [s for s in range(state.seats) if s not in work.out]
+        if len(live) == 1:
+            work.events.append(f"{{{live[0]}}} is the last player left and wins.")
+            return self._freeze(
+                state,
+                work,
+                turn=None,
+                phase="over",
+                winner=live[0],
+                end="every other player is out",
+                pending=None,
+                last_seat=seat,
+                last_move=last_move,
+            )
+        if not done:
+            return self._freeze(state, work, turn=seat, pending=pending, last_seat=seat, last_move=last_move)
+        order = tuple(s for s in state.order if s != seat and s not in work.out)
+        round_no, roller = state.round, state.roller
+        if not order:  # the round is over: the geysers fire
+            winner = self._fire(work, roller, state.seven)
+            if winner is not None:
+                work.events.append(f"{{{winner}}} stands on the Mother Geyser after the firing and wins.")
+                return self._freeze(
+                    state,
+                    work,
+                    turn=None,
+                    phase="over",
+                    winner=winner,
+                    end="on the Mother Geyser after the firing phase",
+                    pending=None,
+                    last_seat=seat,
+                    last_move=last_move,
+                )
+            live = [s for s in range(state.seats) if s not in work.out]
+            if len(live) == 1:
+                work.events.append(f"{{{live[0]}}} is the last player left and wins.")
+                return self._freeze(
+                    state,
+                    work,
+                    turn=None,
+                    phase="over",
+                    winner=live[0],
+                    end="every other player is out",
+                    pending=None,
+                    last_seat=seat,
+                    last_move=last_move,
+                )
+            start = next(
+                (state.first + k) % state.seats
+                for k in range(state.seats)
+                if (state.first + k) % state.seats not in work.out
+            )
+            order = tuple(
+                (start + k) % state.seats for k in range(state.seats) if (start + k) % state.seats not in work.out
+            )
+            round_no += 1
+            roller = next(
+                (roller + k) % state.seats
+                for k in range(1, state.seats + 1)
+                if (roller + k) % state.seats not in work.out
+            )
+        return self._freeze(
+            state,
+            work,
+            turn=order[0],
+            pending=None,
+            order=order,
+            round=round_no,
+            roller=roller,
+            last_seat=seat,
+            last_move=last_move,
+        )
+
+    def _fire(self, work: _Work, roller: int, seven: str) -> int | None:
+        """The Geyser Firing Phase: the roller rolls 2d6 and that ring's geysers destroy their tokens."""
+        one, two = work.roll(), work.roll()
+        total = one + two
+        work.rolls.append(f"fire {one}+{two}")
+        head = f"Firing phase: {{{roller}}} rolls {one}+{two} = {total}"
+        if total == 7:
+            squares = [MOTHER] if seven == "mother" else []
+            ring = 7
+            what = "the Mother Geyser fires" if squares else "7 fires nothing (calm sevens)"
+        else:
+            ring = FIRES[total]
+            squares = sorted(s for s in GEYSERS if RING_OF[s] == ring)
+            what = f"the {RING_NAMES[ring]} ring fires"
+        work.fire = (one, two)
+        destroyed = []
+        for square in squares:
+            held = work.board[square]
+            if held is not None:
+                owner, count = held
+                work.board[square] = None
+                work.supply[owner] += count
+                destroyed.append(
+                    f"{{{owner}}}'s {count} on {SQUARE_NAMES[square]}"
+                    if count > 1
+                    else f"{{{owner}}}'s token on {SQUARE_NAMES[square]}"
+                )
+        work.events.append(
+            f"{head}: {what}" + (f"; destroyed: {', '.join(destroyed)}." if destroyed else "; nothing is destroyed.")
+        )
+        for owner in range(work.state.seats):
+            if owner not in work.out:
+                self._check_out(work, owner)
+        held = work.board[MOTHER]
+        return held[0] if held is not None else None
+
+    def _freeze(self, state: GeyserState, work: _Work, **changes: Any) -> GeyserState:
+        changes.setdefault("pending", None)
+        return replace(
+            state,
+            board=tuple(work.board),
+            supply=tuple(work.supply),
+            out=frozenset(work.out),
+            dice=work.dice,
+            last_battle=work.battle,
+            last_fire=work.fire,
+            last_rolls=tuple(work.rolls),
+            ply=state.ply + 1,
+            events=tuple(work.events),
+            **changes,
+        )
+
+    def state_from_position(
+        self,
+        seats: int,
+        tokens: dict[str, tuple[int, int]],
+        *,
+        turn: int = 0,
+        seed: int = 0,
+        supply: tuple[int, ...] | None = None,
+        first: int = 0,
+        round: int = 1,
+        order: tuple[int, ...] | None = None,
+        seven: str = "mother",
+        dice: int = 0,
+    ) -> GeyserState:
+        """A hand-built position in the play phase (tests, puzzles): `tokens` maps squares to (seat, count).
+
+        `order` is the seats still to play this round, `turn` first (default: from `turn` round to `first`);
+        `supply` defaults to 12 less the tokens on the board.
+        """
+        board: list[tuple[int, int] | None] = [None] * SQUARES
+        for name, (seat, count) in tokens.items():
+            board[parse_square(name)] = (seat, count)
+        if supply is None:
+            supply = tuple(12 - sum(c for s, c in tokens.values() if s == seat) for seat in range(seats))
+        if order is None:
+            order = tuple((turn + k) % seats for k in range((first - turn) % seats or seats))
+        return GeyserState(
+            seats=seats,
+            board=tuple(board),
+            supply=supply,
+            phase="play",
+            turn=turn,
+            first=first,
+            order=order,
+            round=round,
+            roller=first,
+            seven=seven,
+            seed=seed,
+            dice=dice,
+        )
+
+    # --- storing ---
+
+    def dumps(self, state: GeyserState) -> str:
+        data = {name: getattr(state, name) for name in GeyserState.__slots__}
+        data["board"] = {SQUARE_NAMES[s]: list(h) for s, h in enumerate(state.board) if h is not None}
+        data["out"] = sorted(state.out)
+        return json.dumps({"game": self.key, **data}, separators=(",", ":"))
+
+    def loads(self, text: str) -> GeyserState:
+        data = json.loads(text)
+        data.pop("game")
+        board: list[tuple[int, int] | None] = [None] * SQUARES
+        for name, (seat, count) in data["board"].items():
+            board[_SQUARE_BY_NAME[name]] = (seat, count)
+        data["board"] = tuple(board)
+        data["out"] = frozenset(data["out"])
+        for name in ("supply", "order", "last_battle", "last_rolls", "events"):
+            data[name] = tuple(data[name])
+        for name in ("pending", "last_move", "last_fire"):
+            data[name] = tuple(data[name]) if data[name] is not None else None
+        return GeyserState(**data)
+
+
+RULES_CARD = """\
+Geyser — 2 to 4 players, two dice, an island of geysers (columns a-k, rows 1-11 from the top).
+• Start: put a token on a starting square (geyser move start a6); with two players the other starts opposite.
+  An opening roll decides who starts; play goes round in seat order.
+• A turn: move one token one square up, down, left or right onto land (geyser move f6-f7). Your tokens may share.
+• Landing on a geyser you do not control claims it: you may place a new token next to it (place e5, or skip).
+  You may not move your last token off a geyser you control.
+• The Mother Geyser (f6) may be entered only with 3 geysers under your control.
+• Battle: moving onto another player's token: each side rolls a die + geysers controlled; the loser's token is
+  destroyed. A tie: the attacker rolls again or retreats (again / retreat).
+• After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed.
+  Standing on the Mother Geyser after a firing phase wins."""
+
+Geyser.rules_card = RULES_CARD
+GEYSER = Geyser()
