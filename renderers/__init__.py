@@ -13,12 +13,17 @@ from typing import Any
 from PIL import Image
 
 from bot.games import GAMES
-from renderers import fish, themiscyra, volcano
+from renderers import fish, geyser, themiscyra, volcano
 from renderers.draw import Caption, SeatClock, to_png
 
 Drawer = Callable[[Any, int | None, Caption], Image.Image]
 """(view, viewer, caption) -> image; the viewer lets a game mark "you" or show a hand face up."""
-DRAWERS: dict[str, Drawer] = {"fish": fish.draw, "themiscyra": themiscyra.draw, "volcano": volcano.draw}
+DRAWERS: dict[str, Drawer] = {
+    "fish": fish.draw,
+    "geyser": geyser.draw,
+    "themiscyra": themiscyra.draw,
+    "volcano": volcano.draw,
+}
 
 
 def render(key: str, state: Any, viewer: int | None = None, *, caption: Caption | None = None) -> bytes:

@@ -1,0 +1,344 @@
+"""The Geyser board image: a valid, deterministic PNG whose pixels show the island, geysers, tokens, control,
+the last move, the battle and firing dice, and the players."""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.geyser import GEYSER, GEYSERS, LAND, MOTHER, RING_OF, SQUARE_NAMES, STARTS, GeyserState, parse_square
+from renderers import Caption, SeatClock, geyser, render
+
+NAMES = ("alice", "bob", "carol", "dave")
+LAND_COLOURS = {geyser.LAND_LIGHT, geyser.LAND_DARK}
+
+
+def open_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()  # decodes every row: a broken stream fails here
+    return image
+
+
+def shot(state: GeyserState, viewer: int | None = None, caption: Caption | None = None) -> Image.Image:
+    return open_png(render("geyser", state, viewer, caption=caption or Caption(names=NAMES[: state.seats])))
+
+
+def square(name: str) -> int:
+    """A square's index, water included (parse_square refuses water)."""
+    return SQUARE_NAMES.index(name)
+
+
+def crop(image: Image.Image, name: str) -> Image.Image:
+    return image.crop(geyser.square_box(square(name)))
+
+
+def colours_in(image: Image.Image, name: str) -> set[Any]:
+    return {c for _, c in crop(image, name).getcolors(1 << 16) or []}
+
+
+def centre(name: str) -> tuple[int, int]:
+    return geyser.square_centre(square(name))
+
+
+def board(image: Image.Image) -> bytes:
+    return image.crop((0, 0, geyser.PANEL_LEFT - 4, geyser.HEIGHT)).tobytes()
+
+
+def panel(image: Image.Image) -> Image.Image:
+    return image.crop((geyser.PANEL_LEFT, 0, geyser.WIDTH, geyser.HEIGHT))
+
+
+def corner(image: Image.Image, left: bool) -> Image.Image:
+    """The top water corner where the battle (left) or firing (right) dice are drawn."""
+    x0 = geyser.BOARD_LEFT if left else geyser.BOARD_LEFT + geyser.BOARD_SIDE - 3 * geyser.SQUARE
+    return image.crop((x0, geyser.BOARD_TOP, x0 + 3 * geyser.SQUARE, geyser.BOARD_TOP + 2 * geyser.SQUARE))
+
+
+def position(tokens: dict[str, tuple[int, int]], seats: int = 2, **kwargs: object) -> GeyserState:
+    return GEYSER.state_from_position(seats, tokens, **kwargs)  # type: ignore[arg-type]
+
+
+def playout(seats: int, seed: int, cap: int = 300) -> list[GeyserState]:
+    rng = random.Random(seed)
+    states = [GEYSER.new(seats, seed)]
+    while GEYSER.to_move(states[-1]) is not None and len(states) <= cap:
+        states.append(GEYSER.play(states[-1], rng.choice(GEYSER.legal_moves(states[-1]))))
+    return states
+
+
+def first_state(seats: int, seeds: range, want: object) -> GeyserState:
+    for seed in seeds:
+        for state in playout(seats, seed):
+            if want(state):  # type: ignore[operator]
+                return state
+    raise AssertionError("no such state in these games")
+
+
+def test_a_valid_png_about_800_wide() -> None:
+    image = open_png(render("geyser", GEYSER.new(2, 1)))
+    assert image.mode == "RGB"
+    assert image.size == (geyser.WIDTH, geyser.HEIGHT)
+    assert 760 <= image.width <= 840 and 560 <= image.height <= 700
+
+
+def test_same_state_and_caption_give_identical_bytes() -> None:
+    state = playout(3, 3)[40]
+    caption = Caption(names=NAMES[:3], clocks=(SeatClock(30, 60, False),) * 2 + (SeatClock(5, 4, True),), header="x")
+    assert render("geyser", state, 0, caption=caption) == render("geyser", state, 0, caption=caption)
+
+
+def test_a1_is_top_left_and_rows_run_down() -> None:
+    a1, a11, k1 = centre("a1"), centre("a11"), centre("k1")
+    assert a1[0] == a11[0] and a11[1] > a1[1]  # row 11 below row 1
+    assert k1[1] == a1[1] and k1[0] > a1[0]
+    assert geyser.square_box(square("k11"))[2] < geyser.PANEL_LEFT
+    assert geyser.square_box(square("k11"))[3] < geyser.HEIGHT
+    left, top, right, bottom = geyser.square_box(square("f6"))
+    assert (right - left, bottom - top) == (geyser.SQUARE, geyser.SQUARE)
+
+
+def test_water_and_land_look_different_everywhere() -> None:
+    image = shot(GEYSER.new(4, 1))
+    for index, name in enumerate(SQUARE_NAMES):
+        seen = colours_in(image, name)
+        if index in LAND:
+            assert seen & LAND_COLOURS, name
+            assert geyser.WATER not in seen, name
+        else:
+            assert image.getpixel(geyser.square_centre(index)) == geyser.WATER, name
+            assert not seen & LAND_COLOURS, name
+
+
+def test_geysers_the_mother_and_starting_squares_are_marked() -> None:
+    image = shot(GEYSER.new(2, 1))
+    plain = crop(image, "c2").tobytes()  # plain land, same shade as...
+    assert colours_in(image, "c2") <= LAND_COLOURS | {geyser.GRID_LINE, geyser.COAST}
+    for index in GEYSERS:
+        assert geyser.CRATER_FILL in colours_in(image, SQUARE_NAMES[index])
+    assert geyser.MOTHER_FILL in colours_in(image, "f6")
+    assert geyser.CRATER_FILL not in colours_in(image, "f6")
+    for index in STARTS:
+        assert geyser.START_MARK in colours_in(image, SQUARE_NAMES[index])
+        assert crop(image, SQUARE_NAMES[index]).tobytes() != plain
+    # each ring's tag differs: the 6/8 geyser e5 and the 4/10 geyser e3 differ, both empty
+    assert crop(image, "e5").tobytes() != crop(image, "e3").tobytes()
+    assert RING_OF[parse_square("e5")] == 6 and RING_OF[parse_square("e3")] == 4
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_a_token_shows_in_its_seat_colour_on_its_square(seat: int) -> None:
+    state = position({"c3": (seat, 1), "h9": ((seat + 1) % 4, 1)}, seats=4)
+    image = shot(state)
+    colour = geyser.SEAT_COLOURS[seat]
+    assert colour in colours_in(image, "c3")
+    assert image.getpixel(centre("c3")) == colour
+    assert colour not in colours_in(image, "h9")
+    assert colour not in colours_in(image, "c4")
+
+
+def test_a_count_badge_shows_when_tokens_share_a_square() -> None:
+    one = shot(position({"c3": (0, 1), "h9": (1, 1)}))
+    three = shot(position({"c3": (0, 3), "h9": (1, 1)}))
+    assert crop(one, "c3").tobytes() != crop(three, "c3").tobytes()
+    cx, cy = centre("c3")
+    badge = three.crop((cx + 6, cy - 20, cx + 20, cy - 6))
+    assert geyser.WHITE in {c for _, c in badge.getcolors(1 << 16) or []}
+    assert crop(one, "h9").tobytes() == crop(three, "h9").tobytes()
+
+
+def test_a_controlled_geysers_rim_takes_the_owners_colour() -> None:
+    rim = (centre("e5")[0] + geyser.CRATER_R - 2, centre("e5")[1])  # in the rim band, clear of the token
+    images = [shot(position({"e5": (seat, 1), "h9": (1 - seat, 1)})) for seat in (0, 1)]
+    empty = shot(position({"c3": (0, 1), "h9": (1, 1)}))
+    assert empty.getpixel(rim) == geyser.CRATER_RIM
+    for seat, image in enumerate(images):
+        assert image.getpixel(rim) == geyser.SEAT_COLOURS[seat]
+    assert crop(images[0], "e5").tobytes() != crop(images[1], "e5").tobytes()
+
+
+def test_the_last_move_is_an_arrow_in_the_movers_colour() -> None:
+    state = GEYSER.play(position({"c3": (0, 1), "h9": (1, 1)}), "c3-d3")
+    assert state.last_move == (parse_square("c3"), parse_square("d3"))
+    image, bare = shot(state), shot(replace(state, last_move=None))
+    assert board(image) != board(bare)
+    (sx, sy), (ex, _) = centre("c3"), centre("d3")
+    assert image.getpixel(((sx + ex) // 2, sy)) == geyser.SEAT_COLOURS[0]  # the shaft crosses the border
+    assert bare.getpixel(((sx + ex) // 2, sy)) != geyser.SEAT_COLOURS[0]
+
+
+def battle_state() -> GeyserState:
+    """Seat 0 attacks seat 1 on d3; seat 1 holds a geyser, so its bonus is 1."""
+    start = position({"c3": (0, 1), "d3": (1, 1), "e3": (1, 1), "h9": (0, 1)})
+    state = GEYSER.play(start, "c3-d3")
+    assert len(state.last_battle) == 6 and state.last_battle[2] == 0 and state.last_battle[5] == 1
+    return state
+
+
+def test_the_last_battle_shows_both_dice_in_the_sides_colours() -> None:
+    state = battle_state()
+    image, bare = shot(state), shot(replace(state, last_battle=()))
+    assert corner(image, left=True).tobytes() != corner(bare, left=True).tobytes()
+    seen = {c for _, c in corner(image, left=True).getcolors(1 << 16) or []}
+    assert {geyser.DIE_FACE, geyser.SEAT_COLOURS[0], geyser.SEAT_COLOURS[1]} <= seen
+    assert geyser.DIE_FACE not in {c for _, c in corner(bare, left=True).getcolors(1 << 16) or []}
+    # the dice show their values: another roll looks different
+    _, a, a_bonus, _, d, d_bonus = state.last_battle
+    other = replace(state, last_battle=(0, a % 6 + 1, a_bonus, 1, d, d_bonus))
+    assert corner(shot(other), left=True).tobytes() != corner(image, left=True).tobytes()
+    more = replace(state, last_battle=(0, a, a_bonus + 2, 1, d, d_bonus))  # the bonus is shown too
+    assert corner(shot(more), left=True).tobytes() != corner(image, left=True).tobytes()
+
+
+def test_die_faces_differ_by_value() -> None:
+    faces = {geyser.die_face(v, geyser.WHITE).tobytes() for v in range(1, 7)}
+    assert len(faces) == 6
+
+
+def fire_state(one: int, two: int, seven: str = "mother") -> GeyserState:
+    """A position just after a firing phase rolled one + two; seat 1 stands on every 4/10 geyser."""
+    fours = [SQUARE_NAMES[s] for s in GEYSERS if RING_OF[s] == 4]
+    state = position({**{n: (1, 1) for n in fours}, "c3": (0, 1)}, seven=seven)
+    return replace(state, last_fire=(one, two), last_seat=0)
+
+
+def test_the_firing_dice_and_the_fired_ring_are_shown() -> None:
+    state = fire_state(2, 6)  # 8: the 6/8 ring
+    assert geyser.fired_squares(state) == sorted(s for s in GEYSERS if RING_OF[s] == 6)
+    assert geyser.fired_label(state) == "6/8 fires"
+    image, bare = shot(state), shot(replace(state, last_fire=None))
+    assert corner(image, left=False).tobytes() != corner(bare, left=False).tobytes()
+    assert geyser.DIE_FACE in {c for _, c in corner(image, left=False).getcolors(1 << 16) or []}
+    for index in geyser.fired_squares(state):
+        assert {geyser.BURST_OUT, geyser.BURST_IN} <= colours_in(image, SQUARE_NAMES[index])
+        assert geyser.BURST_OUT not in colours_in(bare, SQUARE_NAMES[index])
+    assert geyser.BURST_OUT not in colours_in(image, "e3")  # a 4/10 geyser: not fired
+    # another sum fires another ring
+    nine = shot(replace(state, last_fire=(4, 5)))
+    assert geyser.BURST_OUT in colours_in(nine, "d4") and geyser.BURST_OUT not in colours_in(nine, "e5")
+
+
+def test_a_seven_fires_the_mother_or_nothing_when_calm() -> None:
+    mother = fire_state(3, 4)
+    assert geyser.fired_squares(mother) == [MOTHER]
+    assert geyser.BURST_IN in colours_in(shot(mother), "f6")  # a boiling pool, a star around it
+    assert geyser.BURST_IN not in colours_in(shot(replace(mother, last_fire=None)), "f6")
+    calm = fire_state(3, 4, seven="calm")
+    assert geyser.fired_squares(calm) == [] and geyser.fired_label(calm) == "7: calm"
+    image = shot(calm)
+    assert all(geyser.BURST_IN not in colours_in(image, SQUARE_NAMES[s]) for s in [*GEYSERS, MOTHER])
+    assert corner(image, left=False).tobytes() != corner(shot(replace(calm, last_fire=None)), left=False).tobytes()
+
+
+def test_a_real_game_shows_its_fire_and_battles() -> None:
+    fired = first_state(3, range(5), lambda s: s.last_fire is not None and sum(s.last_fire) != 7)
+    image = shot(fired)
+    for index in geyser.fired_squares(fired):
+        assert geyser.BURST_OUT in colours_in(image, SQUARE_NAMES[index])
+    fought = first_state(2, range(5), lambda s: len(s.last_battle) == 6)
+    assert board(shot(fought)) != board(shot(replace(fought, last_battle=())))
+
+
+def test_a_pending_placement_marks_the_free_squares_around_the_geyser() -> None:
+    start = position({"e4": (0, 1), "h9": (1, 1)})
+    state = GEYSER.play(start, "e4-e5")  # claims the 6/8 geyser e5
+    assert state.pending == ("place", parse_square("e5"))
+    image, bare = shot(state), shot(replace(state, pending=None))
+    choices = [m.split()[1] for m in GEYSER.legal_moves(state) if m.startswith("place")]
+    assert choices
+    for name in choices:
+        assert crop(image, name).tobytes() != crop(bare, name).tobytes()
+    assert crop(image, "c3").tobytes() == crop(bare, "c3").tobytes()  # not around e5
+    assert panel(image).tobytes() != panel(bare).tobytes()  # "place your new token around e5 or skip"
+
+
+def test_free_starting_squares_are_marked_in_setup() -> None:
+    state = GEYSER.new(3, 1)
+    image = shot(state)
+    placed = GEYSER.play(state, "start a6")
+    after = shot(placed)
+    assert crop(image, "a6").tobytes() != crop(after, "a6").tobytes()
+    assert geyser.SEAT_COLOURS[0] in colours_in(after, "a6")
+    assert geyser.SEAT_COLOURS[1] in colours_in(after, "f1")  # seat 1 to choose: its colour marks the rest
+    assert geyser.SEAT_COLOURS[1] not in colours_in(image, "f1")
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        Caption(names=NAMES[:2], clocks=(SeatClock(30, 60, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES[:2], clocks=(SeatClock(0, 9.5, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES[:2], paused=True),
+        Caption(names=NAMES[:2], header="Death match · game 2 of 3 · alice 1–0 bob " * 3),
+        Caption(names=NAMES[:2], result="bob wins on time"),
+        Caption(names=("a name far too long to fit in the panel of the board image, really far too long", "")),
+        Caption(names=("Ørjan Søndergård-Ĳsselmeer", "王小明 · Дмитрий · محمد 🙂")),
+    ],
+)
+def test_captions_change_the_panel_only(caption: Caption) -> None:
+    state = battle_state()
+    plain = shot(state, caption=Caption(names=NAMES[:2]))
+    shown = shot(state, caption=caption)
+    assert shown.size == (geyser.WIDTH, geyser.HEIGHT)
+    assert board(shown) == board(plain)
+    assert shown.tobytes() != plain.tobytes()
+
+
+def test_the_viewer_the_player_to_move_and_out_players_are_marked() -> None:
+    state = playout(3, 2)[30]
+    assert state.turn is not None
+    assert render("geyser", state, viewer=0) != render("geyser", state, viewer=None)
+    assert render("geyser", state, viewer=0) != render("geyser", state, viewer=1)
+    moved = replace(state, turn=(state.turn + 1) % 3)
+    assert panel(shot(moved)).tobytes() != panel(shot(state)).tobytes()
+    out = replace(state, out=frozenset({(state.turn + 2) % 3}))
+    assert panel(shot(out)).tobytes() != panel(shot(state)).tobytes()
+    other_roller = replace(state, roller=(state.roller + 1) % 3)
+    assert panel(shot(other_roller)).tobytes() != panel(shot(state)).tobytes()
+
+
+def gold_pixels(image: Image.Image) -> int:
+    return sum(n for n, c in panel(image).getcolors(1 << 16) or [] if c == geyser.HIGHLIGHT)
+
+
+def test_a_finished_game_shows_its_winner() -> None:
+    state = position({"f6": (0, 1), "e5": (0, 1), "h9": (1, 1)})
+    final = replace(state, phase="over", turn=None, winner=0, end="on the Mother Geyser after the firing phase")
+    image = shot(final)
+    assert gold_pixels(image) > gold_pixels(shot(state)) + 3000  # the filled result box
+    other = shot(replace(final, winner=1))
+    assert panel(other).tobytes() != panel(image).tobytes()
+    assert geyser.SEAT_COLOURS[0] in colours_in(image, "f6")
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_random_positions_of_random_games_render_with_any_caption(seats: int) -> None:
+    rng = random.Random(20240611 + seats)
+    for seed in range(3):
+        states = playout(seats, 100 * seats + seed)
+        for state in rng.sample(states, min(8, len(states))) + [states[0], states[-1]]:
+            clocks = tuple(SeatClock(rng.uniform(0, 60), rng.uniform(0, 600), s == state.turn) for s in range(seats))
+            caption = Caption(
+                names=tuple(rng.choice(NAMES + ("", "x" * 80, "Zoë", "李", "  ")) for _ in range(seats)),
+                clocks=rng.choice((None, clocks)),
+                header=rng.choice((None, "Casual", "Ladder · game 3 of 5 · " * 4)),
+                paused=rng.random() < 0.3,
+                result=rng.choice((None, None, "alice resigned", "bob wins on time " * 6)),
+            )
+            viewer = rng.choice((None, *range(seats)))
+            image = open_png(render("geyser", state, viewer, caption=caption))
+            assert image.size == (geyser.WIDTH, geyser.HEIGHT)
+
+
+def test_render_draws_through_the_registry_and_the_view() -> None:
+    from renderers import DRAWERS
+
+    assert DRAWERS["geyser"] is geyser.draw
+    state = playout(2, 3)[25]
+    assert state.seed is not None
+    assert render("geyser", state) == render("geyser", GEYSER.view(state, None))
