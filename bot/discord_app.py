@@ -24,7 +24,14 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.fish", "bot.cogs.volcano", "bot.cogs.themiscyra", "bot.cogs.mod", "bot.cogs.general")
+EXTENSIONS = (
+    "bot.cogs.fish",
+    "bot.cogs.volcano",
+    "bot.cogs.themiscyra",
+    "bot.cogs.geyser",
+    "bot.cogs.mod",
+    "bot.cogs.general",
+)
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
 
 
@@ -161,13 +168,16 @@ class GameBot(commands.Bot):
             return await channel.send("\n".join(notice.lines), allowed_mentions=discord.AllowedMentions.none())
         from bot import views
 
-        text = "\n".join([*notice.lines, *posts.status_lines(service, match, mention=True, deadline=True)])
+        lines, separate = posts.own_messages(service, match, notice.lines)
+        text = "\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)])
         message = await channel.send(
             text,
             file=discord.File(io.BytesIO(post.png), filename=f"{match.game}-{match.id}-{match.ply}.png"),
-            view=views.board_view(match) if match.running else discord.utils.MISSING,
+            view=views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         )
+        if separate:  # e.g. Geyser's firing phase: its dice and what it destroyed, as a message of its own
+            await channel.send("\n".join(separate), allowed_mentions=discord.AllowedMentions.none())
         previous = await service.board_posted(
             match.id, match.ply, at=message.created_at.timestamp(), message=(message.channel.id, message.id)
         )

@@ -34,9 +34,11 @@ Commands (the same as the Discord slash commands; players are typed names):
       OPENING: diagonal, cross, x, corners, line or "a1 b3 c3 d2 e5"; LAYOUT: latin, classic or 25 colour letters
   volcano best [OPENING]         the best solitaire scores, per opening and layout
   themiscyra new BLACK WHITE [--clock 30/60]                                         Black moves first
-  GAME move MOVE [--as NAME]     GAME is fish, volcano or themiscyra: fish move D4 (place) or D4-F3; volcano move
-                                 b2-c3 (a step) or b2-c3, c3-d4 (a whole turn); themiscyra move e5 e8 @e8 (setup)
-                                 or e5 e8 c3>e8; for the player to move, or for NAME
+  geyser new ALICE BOB [CAROL DAN] [--seven calm] [--tokens 12] [--seed N]           2 to 4 players
+  GAME move MOVE [--as NAME]     GAME is fish, volcano, themiscyra or geyser: fish move D4 (place) or D4-F3;
+                                 volcano move b2-c3 (a step) or b2-c3, c3-d4 (a whole turn); themiscyra move
+                                 e5 e8 @e8 (setup) or e5 e8 c3>e8; geyser move start a6, f6-f7, place e5, skip,
+                                 again, retreat or pass; for the player to move, or for NAME
   GAME board [--areas] | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
@@ -44,17 +46,19 @@ Commands (the same as the Discord slash commands; players are typed names):
 
 SHARED = ("move", "board", "moves", "history", "rules", "resign")
 """The commands every game has, written once (`play` is another name for `move`)."""
-OWN = {"fish": ("new", "dm"), "volcano": ("new", "best"), "themiscyra": ("new",)}
+OWN = {"fish": ("new", "dm"), "volcano": ("new", "best"), "themiscyra": ("new",), "geyser": ("new",)}
 """Each game's own commands, before the shared ones."""
 NEW_USAGE = {
     "fish": "fish new ALICE BOB",
     "volcano": "volcano new ALICE [BOB ...]",
     "themiscyra": "themiscyra new BLACK WHITE",
+    "geyser": "geyser new ALICE BOB [CAROL DAN]",
 }
 MOVE_USAGE = {
     "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
     "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
     "themiscyra": "Give a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8.",
+    "geyser": "Give a move, like: geyser move f6-f7 (or start a6, place e5, skip, again, retreat, pass).",
 }
 MOVES_SHOWN = 120
 """`moves` lists at most this many (a Themiscyra position has thousands of turns)."""
@@ -149,6 +153,7 @@ class Terminal:
             ("volcano", "new"): self._volcano_new,
             ("volcano", "best"): self._volcano_best,
             ("themiscyra", "new"): self._themiscyra_new,
+            ("geyser", "new"): self._geyser_new,
         }
         if (key, sub) in own:
             await own[key, sub](flags, words)
@@ -211,6 +216,13 @@ class Terminal:
         clock = _clock_flag(flags.pop("clock", None))
         _no_more(flags)
         await self.service.create_match("themiscyra", players, clock=clock)
+
+    async def _geyser_new(self, flags: dict[str, str], names: list[str]) -> None:
+        players = _players(self.service.games["geyser"], names, "geyser new alice bob carol")
+        options = {name: flags.pop(name) for name in ("seven", "tokens") if name in flags}  # the engine checks them
+        seed = _seed(flags)
+        _no_more(flags)
+        await self.service.create_match("geyser", players, options=options, seed=seed)
 
     async def _fish_dm(self, flags: dict[str, str], names: list[str]) -> None:
         players = _players(self.service.games["fish"], names, "fish dm alice bob --first alice")

@@ -162,3 +162,13 @@ def lobby_lines(service: MatchService, lobby: Lobby, command: str) -> list[str]:
     else:
         lines.append(f"Started as match #{lobby.match_id}.")
     return lines
+
+
+def own_messages(
+    service: MatchService, match: Match, lines: tuple[str, ...] | list[str]
+) -> tuple[list[str], list[str]]:
+    """(lines for the board post, lines for a message of their own): a game may single some events out
+    (Geyser's firing phase) with `own_message`, a tuple of line prefixes."""
+    prefixes = tuple(getattr(service.game(match), "own_message", ()))
+    separate = [line for line in lines if prefixes and line.startswith(prefixes)]
+    return [line for line in lines if line not in separate], separate

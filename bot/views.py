@@ -18,12 +18,78 @@ from bot.models import OPEN, Lobby, Match, Place
 from bot.service import ServiceError
 
 
-def board_view(match: Match) -> discord.ui.View:
-    """The buttons under a running board: list my legal moves, resign."""
+def board_view(match: Match, game: Any) -> discord.ui.View:
+    """The buttons under a running board: list my legal moves, resign, and the choices the game offers.
+
+    A game may offer a few moves to click (`choices(state)`, e.g. Geyser's retreat / again after a tied
+    battle): up to four become buttons, more a select menu.
+    """
     view = discord.ui.View(timeout=None)
+    choices = game.choices(match.state)[:25] if hasattr(game, "choices") else []
+    if 0 < len(choices) <= 4:
+        for move in choices:
+            view.add_item(PlayButton(match.id, match.ply, move))
+    elif choices:
+        view.add_item(PlaySelect(match.id, match.ply, choices))
     view.add_item(MovesButton(match.id, match.ply))
     view.add_item(ResignButton(match.id))
     return view
+
+
+async def play_choice(interaction: discord.Interaction, match_id: int, ply: int, move: str) -> None:
+    """Play a clicked or picked move through the service, as a typed one would be (ply checked)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        notice = await _service(interaction).move(
+            match_id, discord_app.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
+        )
+    except (ServiceError, GameError) as error:
+        return await refuse(interaction, str(error))
+    await interaction.followup.send(f"Played: {notice.lines[0] if notice.lines else move}", ephemeral=True)
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"play:(?P<match>\d+):(?P<ply>\d+):(?P<move>.+)"
+):
+    """One move offered by the game, played for whoever clicks it (the service checks it is theirs)."""
+
+    def __init__(self, match_id: int, ply: int, move: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=move.capitalize(), style=discord.ButtonStyle.primary, custom_id=f"play:{match_id}:{ply}:{move}"
+            )
+        )
+        self.match_id, self.ply, self.move = match_id, ply, move
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PlayButton:
+        return cls(int(match["match"]), int(match["ply"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await play_choice(interaction, self.match_id, self.ply, self.move)
+
+
+class PlaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<match>\d+):(?P<ply>\d+)"):
+    """The game's offered moves as a menu (more than four of them)."""
+
+    def __init__(self, match_id: int, ply: int, moves: list[str] | None = None) -> None:
+        options = [discord.SelectOption(label=m.capitalize(), value=m) for m in moves or ["?"]]
+        super().__init__(discord.ui.Select(placeholder="Choose…", options=options, custom_id=f"pick:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PlaySelect:
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            return await refuse(interaction, "Pick one of the moves.")
+        await play_choice(interaction, self.match_id, self.ply, str(values[0]))
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -245,4 +311,12 @@ class LobbyButton(
         await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
 
 
-DYNAMIC_ITEMS = (MovesButton, ResignButton, ConfirmResignButton, AcceptChallengeButton, LobbyButton)
+DYNAMIC_ITEMS = (
+    MovesButton,
+    ResignButton,
+    ConfirmResignButton,
+    AcceptChallengeButton,
+    LobbyButton,
+    PlayButton,
+    PlaySelect,
+)

@@ -91,7 +91,8 @@ class GeyserState:
     move must make before its turn ends: ("place", geyser) after a claim, ("tie", from, to) after a tied
     battle. `order` holds the seats still to play this round; when it empties, the geysers fire.
     `dice` counts the dice rolled so far (the next die is `_die(seed, dice)`); `last_rolls` are the
-    rolls of the last move, in words, and `last_fired` the ring (or "M") that last fired with its squares.
+    rolls of the last move, in words; `last_battle` is its last battle roll (attacker seat, die, geysers,
+    defender seat, die, geysers) and `last_fire` the two dice of a firing phase it ended.
     """
 
     seats: int
