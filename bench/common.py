@@ -33,9 +33,10 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-async def pipeline(game_key: str, games: int, seats: Callable[[int], int]) -> list[float]:
+async def pipeline(game_key: str, games: int, seats: Callable[[int], int], max_plies: int | None = None) -> list[float]:
     """Seconds per move through the real service on a real database file: validate, apply, commit,
-    render the post and report it posted (which starts the clock). Random legal moves, seeded games."""
+    render the post and report it posted (which starts the clock). Random legal moves, seeded games,
+    each cut at `max_plies` if given."""
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.sqlite3")
         service = MatchService(store)
@@ -47,7 +48,9 @@ async def pipeline(game_key: str, games: int, seats: Callable[[int], int]) -> li
             players = [Player(f"local:{name}", name) for name in NAMES[: seats(seed)]]
             match = await service.create_match(game_key, players, seed=seed, clock=ClockSettings(3600, 3600))
             await service.board_posted(match.id, 0)
-            while match.running:
+            played = 0
+            while match.running and (max_plies is None or played < max_plies):
+                played += 1
                 seat = game.to_move(match.state)
                 move = rng.choice(game.legal_moves(match.state))
                 start = time.perf_counter()
