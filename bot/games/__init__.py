@@ -8,9 +8,10 @@ from __future__ import annotations
 from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome
 from bot.games.fish import FISH
 from bot.games.geyser import GEYSER
+from bot.games.horizon import HORIZON
 from bot.games.themiscyra import THEMISCYRA
 from bot.games.volcano import VOLCANO
 
-GAMES: dict[str, Game] = {game.key: game for game in (FISH, VOLCANO, THEMISCYRA, GEYSER)}
+GAMES: dict[str, Game] = {game.key: game for game in (FISH, VOLCANO, THEMISCYRA, GEYSER, HORIZON)}
 
 __all__ = ["GAMES", "BadOptions", "Game", "GameError", "IllegalMove", "InvalidNotation", "Outcome"]

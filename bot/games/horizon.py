@@ -1,0 +1,484 @@
+"""Event Horizon (prototype completed by our rulings): shared/rules/event_horizon.md, every RULING included.
+
+Two players race 3 tokens each out of a black hole along their own path of spaces 1..8 to escape at 9.
+Cards placed face down on either player's path fire when a token ends a move on them, and chain.
+
+Hidden information follows OpenSpiel's information states: the full state knows everything (hands, the
+face-down cards, the deck order, the seed), and `view(state, seat)` is exactly what one seat may know,
+with every unknown card written as `??`. Event text is public: it never names a card still hidden.
+Chance (the shuffles and the 1-3 rolls) comes from the seed and counters in the state, so the same seed
+and moves give the same game, and a view without the seed cannot foresee anything.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+
+SPACES = 8
+ESCAPE = 9
+TOKENS = 3
+HAND = 6
+SETUP_PLACEMENTS = 3
+CHAIN_CAP = 20
+HIDDEN = "??"
+DECK = tuple(
+    [f"T{n}" for n in range(1, 9) for _ in range(2)]
+    + [f"{kind}{n}" for kind in "FB" for n in range(1, 5) for _ in range(2)]
+    + ["MI", "MI", "SW", "SW"]
+)
+"""The 36 cards (RULING deck): Move To 1-8, Forward 1-4, Backward 1-4, two of each; 2 Mimic, 2 Swap."""
+
+
+def card_name(card: str) -> str:
+    if card == HIDDEN:
+        return "a hidden card"
+    kind, rest = card[0], card[1:]
+    return {"T": f"Move To {rest}", "F": f"Forward {rest}", "B": f"Backward {rest}"}.get(
+        kind, {"MI": "Mimic", "SW": "Swap"}.get(card, card)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A card on a mat: who placed it, who knows it, face up (after a Mimic) or not, locked (after a Swap)."""
+
+    card: str
+    placed_by: int
+    known: frozenset[int]
+    face_up: bool = False
+    locked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HorizonState:
+    """`mats[seat][space - 1]` is that seat's space; `positions` the active tokens (0 = the black hole).
+
+    `deck` is drawn from the end. `rolls` and `shuffles` count the dice and the reshuffles so far (each
+    comes from the seed and its number). `last_*` describe the last move for the picture and the text:
+    what was played where (never which hidden card), the roll, and the chain as (space, card, from, to).
+    """
+
+    deck: tuple[str, ...]
+    discard: tuple[str, ...]
+    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    mats: tuple[tuple[Slot | None, ...], tuple[Slot | None, ...]]
+    positions: tuple[int, int] = (0, 0)
+    escaped: tuple[int, int] = (0, 0)
+    turn: int | None = 0
+    first: int = 0
+    placed: tuple[int, int] = (0, 0)
+    turns: tuple[int, int] = (0, 0)
+    turn_cap: int = 200
+    winner: int | None = None
+    end: str | None = None
+    seed: int | None = None
+    rolls: int = 0
+    shuffles: int = 0
+    last_seat: int | None = None
+    last_play: tuple[Any, ...] | None = None
+    last_roll: int | None = None
+    last_chain: tuple[tuple[int, str, int, int], ...] = ()
+    ply: int = 0
+    events: tuple[str, ...] = ()
+
+    @property
+    def setup(self) -> bool:
+        return sum(self.placed) < 2 * SETUP_PLACEMENTS
+
+
+def _shuffled(cards: tuple[str, ...] | list[str], seed: int, number: int) -> tuple[str, ...]:
+    order = list(cards)
+    random.Random(f"horizon:{seed}:shuffle:{number}").shuffle(order)
+    return tuple(order)
+
+
+def _roll(seed: int, number: int) -> int:
+    return random.Random(f"horizon:{seed}:roll:{number}").randint(1, 3)
+
+
+_CARD = r"(t[1-8]|f[1-4]|b[1-4]|mi|sw)"
+_SPACE = r"(me|opp)\s*:\s*([1-8])"
+_PLACE = re.compile(rf"place\s+{_CARD}\s+{_SPACE}", re.IGNORECASE)
+_SWAP = re.compile(rf"swap\s+me\s*:\s*([1-8])\s+{_CARD}", re.IGNORECASE)
+HOW = "write place F2 opp:5 (a card from your hand onto a space), swap me:5 F2, or pass"
+
+
+class _Work:
+    """A mutable copy of a state while a move is applied."""
+
+    def __init__(self, state: HorizonState) -> None:
+        self.state = state
+        self.deck = list(state.deck)
+        self.discard = list(state.discard)
+        self.hands = [list(state.hands[0]), list(state.hands[1])]
+        self.mats = [list(state.mats[0]), list(state.mats[1])]
+        self.positions = list(state.positions)
+        self.escaped = list(state.escaped)
+        self.rolls = state.rolls
+        self.shuffles = state.shuffles
+        self.events: list[str] = []
+        self.chain: list[tuple[int, str, int, int]] = []
+        self.winner: int | None = None
+
+    def draw(self, seat: int) -> None:
+        if not self.deck and self.discard:
+            assert self.state.seed is not None, "a view cannot shuffle"
+            self.deck = list(_shuffled(sorted(self.discard), self.state.seed, self.shuffles))
+            self.shuffles += 1
+            self.events.append(f"The discard pile ({len(self.discard)} cards) is shuffled into a new deck.")
+            self.discard = []
+        if self.deck:
+            self.hands[seat].append(self.deck.pop())
+            self.events.append(f"{{{seat}}} draws a card.")
+        else:
+            self.events.append("No card is left to draw.")
+
+    def move(self, seat: int, target: int, why: str) -> bool:
+        """Move the token to `target` (past 9: space 8); returns True when it escaped."""
+        start = self.positions[seat]
+        if target > ESCAPE:
+            target = SPACES
+            why += " (past 9, so it stops on 8)"
+        target = max(0, target)
+        if target == ESCAPE:
+            self.escaped[seat] += 1
+            self.positions[seat] = 0
+            self.events.append(f"{why}: token {start} → 9, it escapes ({self.escaped[seat]} of {TOKENS}).")
+            if self.escaped[seat] == TOKENS:
+                self.winner = seat
+            return True
+        self.positions[seat] = target
+        self.events.append(f"{why}: token {start} → {target}.")
+        return False
+
+    def resolve(self, seat: int) -> None:
+        """Resolve the card under the token, and whatever its moves land on, up to CHAIN_CAP cards."""
+        for _ in range(CHAIN_CAP):
+            space = self.positions[seat]
+            slot = self.mats[seat][space - 1] if space >= 1 else None
+            if slot is None:
+                return
+            self.mats[seat][space - 1] = None
+            self.discard.append(slot.card)
+            start = space
+            escaped = self._apply(seat, space, slot.card)
+            self.chain.append((space, slot.card, start, ESCAPE if escaped else self.positions[seat]))
+            if escaped or self.winner is not None or self.positions[seat] == start:
+                return
+        self.events.append(f"The chain stops after {CHAIN_CAP} resolutions.")
+
+    def _apply(self, seat: int, space: int, card: str, mimicked: bool = False) -> bool:
+        here = f"Space {space} reveals {card_name(card)}" if not mimicked else f"It copies {card_name(card)}"
+        position = self.positions[seat]
+        if card == "MI" and not mimicked:
+            other = self.mats[1 - seat][space - 1]
+            if other is None or other.card == "MI":
+                self.events.append(f"{here}: {{{1 - seat}}}'s space {space} has nothing to copy.")
+                return False
+            self.mats[1 - seat][space - 1] = replace(other, face_up=True, known=frozenset({0, 1}))
+            self.events.append(f"{here}: {{{1 - seat}}}'s space {space} turns face up ({card_name(other.card)}).")
+            return self._apply(seat, space, other.card, mimicked=True)
+        if card[0] == "T":
+            target = int(card[1:])
+            if target == position:
+                self.events.append(f"{here}: the token is already on {target}.")
+                return False
+            return self.move(seat, target, here)
+        if card[0] == "F":
+            return self.move(seat, position + int(card[1:]), here)
+        if card[0] == "B":
+            return self.move(seat, position - int(card[1:]), here)
+        self.events.append(f"{here}: nothing happens.")  # a Swap cannot be on a mat; kept safe anyway
+        return False
+
+
+class Horizon:
+    """The engine object registered as GAMES["horizon"]."""
+
+    key = "horizon"
+    title = "Event Horizon"
+    min_players = 2
+    max_players = 2
+    options = frozenset({"first", "turn_cap"})
+    rules_card = ""  # set below
+
+    def new(self, seats: int, seed: int, **options: Any) -> HorizonState:
+        check_seats(self, seats)
+        check_options(self, options, set(self.options))
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOptions("seed must be a whole number.")
+        first = options.get("first")
+        if first is None:
+            first = random.Random(f"horizon:{seed}:first").randrange(2)
+        if first not in (0, 1) or isinstance(first, bool):
+            raise BadOptions("first must be 0 or 1 (the seat that starts).")
+        cap = options.get("turn_cap", 200)
+        if isinstance(cap, str) and cap.strip().isdigit():
+            cap = int(cap)
+        if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= 10_000:
+            raise BadOptions("turn_cap must be a whole number of turns per player from 1 to 10000.")
+        deck = list(_shuffled(DECK, seed, 0))
+        hands = (tuple(deck[-HAND:]), tuple(deck[-2 * HAND : -HAND]))
+        return HorizonState(
+            deck=tuple(deck[: -2 * HAND]),
+            discard=(),
+            hands=hands,
+            mats=((None,) * SPACES, (None,) * SPACES),
+            turn=first,
+            first=first,
+            turn_cap=cap,
+            seed=seed,
+            shuffles=1,
+        )
+
+    # --- reading ---
+
+    def to_move(self, state: HorizonState) -> int | None:
+        return state.turn
+
+    def legal_moves(self, state: HorizonState) -> list[str]:
+        seat = state.turn
+        if seat is None:
+            return []
+        hand = state.hands[seat]
+        cards = sorted({c for c in hand if c != "SW"}, key=_card_order)
+        empty = [(side, n) for side, mat in (("me", seat), ("opp", 1 - seat)) for n in range(1, 9)]
+        empty = [(side, n) for side, n in empty if state.mats[seat if side == "me" else 1 - seat][n - 1] is None]
+        moves = [f"place {c} {side}:{n}" for c in cards for side, n in empty]
+        if not state.setup and "SW" in hand:
+            for n in range(1, SPACES + 1):
+                slot = state.mats[seat][n - 1]
+                if slot is not None and not slot.face_up and not slot.locked:
+                    moves += [f"swap me:{n} {c}" for c in cards]
+        return moves or ["pass"]
+
+    def outcome(self, state: HorizonState) -> Outcome | None:
+        if state.turn is not None:
+            return None
+        winners = frozenset() if state.winner is None else frozenset({state.winner})
+        scores = tuple(float(state.escaped[s]) for s in range(2))
+        return Outcome(scores, winners, state.end or "the game is over")
+
+    def scores(self, state: HorizonState) -> tuple[float, ...]:
+        """Tokens escaped, by seat."""
+        return (float(state.escaped[0]), float(state.escaped[1]))
+
+    def events(self, state: HorizonState) -> tuple[str, ...]:
+        return state.events
+
+    def view(self, state: HorizonState, seat: int | None) -> HorizonState:
+        """What `seat` may know (None: a spectator): other hands, unknown face-down cards and the deck order
+        become `??`, and the seed goes."""
+        hands = tuple(hand if s == seat else (HIDDEN,) * len(hand) for s, hand in enumerate(state.hands))
+        mats = tuple(
+            tuple(
+                slot
+                if slot is None or slot.face_up or (seat is not None and seat in slot.known)
+                else replace(slot, card=HIDDEN)
+                for slot in mat
+            )
+            for mat in state.mats
+        )
+        return replace(
+            state,
+            hands=hands,  # type: ignore[arg-type]
+            mats=mats,  # type: ignore[arg-type]
+            deck=(HIDDEN,) * len(state.deck),
+            seed=None,
+        )
+
+    # --- playing ---
+
+    def parse(self, state: HorizonState, text: str) -> tuple[str, str | None, int | None, int | None]:
+        """(kind, card, mat seat, space) of a legal move, or IllegalMove saying what is wrong.
+
+        Refusals name only the mover's own cards and spaces, so they reveal nothing to anyone."""
+        seat = state.turn
+        if seat is None:
+            raise IllegalMove("The game is over: no more moves.")
+        if not isinstance(text, str) or len(text.strip()) > 40:
+            raise InvalidNotation(f"That is not a move: {HOW}.")
+        words = " ".join(text.split())
+        if words.lower() == "pass":
+            if self.legal_moves(state) != ["pass"]:
+                raise IllegalMove("You can still place a card (or Swap), so you cannot pass.")
+            return ("pass", None, None, None)
+        if placed := _PLACE.fullmatch(words):
+            card, side, space = placed[1].upper(), placed[2].lower(), int(placed[3])
+            where = f"{side}:{space}"
+            if card == "SW":
+                raise IllegalMove("Swap is never placed on a mat: play it with swap me:5 F2.")
+            if card not in state.hands[seat]:
+                raise IllegalMove(f"You have no {card} in your hand.")
+            mat = seat if side == "me" else 1 - seat
+            if state.mats[mat][space - 1] is not None:
+                raise IllegalMove(f"{where} is not empty: cards go on empty spaces.")
+            return ("place", card, mat, space)
+        if swapped := _SWAP.fullmatch(words):
+            space, card = int(swapped[1]), swapped[2].upper()
+            if state.setup:
+                raise IllegalMove("Setup is for placing cards: Swap is played only once the race has begun.")
+            if "SW" not in state.hands[seat]:
+                raise IllegalMove("You have no Swap in your hand.")
+            if card == "SW":
+                raise IllegalMove("Swap puts a card from your hand on the mat, and a Swap cannot go on a mat.")
+            if card not in state.hands[seat]:
+                raise IllegalMove(f"You have no {card} in your hand.")
+            slot = state.mats[seat][space - 1]
+            if slot is None:
+                raise IllegalMove(f"me:{space} is empty: Swap exchanges a face-down card on your own mat.")
+            if slot.face_up:
+                raise IllegalMove(f"me:{space} is face up: Swap exchanges a face-down card.")
+            if slot.locked:
+                raise IllegalMove(f"me:{space} is locked: a card put there by a Swap cannot be swapped again.")
+            return ("swap", card, seat, space)
+        raise InvalidNotation(f"{text.strip()[:40]!r} is not a move: {HOW}.")
+
+    def canonical(self, state: HorizonState, move: str) -> str:
+        kind, card, mat, space = self.parse(state, move)
+        seat = state.turn
+        if kind == "place":
+            return f"place {card} {'me' if mat == seat else 'opp'}:{space}"
+        if kind == "swap":
+            return f"swap me:{space} {card}"
+        return kind
+
+    def play(self, state: HorizonState, move: str) -> HorizonState:
+        kind, card, mat, space = self.parse(state, move)
+        seat = state.turn
+        assert seat is not None
+        work = _Work(state)
+        who, whose = f"{{{seat}}}", "their" if mat == seat else f"{{{1 - seat}}}'s"
+        play: tuple[Any, ...] | None = None
+        if kind == "place":
+            assert card is not None and mat is not None and space is not None
+            work.hands[seat].remove(card)
+            work.mats[mat][space - 1] = Slot(card, seat, frozenset({seat}))
+            work.events.append(f"{who} places a card face down on {whose} space {space}.")
+            play = ("place", mat, space)
+        elif kind == "swap":
+            assert card is not None and space is not None
+            work.hands[seat].remove("SW")
+            work.discard.append("SW")
+            old = work.mats[seat][space - 1]
+            assert old is not None
+            work.hands[seat].remove(card)
+            work.hands[seat].append(old.card)
+            work.mats[seat][space - 1] = Slot(card, seat, frozenset({seat}), locked=True)
+            work.events.append(
+                f"{who} plays Swap on their space {space}: the face-down card there goes to their hand,"
+                " and a card from their hand takes its place, face down and locked."
+            )
+            play = ("swap", seat, space)
+        else:
+            work.events.append(f"{who} has no card to place and passes.")
+            play = ("pass",)
+        placed = list(state.placed)
+        turns = list(state.turns)
+        roll = None
+        if state.setup:
+            placed[seat] += 1
+            nxt: int | None = 1 - seat
+            if sum(placed) == 2 * SETUP_PLACEMENTS:
+                nxt = state.first
+                work.events.append("Setup is done: the race begins.")
+        else:
+            work.draw(seat)
+            assert state.seed is not None, "a view cannot roll"
+            roll = _roll(state.seed, work.rolls)
+            work.rolls += 1
+            escaped = work.move(seat, work.positions[seat] + roll, f"{who} rolls {roll}")
+            if not escaped:
+                work.resolve(seat)
+            turns[seat] += 1
+            nxt = 1 - seat
+        winner, end = work.winner, None
+        if winner is not None:
+            nxt, end = None, "all 3 tokens escaped"
+            work.events.append(f"{{{winner}}} wins: all 3 tokens escaped.")
+        elif not state.setup and min(turns) >= state.turn_cap:
+            nxt = None
+            winner, end = self._cap_winner(work, state.turn_cap)
+        return replace(
+            state,
+            deck=tuple(work.deck),
+            discard=tuple(work.discard),
+            hands=(tuple(work.hands[0]), tuple(work.hands[1])),
+            mats=(tuple(work.mats[0]), tuple(work.mats[1])),
+            positions=(work.positions[0], work.positions[1]),
+            escaped=(work.escaped[0], work.escaped[1]),
+            turn=nxt,
+            placed=(placed[0], placed[1]),
+            turns=(turns[0], turns[1]),
+            winner=winner,
+            end=end,
+            rolls=work.rolls,
+            shuffles=work.shuffles,
+            last_seat=seat,
+            last_play=play,
+            last_roll=roll,
+            last_chain=tuple(work.chain),
+            ply=state.ply + 1,
+            events=tuple(work.events),
+        )
+
+    @staticmethod
+    def _cap_winner(work: _Work, cap: int) -> tuple[int | None, str]:
+        """The turn cap's tie-break: more escaped tokens, then the farther active token, else a draw."""
+        for values, what in ((work.escaped, "more tokens escaped"), (work.positions, "the farther active token")):
+            if values[0] != values[1]:
+                winner = 0 if values[0] > values[1] else 1
+                work.events.append(f"The turn cap ({cap} each) is reached: {{{winner}}} wins with {what}.")
+                return winner, f"turn cap: {what}"
+        work.events.append(f"The turn cap ({cap} each) is reached with everything level: a draw.")
+        return None, "turn cap, level"
+
+    # --- storing ---
+
+    def dumps(self, state: HorizonState) -> str:
+        data = {name: getattr(state, name) for name in HorizonState.__slots__}
+        data["mats"] = [[None if s is None else _slot_json(s) for s in mat] for mat in state.mats]
+        return json.dumps({"game": self.key, **data}, separators=(",", ":"))
+
+    def loads(self, text: str) -> HorizonState:
+        data = json.loads(text)
+        data.pop("game")
+        data["mats"] = tuple(tuple(None if s is None else _slot(s) for s in mat) for mat in data["mats"])
+        data["hands"] = tuple(tuple(hand) for hand in data["hands"])
+        data["last_chain"] = tuple(tuple(link) for link in data["last_chain"])
+        for name in ("deck", "discard", "positions", "escaped", "placed", "turns", "events"):
+            data[name] = tuple(data[name])
+        if data["last_play"] is not None:
+            data["last_play"] = tuple(data["last_play"])
+        return HorizonState(**data)
+
+
+def _card_order(card: str) -> tuple[int, int]:
+    return ("TFBMS".index(card[0]), int(card[1:]) if card[1:].isdigit() else 0)
+
+
+def _slot_json(slot: Slot) -> list[Any]:
+    return [slot.card, slot.placed_by, sorted(slot.known), slot.face_up, slot.locked]
+
+
+def _slot(data: list[Any]) -> Slot:
+    return Slot(data[0], data[1], frozenset(data[2]), data[3], data[4])
+
+
+RULES_CARD = """\
+Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of spaces 1-8 to escape at 9.
+• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path (horizon move place F2 opp:5).
+• A turn: place a card from your hand face down (or play Swap: swap me:5 F2), then draw, roll 1-3 and move your
+  token. A card under the token when it stops is revealed and resolved, and chains: Move To N, Forward X,
+  Backward X (below 1: back into the hole), Mimic (copies the card on the same space of the other path).
+• Escape needs exactly 9; a move past 9 stops on 8. All 3 tokens out first wins.
+• Your hand and the cards you placed are yours to see: /horizon hand. Everyone else sees card backs."""
+
+Horizon.rules_card = RULES_CARD
+HORIZON = Horizon()
