@@ -171,15 +171,21 @@ class _Work:
             self.chain.append((space, slot.card, start, ESCAPE if escaped else self.positions[seat]))
             if escaped or self.winner is not None or self.positions[seat] == start:
                 return
-        self.events.append(f"The chain stops after {CHAIN_CAP} resolutions.")
+        space = self.positions[seat]
+        if space >= 1 and self.mats[seat][space - 1] is not None:  # a card was still waiting
+            self.events.append(f"The chain stops after {CHAIN_CAP} resolutions.")
 
     def _apply(self, seat: int, space: int, card: str, mimicked: bool = False) -> bool:
         here = f"Space {space} reveals {card_name(card)}" if not mimicked else f"It copies {card_name(card)}"
         position = self.positions[seat]
         if card == "MI" and not mimicked:
             other = self.mats[1 - seat][space - 1]
-            if other is None or other.card == "MI":
-                self.events.append(f"{here}: {{{1 - seat}}}'s space {space} has nothing to copy.")
+            if other is None:
+                self.events.append(f"{here}: {{{1 - seat}}}'s space {space} is empty, so nothing happens.")
+                return False
+            if other.card == "MI":  # revealed, and it stays face up like any copied card
+                self.mats[1 - seat][space - 1] = replace(other, face_up=True, known=frozenset({0, 1}))
+                self.events.append(f"{here}: {{{1 - seat}}}'s space {space} turns face up (Mimic): nothing happens.")
                 return False
             self.mats[1 - seat][space - 1] = replace(other, face_up=True, known=frozenset({0, 1}))
             self.events.append(f"{here}: {{{1 - seat}}}'s space {space} turns face up ({card_name(other.card)}).")
@@ -216,7 +222,7 @@ class Horizon:
         first = options.get("first")
         if first is None:
             first = random.Random(f"horizon:{seed}:first").randrange(2)
-        if first not in (0, 1) or isinstance(first, bool):
+        if type(first) is not int or first not in (0, 1):
             raise BadOptions("first must be 0 or 1 (the seat that starts).")
         cap = options.get("turn_cap", 200)
         if isinstance(cap, str) and cap.strip().isdigit():
@@ -257,6 +263,31 @@ class Horizon:
                 if slot is not None and not slot.face_up and not slot.locked:
                     moves += [f"swap me:{n} {c}" for c in cards]
         return moves or ["pass"]
+
+    def private_lines(self, state: HorizonState, seat: int) -> tuple[str, ...]:
+        """What only `seat` may read (its hand, the face-down cards it knows), seats written {0}, {1}."""
+        view = self.view(state, seat)
+        hand = ", ".join(f"{card_name(c)} ({c})" for c in view.hands[seat]) or "no cards"
+        known = [
+            f"{'your' if mat == seat else _possessive(mat)} space {n}: {card_name(slot.card)}"
+            for mat in (seat, 1 - seat)
+            for n, slot in enumerate(view.mats[mat], 1)
+            if slot is not None and not slot.face_up and slot.card != HIDDEN
+        ]
+        lines = [f"Your hand: {hand}."]
+        if known:
+            lines.append("Face-down cards you know: " + "; ".join(known) + ".")
+        return tuple(lines)
+
+    @staticmethod
+    def public_move(move: str) -> str:
+        """A logged move as anyone may read it: which card was placed or swapped in stays private."""
+        words = move.split()
+        if words[:1] == ["place"] and len(words) == 3:
+            return f"place a card on {words[2]}"
+        if words[:1] == ["swap"] and len(words) == 3:
+            return f"swap {words[1]}"
+        return move
 
     def outcome(self, state: HorizonState) -> Outcome | None:
         if state.turn is not None:
@@ -320,6 +351,8 @@ class Horizon:
             if state.mats[mat][space - 1] is not None:
                 raise IllegalMove(f"{where} is not empty: cards go on empty spaces.")
             return ("place", card, mat, space)
+        if re.fullmatch(rf"swap\s+opp\s*:\s*[1-8]\s+{_CARD}", words, re.IGNORECASE):
+            raise IllegalMove("Swap works on your own mat only: swap me:5 F2.")
         if swapped := _SWAP.fullmatch(words):
             space, card = int(swapped[1]), swapped[2].upper()
             if state.setup:
@@ -457,6 +490,10 @@ class Horizon:
         if data["last_play"] is not None:
             data["last_play"] = tuple(data["last_play"])
         return HorizonState(**data)
+
+
+def _possessive(seat: int) -> str:
+    return "{" + str(seat) + "}'s"
 
 
 def _card_order(card: str) -> tuple[int, int]:
