@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image
 
 from bot.games import GAMES
-from renderers import fish, geyser, themiscyra, volcano
+from renderers import fish, geyser, horizon, themiscyra, volcano
 from renderers.draw import Caption, SeatClock, to_png
 
 Drawer = Callable[[Any, int | None, Caption], Image.Image]
@@ -21,6 +21,7 @@ Drawer = Callable[[Any, int | None, Caption], Image.Image]
 DRAWERS: dict[str, Drawer] = {
     "fish": fish.draw,
     "geyser": geyser.draw,
+    "horizon": horizon.draw,
     "themiscyra": themiscyra.draw,
     "volcano": volcano.draw,
 }

@@ -1,0 +1,848 @@
+"""Draws an Event Horizon board: both paths on the left, players, the turn and clocks on the right.
+
+Drawn only from `HORIZON.view(state, viewer)`: every card the viewer may not know is "??" and is drawn as a
+card back (dark violet, a small black hole on it); nothing else about hidden cards is read or drawn.
+
+Each mat is a row of columns: the black hole (space 0) on the left, spaces 1-8, and the exit (9) on the
+right, with the space numbers on one shared row between the two mats, so space N of both mats line up (what
+a Mimic copies). The viewer's mat is at the bottom (seat 0's for a spectator). Going outwards from the
+numbers, a mat has its card slots, its token lane (a track from the hole to the exit holding the active
+token), its chain lane and its name row. A known card is a face: a band in its kind's colour with the code
+(T3, F2, B1, MI) over a cream body with the words (Move To 3, Fwd 2, Back 1, Mimic); a face-up card (shown
+by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock marks a
+card a Swap put there, a dot in a seat's colour who placed it, and a rounded outline in the mover's colour
+the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
+a die in the mover's name row; the last chain is numbered arrows along the mover's chain lane. The viewer's
+hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
+Sprites depend on few inputs, so they are painted once and pasted.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from bot.clock import format_seconds
+from bot.games.horizon import CHAIN_CAP, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
+from renderers.draw import (
+    ALERT,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_BOX,
+    SEAT_COLOURS,
+    TEXT,
+    WHITE,
+    Caption,
+    Colour,
+    SeatClock,
+    antialiased,
+    arrow_layer,
+    disc,
+    fit,
+    font,
+    paste,
+    rounded_box,
+    text,
+    wrap,
+)
+
+WIDTH = 800
+HEIGHT = 590  # a hand of more than HAND_ROW cards adds rows below
+BOARD_LEFT = 8
+HOLE_W = 54  # the black hole's column (space 0)
+SPACE_W = 57  # a space's column (1-8)
+EXIT_W = 50  # the exit's column (9)
+BOARD_RIGHT = BOARD_LEFT + HOLE_W + SPACES * SPACE_W + EXIT_W
+PANEL_LEFT = BOARD_RIGHT + 12
+CARD_W = 51
+CARD_H = 80
+TOP = 6
+NAME_H = 30  # a mat's name row (name, escaped, the die)
+CHAIN_H = 40  # a mat's chain lane (two levels of arrows)
+LANE_H = 38  # a mat's token lane
+CARD_ROW = CARD_H + 8
+NUMBERS_H = 24
+MAT_H = NAME_H + CHAIN_H + LANE_H + CARD_ROW
+MID_TOP = TOP + MAT_H  # the numbers row
+MID_BOTTOM = MID_TOP + NUMBERS_H
+BOARD_BOTTOM = MID_BOTTOM + MAT_H
+HAND_TOP = BOARD_BOTTOM + 14
+HAND_LABEL_H = 22
+HAND_GAP = 8
+HAND_STEP = SPACE_W  # hand cards sit on the same grid as the slots
+HAND_ROW = (BOARD_RIGHT - BOARD_LEFT) // HAND_STEP
+TOKEN_R = 14
+DIE = 26
+
+BOARD_BG: Colour = (10, 14, 30)
+STAR: Colour = (96, 110, 150)
+TRACK: Colour = (26, 36, 62)
+TRACK_EDGE: Colour = (50, 64, 100)
+CHEVRON: Colour = (58, 74, 114)
+SLOT_FILL: Colour = (20, 28, 50)
+SLOT_EDGE: Colour = (78, 94, 136)
+NUMBER: Colour = (214, 224, 240)
+CARD_FACE: Colour = (248, 243, 230)
+BACK: Colour = (60, 40, 116)
+BACK_LINE: Colour = (134, 104, 206)
+BACK_CORE: Colour = (8, 6, 18)
+BACK_RING: Colour = (206, 178, 255)
+FACE_UP_RIM: Colour = HIGHLIGHT
+KNOWN_RIM: Colour = (170, 140, 250)
+HOLE_CORE: Colour = (0, 0, 0)
+HOLE_GLOW: Colour = (92, 52, 160)
+HOLE_RING: Colour = (226, 196, 255)
+EXIT_FILL: Colour = (22, 74, 70)
+EXIT_EDGE: Colour = (120, 232, 196)
+DIE_FACE: Colour = (252, 250, 244)
+KIND_COLOURS: dict[str, Colour] = {
+    "T": (20, 140, 150),  # Move To: teal
+    "F": (46, 150, 62),  # Forward: green
+    "B": (200, 50, 56),  # Backward: red
+    "M": (146, 76, 204),  # Mimic: purple
+    "S": (104, 114, 136),  # Swap: slate
+}
+PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1))}
+
+
+def seat_colour(seat: int) -> Colour:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def bottom_seat(viewer: int | None) -> int:
+    """The seat whose mat is drawn at the bottom: the viewer's own, seat 0's for a spectator."""
+    return viewer if viewer in (0, 1) else 0
+
+
+def is_bottom(mat_seat: int, viewer: int | None) -> bool:
+    return mat_seat == bottom_seat(viewer)
+
+
+def column(k: int) -> tuple[int, int]:
+    """(left, right) of column k: 0 the black hole, 1-8 the spaces, 9 the exit."""
+    if k <= 0:
+        return BOARD_LEFT, BOARD_LEFT + HOLE_W
+    if k >= ESCAPE:
+        left = BOARD_LEFT + HOLE_W + SPACES * SPACE_W
+        return left, left + EXIT_W
+    left = BOARD_LEFT + HOLE_W + (k - 1) * SPACE_W
+    return left, left + SPACE_W
+
+
+def column_x(k: int) -> int:
+    left, right = column(k)
+    return (left + right) // 2
+
+
+def rows(mat_seat: int, viewer: int | None) -> dict[str, tuple[int, int]]:
+    """(top, bottom) of a mat's rows: "name", "chain", "lane" (tokens) and "cards"; mirrored for the top mat."""
+    order = ("cards", "lane", "chain", "name")
+    heights = {"cards": CARD_ROW, "lane": LANE_H, "chain": CHAIN_H, "name": NAME_H}
+    spans: dict[str, tuple[int, int]] = {}
+    if is_bottom(mat_seat, viewer):
+        y = MID_BOTTOM
+        for row in order:
+            spans[row] = (y, y + heights[row])
+            y += heights[row]
+    else:
+        y = MID_TOP
+        for row in order:
+            spans[row] = (y - heights[row], y)
+            y -= heights[row]
+    return spans
+
+
+def mat_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
+    """The whole of a mat, name row included, for cropping."""
+    spans = rows(mat_seat, viewer)
+    top = min(a for a, _ in spans.values())
+    bottom = max(b for _, b in spans.values())
+    return BOARD_LEFT, top, BOARD_RIGHT, bottom
+
+
+def slot_box(mat_seat: int, space: int, viewer: int | None) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of the card on `space` (1-8) of `mat_seat`'s mat as `viewer` sees it."""
+    left, right = column(space)
+    top, bottom = rows(mat_seat, viewer)["cards"]
+    x = (left + right - CARD_W) // 2
+    y = (top + bottom - CARD_H) // 2
+    return x, y, x + CARD_W, y + CARD_H
+
+
+def cell_box(mat_seat: int, k: int, viewer: int | None) -> tuple[int, int, int, int]:
+    """The card row's cell of column k (0: the hole, 9: the exit) on a mat."""
+    left, right = column(k)
+    top, bottom = rows(mat_seat, viewer)["cards"]
+    return left, top, right, bottom
+
+
+def token_centre(mat_seat: int, position: int, viewer: int | None) -> tuple[int, int]:
+    """Where the active token on `position` (0-8) of a mat is drawn: its column in the token lane."""
+    top, bottom = rows(mat_seat, viewer)["lane"]
+    return column_x(position), (top + bottom) // 2
+
+
+def chain_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
+    """A mat's chain lane, where the last chain's arrows are drawn."""
+    top, bottom = rows(mat_seat, viewer)["chain"]
+    return BOARD_LEFT, top, BOARD_RIGHT, bottom
+
+
+def die_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
+    """Where the last roll's die is drawn: the right end of the mover's name row."""
+    top, bottom = rows(mat_seat, viewer)["name"]
+    cy = (top + bottom) // 2
+    right = BOARD_RIGHT - 4
+    return right - DIE - 2, cy - DIE // 2 - 1, right, cy + DIE // 2 + 1
+
+
+def hand_rows(view: HorizonState, viewer: int | None) -> int:
+    if viewer not in (0, 1):
+        return 1
+    return max(1, -(-len(view.hands[viewer]) // HAND_ROW))
+
+
+def image_height(view: HorizonState, viewer: int | None) -> int:
+    """HEIGHT, or more when the viewer's hand needs more than one row."""
+    return HEIGHT + (hand_rows(view, viewer) - 1) * (CARD_H + HAND_GAP)
+
+
+def hand_box(k: int) -> tuple[int, int, int, int]:
+    """The k-th card of the viewer's hand (rows of HAND_ROW)."""
+    row, col = divmod(k, HAND_ROW)
+    x = BOARD_LEFT + col * HAND_STEP + (SPACE_W - CARD_W) // 2
+    y = HAND_TOP + HAND_LABEL_H + row * (CARD_H + HAND_GAP)
+    return x, y, x + CARD_W, y + CARD_H
+
+
+def hand_area(view: HorizonState, viewer: int | None) -> tuple[int, int, int, int]:
+    return BOARD_LEFT, HAND_TOP, BOARD_RIGHT, image_height(view, viewer)
+
+
+def label(card: str) -> list[str]:
+    """A card's words on its face, one or two short lines."""
+    kind, rest = card[0], card[1:]
+    if kind == "T":
+        return ["Move", f"To {rest}"]
+    if kind == "F":
+        return [f"Fwd {rest}"]
+    if kind == "B":
+        return [f"Back {rest}"]
+    return [{"MI": "Mimic", "SW": "Swap"}.get(card, card)]
+
+
+# --- sprites ---
+
+RIM = 3  # a card sprite has this margin around the card, for its rim
+
+
+@cache
+def card_sprite(card: str, rim: Colour | None = None) -> Image.Image:
+    """A card (a face, or a back for "??") with an optional rim just outside it; CARD_W x CARD_H + margins."""
+    size = (CARD_W + 2 * RIM, CARD_H + 2 * RIM)
+    hidden = card == HIDDEN
+    band = KIND_COLOURS.get(card[0], (120, 120, 120))
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        if rim is not None:
+            draw.rounded_rectangle((0, 0, size[0] * s, size[1] * s), radius=8 * s, fill=INK)
+            draw.rounded_rectangle((0.8 * s, 0.8 * s, (size[0] - 0.8) * s, (size[1] - 0.8) * s), radius=8 * s,
+                                   fill=rim)  # fmt: skip
+        box = (RIM * s, RIM * s, (RIM + CARD_W) * s, (RIM + CARD_H) * s)
+        draw.rounded_rectangle(box, radius=6 * s, fill=INK)
+        inner = (box[0] + 1.5 * s, box[1] + 1.5 * s, box[2] - 1.5 * s, box[3] - 1.5 * s)
+        if hidden:
+            draw.rounded_rectangle(inner, radius=5 * s, fill=BACK)
+            frame = (inner[0] + 3 * s, inner[1] + 3 * s, inner[2] - 3 * s, inner[3] - 3 * s)
+            draw.rounded_rectangle(frame, radius=3 * s, outline=BACK_LINE, width=round(1.5 * s))
+            cx, cy = size[0] / 2 * s, size[1] / 2 * s
+            for r, colour in ((15, BACK_LINE), (12, BACK), (10, BACK_RING), (7.5, BACK_CORE)):
+                draw.ellipse((cx - r * s, cy - r * s, cx + r * s, cy + r * s), fill=colour)
+            for dx, dy in ((-13, -24), (12, -20), (-10, 23), (14, 26), (0, -30), (1, 30)):
+                x, y = cx + dx * s, cy + dy * s
+                draw.ellipse((x - 1.3 * s, y - 1.3 * s, x + 1.3 * s, y + 1.3 * s), fill=BACK_RING)
+            return
+        draw.rounded_rectangle(inner, radius=5 * s, fill=CARD_FACE)
+        split = box[1] + 44 * s
+        draw.rounded_rectangle((inner[0], inner[1], inner[2], split), radius=5 * s, fill=band)
+        draw.rectangle((inner[0], split - 6 * s, inner[2], split), fill=band)
+
+    sprite = antialiased(size, paint)
+    if not hidden:
+        layer = ImageDraw.Draw(sprite)
+        cx = size[0] / 2
+        text(layer, (cx, RIM + 23), card, 21, WHITE, bold=True, anchor="mm", outline=INK, outline_width=1)
+        lines = label(card)
+        for k, line in enumerate(lines):
+            size_ = 12 if font(12, True).getlength(line) <= CARD_W - 6 else 10
+            y = RIM + 62 + (k - (len(lines) - 1) / 2) * 15
+            text(layer, (cx, y), line, size_, INK, bold=True, anchor="mm")
+    return sprite
+
+
+@cache
+def _mini_back() -> Image.Image:
+    """A small card back for hand counts."""
+    return card_sprite(HIDDEN).resize((22, 34), Image.Resampling.LANCZOS)
+
+
+@cache
+def _empty_slot() -> Image.Image:
+    size = (CARD_W, CARD_H)
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((0, 0, size[0] * s - 1, size[1] * s - 1), radius=6 * s, fill=SLOT_EDGE)
+        draw.rounded_rectangle((2 * s, 2 * s, (size[0] - 2) * s, (size[1] - 2) * s), radius=5 * s, fill=SLOT_FILL)
+
+    return antialiased(size, paint)
+
+
+@cache
+def _lock() -> Image.Image:
+    """A small white padlock with a dark rim: a card a Swap put there (it cannot be swapped again)."""
+    w, h = 16, 19
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.arc((3.2 * s, 0.8 * s, 12.8 * s, 12 * s), 180, 360, fill=INK, width=round(4.2 * s))
+        draw.arc((4.4 * s, 2 * s, 11.6 * s, 10.8 * s), 180, 360, fill=WHITE, width=round(2 * s))
+        draw.line((4.4 * s, 6.4 * s, 4.4 * s, 9 * s), fill=INK, width=round(4 * s))
+        draw.line((11.6 * s, 6.4 * s, 11.6 * s, 9 * s), fill=INK, width=round(4 * s))
+        draw.rounded_rectangle((0.5 * s, 7.5 * s, 15.5 * s, 18.5 * s), radius=2.5 * s, fill=INK)
+        draw.rounded_rectangle((2 * s, 9 * s, 14 * s, 17 * s), radius=1.5 * s, fill=WHITE)
+        draw.ellipse((6.6 * s, 11.2 * s, 9.4 * s, 14 * s), fill=INK)
+
+    return antialiased((w, h), paint)
+
+
+@cache
+def _placer_dot(seat: int) -> Image.Image:
+    return disc(6, seat_colour(seat), ring=WHITE, ring_width=1.5)
+
+
+@cache
+def _token(seat: int) -> Image.Image:
+    return disc(TOKEN_R, seat_colour(seat), ring=WHITE, ring_width=2.5)
+
+
+@cache
+def _small_token(seat: int) -> Image.Image:
+    return disc(8, seat_colour(seat), ring=WHITE, ring_width=1.5)
+
+
+@cache
+def _hole() -> Image.Image:
+    """The black hole: a violet glow, a pale ring and a black core."""
+    r = 24
+    side = 2 * r + 2
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        c = side / 2 * s
+        for radius, colour in ((r, HOLE_GLOW), (r - 5, (150, 104, 220)), (r - 8, HOLE_RING), (r - 10.5, HOLE_CORE)):
+            draw.ellipse((c - radius * s, c - radius * s, c + radius * s, c + radius * s), fill=colour)
+
+    return antialiased((side, side), paint)
+
+
+@cache
+def _exit_cell() -> Image.Image:
+    """The exit (9): a glowing green doorway."""
+    w, h = EXIT_W - 6, CARD_H
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=9 * s, fill=EXIT_EDGE)
+        draw.rounded_rectangle((2.5 * s, 2.5 * s, (w - 2.5) * s, (h - 2.5) * s), radius=7 * s, fill=EXIT_FILL)
+
+    return antialiased((w, h), paint)
+
+
+@cache
+def die_face(value: int, rim: Colour) -> Image.Image:
+    """A die showing `value` (1-3) in pips, rimmed in the roller's colour."""
+    side = DIE + 2
+    value = max(1, min(3, value))
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((0.5 * s, 0.5 * s, (side - 0.5) * s, (side - 0.5) * s), radius=7 * s, fill=INK)
+        draw.rounded_rectangle((1.5 * s, 1.5 * s, (side - 1.5) * s, (side - 1.5) * s), radius=6 * s, fill=rim)
+        draw.rounded_rectangle((4.5 * s, 4.5 * s, (side - 4.5) * s, (side - 4.5) * s), radius=4 * s, fill=DIE_FACE)
+        step = (DIE - 8) / 4 + 0.5
+        for dx, dy in PIPS[value]:
+            x, y, r = side / 2 + dx * step, side / 2 + dy * step, DIE / 11
+            draw.ellipse(((x - r) * s, (y - r) * s, (x + r) * s, (y + r) * s), fill=INK)
+
+    return antialiased((side, side), paint)
+
+
+@cache
+def _chain_arrow(length: int, backwards: bool, colour: Colour) -> Image.Image:
+    """A chain link's arrow: the mover's colour with a white rim and a dark edge, level, left or right."""
+    angle = 180.0 if backwards else 0.0
+    rim = arrow_layer(length, angle, WHITE, shaft=7, head_width=19, head_length=14, outline_width=3)
+    body = arrow_layer(length, angle, colour, shaft=7, head_width=19, head_length=14, outline=WHITE,
+                       outline_width=1.2)  # fmt: skip
+    rim.alpha_composite(body, ((rim.width - body.width) // 2, (rim.height - body.height) // 2))
+    return rim
+
+
+@cache
+def _number(n: int, colour: Colour) -> Image.Image:
+    """A chain link's number on a white disc rimmed in the mover's colour."""
+    badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
+    size = 12 if n < 10 else 10
+    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), size, INK, bold=True, anchor="mm")
+    return badge
+
+
+@cache
+def _background(height: int) -> Image.Image:
+    """Space, the tracks, empty slots, the holes, the exits, the numbers and the panel: what never changes."""
+    image = Image.new("RGB", (WIDTH, height), BOARD_BG)
+    draw = ImageDraw.Draw(image)
+    stars = random.Random(20240917)  # fixed: the same sky everywhere
+    for _ in range(70):
+        x, y = stars.randrange(BOARD_RIGHT), stars.randrange(height)
+        draw.point((x, y), fill=STAR)
+    draw.rectangle((PANEL_LEFT - 4, 0, WIDTH, height), fill=PANEL)
+    for mat in (0, 1):
+        spans = rows(mat, 0)
+        top, bottom = spans["lane"]
+        draw.rounded_rectangle((BOARD_LEFT + 2, top + 4, BOARD_RIGHT - 2, bottom - 4), radius=12, fill=TRACK,
+                               outline=TRACK_EDGE, width=2)  # fmt: skip
+        cy = (top + bottom) // 2
+        for k in range(ESCAPE):  # chevrons between columns: the way out
+            x = column(k)[1]
+            draw.line((x - 3, cy - 6, x + 2, cy, x - 3, cy + 6), fill=CHEVRON, width=2)
+        for space in range(1, SPACES + 1):
+            left, stop, _, _ = slot_box(mat, space, 0)
+            image.paste(_empty_slot(), (left, stop), _empty_slot())
+        _, ctop, _, cbottom = cell_box(mat, 0, 0)
+        cy = (ctop + cbottom) // 2
+        paste(image, _hole(), (column_x(0), cy + (-8 if mat == 0 else 8)))
+        exit_sprite = _exit_cell()
+        ex = column_x(ESCAPE) - exit_sprite.width // 2
+        image.paste(exit_sprite, (ex, (ctop + cbottom - CARD_H) // 2), exit_sprite)
+        word_y = (ctop + cbottom) // 2 + (-CARD_H // 2 + 10 if mat == 0 else CARD_H // 2 - 10)
+        text(draw, (column_x(ESCAPE), word_y), "OUT", 11, EXIT_EDGE, bold=True, anchor="mm")
+    cy = (MID_TOP + MID_BOTTOM) // 2
+    for k in range(ESCAPE + 1):
+        words = str(k)
+        text(draw, (column_x(k), cy), words, 17, NUMBER if 1 <= k <= SPACES else MUTED, bold=True, anchor="mm")
+    return image
+
+
+# --- the board ---
+
+
+def _draw_slots(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
+    for mat in (0, 1):
+        for space in range(1, SPACES + 1):
+            slot = view.mats[mat][space - 1]
+            if slot is None:
+                continue
+            rim: Colour | None = None
+            if slot.card != HIDDEN:
+                rim = FACE_UP_RIM if slot.face_up else KNOWN_RIM
+            left, top, right, _ = slot_box(mat, space, viewer)
+            sprite = card_sprite(slot.card, rim)
+            image.paste(sprite, (left - RIM, top - RIM), sprite)
+            if 0 <= slot.placed_by < 2:
+                paste(image, _placer_dot(slot.placed_by), (right - 5, top + 5))
+            if slot.locked:
+                paste(image, _lock(), (left + 5, top + 6))
+
+
+def _draw_last_play(draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None) -> None:
+    """Corner marks in the mover's colour around the slot the last play went to (a place or a Swap)."""
+    play = view.last_play
+    if not play or play[0] not in ("place", "swap") or view.last_seat is None or len(play) < 3:
+        return
+    mat, space = play[1], play[2]
+    if mat not in (0, 1) or not 1 <= space <= SPACES:
+        return
+    left, top, right, bottom = slot_box(mat, space, viewer)
+    pad, arm = RIM + 1, 14
+    x0, y0, x1, y1 = left - pad, top - pad, right + pad - 1, bottom + pad - 1
+    colour = seat_colour(view.last_seat)
+    for sx, sy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        dx, dy = (arm if sx == x0 else -arm), (arm if sy == y0 else -arm)
+        for width, fill in ((7, INK), (4, colour)):
+            draw.line((sx + dx, sy, sx, sy, sx, sy + dy), fill=fill, width=width, joint="curve")
+
+
+def _draw_copies(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
+    """A purple arrow across the numbers row from each card a Mimic of the last chain copied (now face up)."""
+    mover = view.last_seat
+    if mover is None:
+        return
+    other = 1 - mover
+    for space, card, _start, _end in view.last_chain[:CHAIN_CAP]:
+        if card != "MI" or not 1 <= space <= SPACES:
+            continue
+        slot = view.mats[other][space - 1]
+        if slot is None or not slot.face_up or slot.card == HIDDEN:
+            continue
+        down = is_bottom(mover, viewer)  # from the copied card towards the mover's mat
+        x = column(space)[1] - 9
+        start, end = (MID_TOP - 2, MID_BOTTOM + 2) if down else (MID_BOTTOM + 2, MID_TOP - 2)
+        paste(image, _copy_arrow(down), (x, (start + end) // 2))
+
+
+@cache
+def _copy_arrow(down: bool) -> Image.Image:
+    """The Mimic's copy arrow: short, vertical, purple."""
+    length = NUMBERS_H + 12
+    return arrow_layer(length, -90.0 if down else 90.0, KIND_COLOURS["M"], shaft=5, head_width=13, head_length=9,
+                       outline=WHITE, outline_width=1.5)  # fmt: skip
+
+
+def _draw_tokens(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
+    for seat in (0, 1):
+        escaped = max(0, min(TOKENS, view.escaped[seat]))
+        active = escaped < TOKENS
+        waiting = max(0, TOKENS - escaped - (1 if active else 0))
+        left, top, right, bottom = cell_box(seat, 0, viewer)
+        cx = (left + right) // 2
+        far = bottom - 10 if is_bottom(seat, viewer) else top + 10  # the hole's far edge, away from the numbers
+        for k in range(waiting):
+            paste(image, _small_token(seat), (round(cx + (k - (waiting - 1) / 2) * 18), far))
+        left, top, right, bottom = cell_box(seat, ESCAPE, viewer)
+        cx = (left + right) // 2  # below the OUT on the numbers side: towards the far side
+        cy = (top + bottom) // 2 + (8 if is_bottom(seat, viewer) else -8)
+        for k in range(escaped):
+            paste(image, _small_token(seat), (cx, round(cy + (k - (escaped - 1) / 2) * 19)))
+        if active:
+            position = max(0, min(SPACES, view.positions[seat]))
+            paste(image, _token(seat), token_centre(seat, position, viewer))
+
+
+def _draw_chain(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
+    """The last chain: arrow k from the card's space to where the token went, on alternating levels."""
+    mover = view.last_seat
+    if mover is None or not view.last_chain:
+        return
+    colour = seat_colour(mover)
+    top, bottom = rows(mover, viewer)["chain"]
+    cy = (top + bottom) // 2
+    links = view.last_chain[:CHAIN_CAP]
+    near_first = is_bottom(mover, viewer)  # level 0 is the one next to the token lane
+    badges: list[tuple[int, int, int]] = []
+    for k, (_space, _card, start, end) in enumerate(links):
+        level = k % 2
+        offset = -9 if (level == 0) == near_first else 9
+        y = cy + offset
+        sx, ex = column_x(max(0, min(ESCAPE, start))), column_x(max(0, min(ESCAPE, end)))
+        if sx != ex:
+            direction = 1 if ex > sx else -1
+            tail, tip = sx + direction * 9, ex - direction * 6
+            length = abs(tip - tail)
+            paste(image, _chain_arrow(length, direction < 0, colour), ((tail + tip) // 2, y))
+        badges.append((k + 1, sx, y))
+    for n, x, y in badges:  # numbers over every arrow
+        paste(image, _number(n, colour), (x, y))
+
+
+def _draw_names(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None, caption: Caption
+) -> None:
+    """Each mat's name row: whose path it is, escaped count, and the die for the last mover."""
+    for seat in (0, 1):
+        top, bottom = rows(seat, viewer)["name"]
+        cy = (top + bottom) // 2
+        paste(image, disc(8, seat_colour(seat)), (BOARD_LEFT + 12, cy))
+        right = BOARD_RIGHT - 6
+        roll = view.last_roll if seat == view.last_seat and view.last_roll else None
+        if roll:
+            die = die_box(seat, viewer)
+            paste(image, die_face(roll, seat_colour(seat)), ((die[0] + die[2]) // 2, (die[1] + die[3]) // 2))
+            text(draw, (die[0] - 6, cy), "rolled", 13, MUTED, bold=True, anchor="rm")
+            right = die[0] - 6 - round(font(13, True).getlength("rolled")) - 10
+        tail = f"escaped {view.escaped[seat]}/{TOKENS}"
+        tail_w = font(13, True).getlength(tail)
+        text(draw, (right, cy), tail, 13, HIGHLIGHT if view.escaped[seat] else TEXT, bold=True, anchor="rm")
+        room = right - tail_w - 16 - (BOARD_LEFT + 26)
+        x = BOARD_LEFT + 26
+        if seat == viewer:  # "Your path (alice)"
+            text(draw, (x, cy), "Your path", 15, TEXT, bold=True, anchor="lm")
+            x += round(font(15, True).getlength("Your path "))
+            name = fit(f"({caption.name(seat)})", 14, max(room - (x - BOARD_LEFT - 26), 30))
+            text(draw, (x, cy), name, 14, MUTED, anchor="lm")
+        else:  # "bob's path"
+            name = fit(caption.name(seat), 15, max(room - font(15, True).getlength("'s path"), 30), bold=True)
+            text(draw, (x, cy), name, 15, TEXT, bold=True, anchor="lm")
+            x += round(font(15, True).getlength(name))
+            text(draw, (x, cy), "'s path", 15, MUTED, bold=True, anchor="lm")
+
+
+def _draw_hand(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None, caption: Caption
+) -> None:
+    """The viewer's hand face up; for a spectator, each hand as a count and small backs."""
+    y = HAND_TOP + HAND_LABEL_H // 2
+    if viewer in (0, 1):
+        hand = view.hands[viewer]
+        text(draw, (BOARD_LEFT + 4, y), "Your hand", 15, TEXT, bold=True, anchor="lm")
+        other = 1 - viewer
+        words = f"{caption.name(other)} holds {len(view.hands[other])}"
+        text(draw, (BOARD_RIGHT - 4, y), fit(words, 13, 300), 13, MUTED, anchor="rm")
+        if not hand:
+            text(draw, (BOARD_LEFT + 4, y + 40), "no cards", 13, MUTED, anchor="lm")
+        for k, card in enumerate(hand):
+            left, top, _, _ = hand_box(k)
+            sprite = card_sprite(card)  # "??" here would be a back: nothing but the view is drawn
+            image.paste(sprite, (left - RIM, top - RIM), sprite)
+        return
+    text(draw, (BOARD_LEFT + 4, y), "Hands (hidden)", 15, TEXT, bold=True, anchor="lm")
+    back = _mini_back()
+    for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
+        row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
+        paste(image, disc(7, seat_colour(seat)), (BOARD_LEFT + 12, row_y + 17))
+        count = len(view.hands[seat])
+        words = fit(f"{caption.name(seat)}: {count} card{'' if count == 1 else 's'}", 14, 170, bold=True)
+        text(draw, (BOARD_LEFT + 26, row_y + 17), words, 14, TEXT, bold=True, anchor="lm")
+        x = BOARD_LEFT + 210
+        shown = min(count, 12)
+        for j in range(shown):
+            image.paste(back, (x + j * 26, row_y), back)
+        if count > shown:
+            text(draw, (x + shown * 26 + 4, row_y + 17), f"+{count - shown}", 13, MUTED, bold=True, anchor="lm")
+
+
+def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
+    """The whole picture of a viewed state: paths, cards, the last play, tokens, chain, die, hand, panel."""
+    height = image_height(view, viewer)
+    image = _background(height).copy()
+    board = ImageDraw.Draw(image)
+    _draw_slots(image, view, viewer)
+    _draw_last_play(board, view, viewer)
+    _draw_chain(image, view, viewer)
+    _draw_copies(image, view, viewer)
+    _draw_tokens(image, view, viewer)
+    _draw_names(image, board, view, viewer, caption)
+    _draw_hand(image, board, view, viewer, caption)
+    _draw_panel(board, image, view, viewer, caption, height)
+    return image
+
+
+# --- the panel ---
+
+
+def _draw_clock(
+    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
+) -> None:
+    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
+    ink = MUTED
+    if clock.running:
+        low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
+        ink = WHITE if low else INK
+    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
+
+
+def _where(view: HorizonState, seat: int) -> str:
+    if view.escaped[seat] >= TOKENS:
+        return "all tokens out"
+    position = view.positions[seat]
+    return "token in the hole" if position == 0 else f"token on {position}"
+
+
+def _draw_panel(
+    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
+    view: HorizonState,
+    viewer: int | None,
+    caption: Caption,
+    height: int,
+) -> None:
+    """Title (and PAUSED), header, one box per player, then the phase, the piles, the status and the last move."""
+    left, right = PANEL_LEFT + 8, WIDTH - 10
+    width = right - left
+    text(draw, (left, 10), "Event Horizon", 22, TEXT, bold=True)
+    y = 44
+    if caption.paused:
+        rounded_box(draw, (left, y, right, y + 28), ALERT)
+        text(draw, ((left + right) / 2, y + 14), "PAUSED", 16, WHITE, bold=True, anchor="mm")
+        y += 36
+    if caption.header:
+        for line in wrap(caption.header, 13, width, max_lines=2):
+            text(draw, (left, y), line, 13, MUTED)
+            y += 17
+        y += 4
+    clocks = caption.clocks
+    live = caption.result is None and view.turn is not None
+    turn = view.turn if live else None
+    row, info_row = 28, 22
+    clock_row = 21 if clocks else 0
+    box_height = row + info_row + clock_row + 6
+    for seat in (0, 1):
+        colour = seat_colour(seat)
+        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=colour if seat == turn else None)
+        mid = y + 4 + row // 2
+        paste(image, disc(9, colour), (left + 15, mid))
+        score = f"{view.escaped[seat]}/{TOKENS}"
+        score_w = font(19, True).getlength(score)
+        text(draw, (right - 8, mid), score, 19, HIGHLIGHT if view.escaped[seat] else TEXT, bold=True, anchor="rm")
+        tags = (" (you)" if seat == viewer else "") + (" ▶" if seat == turn else "")
+        room = width - 40 - score_w - font(16, True).getlength(tags)
+        name = fit(caption.name(seat), 16, room, bold=True)
+        text(draw, (left + 30, mid), name + tags, 16, TEXT, bold=True, anchor="lm")
+        info_mid = y + 4 + row + info_row // 2 - 2
+        held = len(view.hands[seat])
+        if view.setup:
+            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS} · {held} in hand"
+        else:
+            info = f"{_where(view, seat)} · {held} in hand"
+        text(draw, (left + 12, info_mid), fit(info, 12, width - 20), 12, MUTED, anchor="lm")
+        clock = clocks[seat] if clocks and seat < len(clocks) else None
+        if clock is not None:
+            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            top = y + 4 + row + info_row
+            _draw_clock(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
+        y += box_height + 8
+    y = _draw_status(draw, image, view, caption, left, right, y + 2, height)
+    _draw_key(draw, image, viewer, left, right, y, height)
+
+
+def _phase_line(view: HorizonState) -> tuple[str, str]:
+    """The phase in a bold head and a muted tail."""
+    if view.setup:
+        return "Setup:", f"placing {SETUP_PLACEMENTS} cards each"
+    if view.turn is not None:
+        return f"Turn {view.turns[view.turn] + 1} of {view.turn_cap}", "each"
+    played = max(view.turns)
+    return f"{played} turn{'' if played == 1 else 's'}", f"(cap {view.turn_cap} each)"
+
+
+def _play_words(view: HorizonState, caption: Caption) -> str:
+    """The last play in public words: never which hidden card."""
+    seat, play = view.last_seat, view.last_play
+    if seat is None or not play:
+        return ""
+    who = caption.name(seat)
+    if play[0] == "place" and len(play) >= 3:
+        whose = "their own" if play[1] == seat else f"{caption.name(play[1])}'s"
+        words = f"{who} placed a card on {whose} space {play[2]}"
+    elif play[0] == "swap" and len(play) >= 3:
+        words = f"{who} swapped on space {play[2]}"
+    else:
+        words = f"{who} passed"
+    if view.last_roll:
+        words += f", rolled {view.last_roll}"
+    return words + "."
+
+
+def _chain_words(view: HorizonState) -> str:
+    links = []
+    for k, (space, card, _start, end) in enumerate(view.last_chain[:CHAIN_CAP]):
+        where = "out" if end == ESCAPE else str(end)
+        links.append(f"{k + 1}. {card} on {space} → {where}")
+    return "Chain: " + ", ".join(links) if links else ""
+
+
+def _draw_status(
+    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
+    view: HorizonState,
+    caption: Caption,
+    left: int,
+    right: int,
+    y: int,
+    height: int,
+) -> int:
+    """The phase, the piles, the result or whose turn it is, and the last play and chain."""
+    width = right - left
+    head, tail = _phase_line(view)
+    head = fit(head, 13, width, bold=True)
+    text(draw, (left, y), head, 13, TEXT, bold=True)
+    head_w = font(13, True).getlength(head + " ")
+    if head_w + font(12).getlength(tail) > width:
+        y += 17
+        head_w = 0
+    text(draw, (left + head_w, y + 1), tail, 12, MUTED)
+    y += 18
+    top = f" (top {view.discard[-1]})" if view.discard else ""
+    text(draw, (left, y), fit(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}", 12, width), 12, MUTED)
+    y += 20
+    lines: list[str] = []
+    if caption.result is not None:
+        lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
+    elif view.turn is None:
+        if view.winner is None:
+            lines = ["Draw"]
+        else:
+            name = caption.name(view.winner)
+            lines = [f"{name} wins"]
+            if font(15, True).getlength(lines[0]) > width - 20:  # a long name: "wins" on a line of its own
+                lines = [fit(name, 15, width - 20, bold=True), "wins"]
+    if lines:
+        rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
+        for k, line in enumerate(lines):
+            text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
+        y += 20 + 20 * len(lines)
+        if caption.result is None and view.end:
+            for line in wrap(f"({view.end})", 12, width, max_lines=2):
+                text(draw, (left, y), line, 12, MUTED)
+                y += 15
+            y += 4
+    elif view.turn is not None:
+        paste(image, disc(8, seat_colour(view.turn)), (left + 9, y + 10))
+        status = fit(f"{caption.name(view.turn)} to move", 15, width - 26, bold=True)
+        text(draw, (left + 24, y + 10), status, 15, TEXT, bold=True, anchor="lm")
+        y += 24
+        hint = "Place a card face down on any empty space." if view.setup else "Place a card (or Swap), then roll."
+        for line in wrap(hint, 12, width, max_lines=2):
+            text(draw, (left, y), line, 12, MUTED)
+            y += 15
+        y += 4
+    play = _play_words(view, caption)
+    for words, lines_max in ((f"Last: {play}" if play else "", 2), (_chain_words(view), 4)):
+        for line in wrap(words, 12, width, max_lines=lines_max):
+            if y + 15 > height - 40:
+                break
+            text(draw, (left, y), line, 12, MUTED)
+            y += 15
+    return y
+
+
+def _draw_key(
+    draw: ImageDraw.ImageDraw, image: Image.Image, viewer: int | None, left: int, right: int, y: int, height: int
+) -> None:
+    """What the rims, the lock and the dots mean, at the bottom of the panel if there is room."""
+    entries: list[tuple[Image.Image | None, Colour | None, str]] = [
+        (None, FACE_UP_RIM, "face up (shown by a Mimic)"),
+    ]
+    if viewer in (0, 1):
+        entries.append((None, KNOWN_RIM, "face down, known to you"))
+    entries += [(_lock(), None, "locked by a Swap"), (_placer_dot(0), None, "who placed it")]
+    top = height - 10 - 17 * len(entries)
+    if top < y + 6:
+        return
+    for k, (sprite, colour, words) in enumerate(entries):
+        cy = top + 17 * k + 8
+        if sprite is not None:
+            paste(image, sprite, (left + 8, cy))
+        elif colour is not None:
+            draw.rounded_rectangle((left + 1, cy - 7, left + 15, cy + 7), radius=3, fill=colour, outline=INK)
+            draw.rectangle((left + 5, cy - 3, left + 11, cy + 3), fill=CARD_FACE)
+        text(draw, (left + 22, cy), fit(words, 11, right - left - 22), 11, MUTED, anchor="lm")
+
+
+__all__ = [
+    "HEIGHT",
+    "PANEL_LEFT",
+    "WIDTH",
+    "card_sprite",
+    "chain_box",
+    "die_box",
+    "draw",
+    "hand_box",
+    "image_height",
+    "label",
+    "mat_box",
+    "seat_colour",
+    "slot_box",
+    "token_centre",
+]

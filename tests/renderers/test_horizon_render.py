@@ -1,0 +1,440 @@
+"""The Event Horizon board image: a valid, deterministic PNG drawn only from what the viewer may know.
+
+The key test is the security one: changing anything a viewer cannot know (the deck, the other hand, the
+face-down cards it did not place) must not change a single byte of that viewer's image, while changing
+something it can see (a face-up card, its own hand, a card it placed) must.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState, Slot
+from renderers import Caption, SeatClock, horizon, render
+
+NAMES = ("alice", "bob")
+CAPTION = Caption(names=NAMES)
+
+
+def open_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()  # decodes every row: a broken stream fails here
+    return image
+
+
+def shot(state: HorizonState, viewer: int | None = None, caption: Caption | None = None) -> Image.Image:
+    return open_png(render("horizon", state, viewer, caption=caption or CAPTION))
+
+
+def crop(image: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:
+    return image.crop(box)
+
+
+def colours(image: Image.Image, box: tuple[int, int, int, int]) -> set[Any]:
+    return {c for _, c in image.crop(box).getcolors(1 << 18) or []}
+
+
+def board(image: Image.Image) -> bytes:
+    return image.crop((0, 0, horizon.PANEL_LEFT - 4, image.height)).tobytes()
+
+
+def panel(image: Image.Image) -> bytes:
+    return image.crop((horizon.PANEL_LEFT, 0, horizon.WIDTH, image.height)).tobytes()
+
+
+def playout(seed: int, cap: int = 400, **options: Any) -> list[HorizonState]:
+    rng = random.Random(seed)
+    states = [HORIZON.new(2, seed, **options)]
+    while HORIZON.to_move(states[-1]) is not None and len(states) < cap:
+        states.append(HORIZON.play(states[-1], rng.choice(HORIZON.legal_moves(states[-1]))))
+    return states
+
+
+def first_state(want: Callable[[HorizonState], bool], seeds: range = range(60), **options: Any) -> HorizonState:
+    for seed in seeds:
+        for state in playout(seed, **options):
+            if want(state):
+                return state
+    raise AssertionError("no such state in these games")
+
+
+def knows(slot: Slot, viewer: int | None) -> bool:
+    return slot.face_up or (viewer is not None and viewer in slot.known)
+
+
+def hidden_changed(state: HorizonState, viewer: int | None, rng: random.Random) -> HorizonState:
+    """`state` with everything `viewer` may not know changed: the deck (order and cards), the hands it cannot
+    see, the face-down cards it does not know, and the seed."""
+    deck = [rng.choice(DECK) for _ in state.deck]
+    rng.shuffle(deck)
+    hands = tuple(
+        hand if seat == viewer else tuple(rng.choice([c for c in DECK if c != card]) for card in hand)
+        for seat, hand in enumerate(state.hands)
+    )
+    mats = tuple(
+        tuple(
+            slot
+            if slot is None or knows(slot, viewer)
+            else replace(slot, card=rng.choice([c for c in DECK if c not in (slot.card, "SW")]))
+            for slot in mat
+        )
+        for mat in state.mats
+    )
+    return replace(
+        state,
+        deck=tuple(deck),
+        hands=hands,  # type: ignore[arg-type]
+        mats=mats,  # type: ignore[arg-type]
+        seed=(state.seed or 0) + 1 + rng.randrange(1000),
+    )
+
+
+def hidden_slots(state: HorizonState, viewer: int | None) -> list[tuple[int, int]]:
+    return [
+        (mat, space)
+        for mat in (0, 1)
+        for space in range(1, 9)
+        if (slot := state.mats[mat][space - 1]) is not None and not knows(slot, viewer)
+    ]
+
+
+@cache
+def sample_positions() -> tuple[HorizonState, ...]:
+    """Positions of seeded random games: early, late, finished and random ones."""
+    rng = random.Random(20240917)
+    states: list[HorizonState] = []
+    for seed in range(4):
+        game = playout(100 + seed)
+        states += [game[1], game[5], game[-1], *rng.sample(game, min(6, len(game)))]
+    return tuple(states)
+
+
+# --- the image ---
+
+
+def test_a_valid_png_about_800_by_590() -> None:
+    image = shot(HORIZON.new(2, 1))
+    assert image.mode == "RGB"
+    assert image.size == (horizon.WIDTH, horizon.HEIGHT) == (800, 590)
+
+
+def test_same_state_and_caption_give_identical_bytes() -> None:
+    state = playout(7)[30]
+    caption = Caption(names=NAMES, clocks=(SeatClock(30, 60, True), SeatClock(5, 4, False)), header="x")
+    for viewer in (None, 0, 1):
+        assert render("horizon", state, viewer, caption=caption) == render("horizon", state, viewer, caption=caption)
+
+
+def test_render_draws_through_the_registry_and_the_view() -> None:
+    from renderers import DRAWERS
+
+    assert DRAWERS["horizon"] is horizon.draw
+    state = playout(3)[25]
+    assert state.seed is not None
+    for viewer in (None, 0, 1):
+        assert render("horizon", state, viewer) == render("horizon", HORIZON.view(state, viewer), viewer)
+
+
+# --- hidden information: the key test ---
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 1])
+def test_nothing_the_viewer_cannot_know_changes_a_single_byte(viewer: int | None) -> None:
+    rng = random.Random(99 if viewer is None else viewer)
+    checked_slots = 0
+    for state in sample_positions():
+        original = render("horizon", state, viewer, caption=CAPTION)
+        for _ in range(2):
+            changed = hidden_changed(state, viewer, rng)
+            assert changed.hands != state.hands  # the change touched something: the test can fail
+            assert render("horizon", changed, viewer, caption=CAPTION) == original
+            if hidden_slots(state, viewer):
+                # drawn from the full state these cards would show: the view is what hides them
+                full_before = horizon.draw(state, viewer, CAPTION).tobytes()
+                full_after = horizon.draw(changed, viewer, CAPTION).tobytes()
+                assert full_before != full_after
+                checked_slots += 1
+    assert checked_slots >= 10
+
+
+def test_a_spectator_image_shows_backs_for_every_face_down_card() -> None:
+    state = first_state(lambda s: len(hidden_slots(s, None)) >= 5 and not s.setup)
+    image = shot(state)
+    for mat, space in hidden_slots(state, None):
+        box = horizon.slot_box(mat, space, None)
+        inside = colours(image, box)
+        assert horizon.BACK in inside
+        assert horizon.CARD_FACE not in inside
+        assert not any(k in inside for k in horizon.KIND_COLOURS.values())
+
+
+def test_the_spectator_sees_no_hand_faces_only_counts() -> None:
+    state = playout(11)[12]
+    image = shot(state)
+    area = horizon.hand_area(state, None)
+    assert horizon.CARD_FACE not in colours(image, area)
+    assert horizon.BACK in colours(image, area)
+    # one more card in a hand is one more back
+    more = replace(state, hands=(state.hands[0] + ("F1",), state.hands[1]))
+    assert crop(shot(more), area).tobytes() != crop(image, area).tobytes()
+
+
+def test_visible_changes_do_change_the_image() -> None:
+    state = first_state(lambda s: not s.setup and len(hidden_slots(s, None)) >= 2)
+    mat, space = hidden_slots(state, None)[0]
+    slot = state.mats[mat][space - 1]
+    assert slot is not None
+    box = horizon.slot_box(mat, space, None)
+    # the same card turned face up (as a Mimic does) shows for everyone
+    up = [list(m) for m in state.mats]
+    up[mat][space - 1] = replace(slot, face_up=True, known=frozenset({0, 1}))
+    shown = replace(state, mats=(tuple(up[0]), tuple(up[1])))
+    for viewer in (None, 0, 1):
+        if knows(slot, viewer):
+            continue
+        seen = horizon.slot_box(mat, space, viewer)
+        assert crop(shot(shown, viewer), seen).tobytes() != crop(shot(state, viewer), seen).tobytes()
+    # and which card it is matters once it is face up
+    other = "F1" if slot.card != "F1" else "B2"
+    up[mat][space - 1] = replace(slot, card=other, face_up=True, known=frozenset({0, 1}))
+    shown_other = replace(state, mats=(tuple(up[0]), tuple(up[1])))
+    assert crop(shot(shown_other), box).tobytes() != crop(shot(shown), box).tobytes()
+
+
+def test_a_seat_sees_its_own_hand_and_its_own_cards() -> None:
+    state = first_state(lambda s: not s.setup and any(hidden_slots(s, None)) and s.turn is not None)
+    for viewer in (0, 1):
+        hand = state.hands[viewer]
+        other_hand = tuple("T1" if c != "T1" else "T2" for c in hand)
+        hands = (other_hand, state.hands[1]) if viewer == 0 else (state.hands[0], other_hand)
+        changed = replace(state, hands=hands)
+        assert shot(changed, viewer).tobytes() != shot(state, viewer).tobytes()
+        assert shot(changed, 1 - viewer).tobytes() == shot(state, 1 - viewer).tobytes()
+        assert shot(changed, None).tobytes() == shot(state, None).tobytes()
+        first = horizon.hand_box(0)
+        assert horizon.KIND_COLOURS[hand[0][0]] in colours(shot(state, viewer), first)
+    # a face-down card its placer knows: changing it changes the placer's image only
+    mat, space = hidden_slots(state, None)[0]
+    slot = state.mats[mat][space - 1]
+    assert slot is not None
+    (placer,) = slot.known
+    mats = [list(m) for m in state.mats]
+    mats[mat][space - 1] = replace(slot, card="F1" if slot.card != "F1" else "B1")
+    changed = replace(state, mats=(tuple(mats[0]), tuple(mats[1])))
+    box = horizon.slot_box(mat, space, placer)
+    assert crop(shot(changed, placer), box).tobytes() != crop(shot(state, placer), box).tobytes()
+    assert shot(changed, 1 - placer).tobytes() == shot(state, 1 - placer).tobytes()
+    assert shot(changed, None).tobytes() == shot(state, None).tobytes()
+
+
+# --- the board ---
+
+
+def test_a_known_face_and_a_back_differ_on_a_slot() -> None:
+    start = HORIZON.new(2, 5, first=0)
+    card = next(c for c in start.hands[0] if c != "SW")
+    state = HORIZON.play(start, f"place {card} me:2")
+    box = horizon.slot_box(0, 2, 0)
+    assert box == horizon.slot_box(0, 2, None)  # seat 0 is at the bottom for both
+    mine, public = shot(state, 0), shot(state, None)
+    assert crop(mine, box).tobytes() != crop(public, box).tobytes()
+    assert horizon.KIND_COLOURS[card[0]] in colours(mine, box) and horizon.CARD_FACE in colours(mine, box)
+    assert horizon.BACK in colours(public, box) and horizon.CARD_FACE not in colours(public, box)
+    empty = shot(start, None)
+    assert crop(empty, box).tobytes() != crop(public, box).tobytes()  # a back is not an empty slot
+    assert horizon.BACK not in colours(empty, box)
+
+
+def test_every_card_has_its_own_face_and_words() -> None:
+    faces = {horizon.card_sprite(card).tobytes() for card in set(DECK)}
+    assert len(faces) == len(set(DECK))
+    back = horizon.card_sprite(HIDDEN).tobytes()
+    assert back not in faces
+    assert horizon.label("T3") == ["Move", "To 3"]
+    assert horizon.label("F2") == ["Fwd 2"] and horizon.label("B1") == ["Back 1"] and horizon.label("MI") == ["Mimic"]
+
+
+def test_face_up_locked_and_placer_marks_show() -> None:
+    state = first_state(lambda s: not s.setup and bool(hidden_slots(s, None)))
+    mat, space = hidden_slots(state, None)[0]
+    slot = state.mats[mat][space - 1]
+    assert slot is not None
+    box = horizon.slot_box(mat, space, None)
+    wide = (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3)
+
+    def with_slot(new: Slot) -> HorizonState:
+        mats = [list(m) for m in state.mats]
+        mats[mat][space - 1] = new
+        return replace(state, mats=(tuple(mats[0]), tuple(mats[1])), last_play=None)
+
+    plain = shot(with_slot(replace(slot, locked=False)))
+    locked = shot(with_slot(replace(slot, locked=True)))
+    assert crop(locked, box).tobytes() != crop(plain, box).tobytes()
+    up = shot(with_slot(replace(slot, face_up=True, known=frozenset({0, 1}))))
+    assert horizon.FACE_UP_RIM in colours(up, wide) and horizon.FACE_UP_RIM not in colours(plain, wide)
+    by_other = shot(with_slot(replace(slot, placed_by=1 - slot.placed_by)))
+    assert horizon.seat_colour(slot.placed_by) in colours(plain, box)
+    assert horizon.seat_colour(1 - slot.placed_by) in colours(by_other, box)
+    assert crop(by_other, box).tobytes() != crop(plain, box).tobytes()
+
+
+def test_the_last_play_is_marked_on_its_slot() -> None:
+    state = first_state(lambda s: s.last_play is not None and s.last_play[0] == "place")
+    _, mat, space = state.last_play  # type: ignore[misc]
+    left, top, right, bottom = horizon.slot_box(mat, space, None)
+    wide = (left - 6, top - 6, right + 6, bottom + 6)
+    bare = replace(state, last_play=None)
+    assert crop(shot(state), wide).tobytes() != crop(shot(bare), wide).tobytes()
+
+
+def test_the_viewers_mat_is_at_the_bottom() -> None:
+    for viewer, bottom in ((None, 0), (0, 0), (1, 1)):
+        assert horizon.slot_box(bottom, 4, viewer)[1] > horizon.slot_box(1 - bottom, 4, viewer)[1]
+    # space N of both mats line up, and the path runs left to right
+    assert horizon.slot_box(0, 4, None)[0] == horizon.slot_box(1, 4, None)[0]
+    assert horizon.slot_box(0, 1, None)[0] < horizon.slot_box(0, 8, None)[0]
+    assert horizon.slot_box(0, 8, None)[2] < horizon.PANEL_LEFT
+
+
+def test_tokens_are_drawn_on_their_space_in_their_colour() -> None:
+    state = first_state(lambda s: not s.setup and 1 <= s.positions[0] <= 8 and s.escaped[0] < 3)
+    image = shot(state)
+    centre = horizon.token_centre(0, state.positions[0], None)
+    assert image.getpixel(centre) == horizon.seat_colour(0)
+    moved_to = 1 if state.positions[0] != 1 else 2
+    moved = shot(replace(state, positions=(moved_to, state.positions[1])))
+    assert moved.getpixel(centre) != horizon.seat_colour(0)
+    assert moved.getpixel(horizon.token_centre(0, moved_to, None)) == horizon.seat_colour(0)
+    # escaped and waiting tokens: more escaped changes the hole and the exit
+    out = shot(replace(state, escaped=((state.escaped[0] + 1) % 3, state.escaped[1])))
+    assert board(out) != board(image)
+
+
+def test_the_chain_arrows_and_the_die_change_pixels() -> None:
+    state = first_state(lambda s: len(s.last_chain) >= 2 and s.last_roll is not None)
+    mover = state.last_seat
+    assert mover is not None
+    for viewer in (None, mover):
+        image = shot(state, viewer)
+        bare = shot(replace(state, last_chain=(), last_roll=None), viewer)
+        chain = horizon.chain_box(mover, viewer)
+        assert crop(image, chain).tobytes() != crop(bare, chain).tobytes()
+        assert horizon.seat_colour(mover) in colours(image, chain)
+        assert horizon.seat_colour(mover) not in colours(bare, chain)
+        die = horizon.die_box(mover, viewer)
+        assert crop(image, die).tobytes() != crop(bare, die).tobytes()
+        assert horizon.DIE_FACE in colours(image, die) and horizon.DIE_FACE not in colours(bare, die)
+        # the other mat's chain lane stays empty
+        other = horizon.chain_box(1 - mover, viewer)
+        assert crop(image, other).tobytes() == crop(bare, other).tobytes()
+    # another roll is another face; another chain other arrows
+    roll = state.last_roll
+    assert roll is not None
+    rolled = shot(replace(state, last_roll=roll % 3 + 1))
+    die = horizon.die_box(mover, None)
+    assert crop(rolled, die).tobytes() != crop(shot(state), die).tobytes()
+    shorter = shot(replace(state, last_chain=state.last_chain[:1]))
+    chain = horizon.chain_box(mover, None)
+    assert crop(shorter, chain).tobytes() != crop(shot(state), chain).tobytes()
+
+
+def test_a_mimic_copy_is_drawn_across_the_numbers() -> None:
+    state = first_state(lambda s: any(c == "MI" and a != b for _, c, a, b in s.last_chain), seeds=range(400))
+    numbers = (0, horizon.MID_TOP, horizon.PANEL_LEFT - 4, horizon.MID_BOTTOM)
+    image = shot(state)
+    assert horizon.KIND_COLOURS["M"] in colours(image, numbers)
+    assert horizon.KIND_COLOURS["M"] not in colours(shot(replace(state, last_chain=())), numbers)
+
+
+def test_a_big_hand_makes_the_image_taller() -> None:
+    state = playout(4)[20]
+    big = replace(state, hands=(("T1", "F2", "B3", "MI", "SW") * 3, state.hands[1]))
+    image = shot(big, 0)
+    assert image.height == horizon.image_height(HORIZON.view(big, 0), 0) > horizon.HEIGHT
+    last = horizon.hand_box(14)
+    assert last[3] <= image.height
+    assert horizon.KIND_COLOURS["S"] in colours(image, last)
+    assert shot(big, None).height == horizon.HEIGHT  # a spectator sees counts only
+
+
+# --- phases and captions ---
+
+
+def test_setup_shows_its_progress() -> None:
+    state = playout(8)[2]
+    assert state.setup
+    image = shot(state)
+    after = shot(HORIZON.play(state, HORIZON.legal_moves(state)[0]))
+    assert panel(after) != panel(image)  # placed 1/3 -> 2/3, the other player to move
+
+
+def test_a_finished_game_shows_its_winner() -> None:
+    state = first_state(lambda s: s.winner is not None and s.end == "all 3 tokens escaped")
+    image = shot(state)
+    gold = sum(n for n, c in image.crop((horizon.PANEL_LEFT, 0, horizon.WIDTH, 590)).getcolors(1 << 18) or []
+               if c == horizon.HIGHLIGHT)  # fmt: skip
+    assert gold > 3000  # the result box
+    assert state.winner is not None
+    assert panel(shot(replace(state, winner=1 - state.winner))) != panel(image)
+
+
+def test_a_turn_cap_draw_renders() -> None:
+    state = first_state(lambda s: s.turn is None and s.winner is None, seeds=range(300), turn_cap=1)
+    assert state.end == "turn cap, level"
+    image = shot(state)
+    won = shot(replace(state, winner=0, end="turn cap: the farther active token"))
+    assert panel(won) != panel(image)
+
+
+def test_all_phases_render_for_every_viewer() -> None:
+    game = playout(21)
+    capped = playout(22, turn_cap=3)
+    for state in (game[0], game[3], game[len(game) // 2], game[-1], capped[-1]):
+        for viewer in (None, 0, 1):
+            assert shot(state, viewer).width == horizon.WIDTH
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        Caption(names=NAMES, clocks=(SeatClock(30, 60, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES, clocks=(SeatClock(0, 9.5, True), SeatClock(30, 60, False))),
+        Caption(names=NAMES, paused=True),
+        Caption(names=NAMES, header="Death match · game 2 of 3 · alice 1–0 bob " * 3),
+        Caption(names=NAMES, result="bob wins on time"),
+        Caption(names=("a name far too long to fit in the panel of the board image, really far too long", "")),
+        Caption(names=("Ørjan Søndergård-Ĳsselmeer", "王小明 · Дмитрий · محمد 🙂")),
+    ],
+)
+def test_captions_render_and_show(caption: Caption) -> None:
+    state = playout(9)[20]
+    for viewer in (None, 0, 1):
+        plain = shot(state, viewer, Caption(names=NAMES))
+        shown = shot(state, viewer, caption)
+        assert shown.size == plain.size
+        assert panel(shown) != panel(plain)
+
+
+def test_random_positions_with_random_captions_render() -> None:
+    rng = random.Random(5)
+    for state in sample_positions():
+        clocks = tuple(SeatClock(rng.uniform(0, 60), rng.uniform(0, 600), s == state.turn) for s in (0, 1))
+        caption = Caption(
+            names=tuple(rng.choice((*NAMES, "", "x" * 80, "Zoë", "李", "  ")) for _ in range(2)),
+            clocks=rng.choice((None, clocks)),
+            header=rng.choice((None, "Casual", "Ladder · game 3 of 5 · " * 4)),
+            paused=rng.random() < 0.3,
+            result=rng.choice((None, None, "alice resigned", "bob wins on time " * 6)),
+        )
+        viewer = rng.choice((None, 0, 1))
+        image = shot(state, viewer, caption)
+        assert image.size == (horizon.WIDTH, horizon.image_height(HORIZON.view(state, viewer), viewer))
