@@ -29,6 +29,7 @@ EXTENSIONS = (
     "bot.cogs.volcano",
     "bot.cogs.themiscyra",
     "bot.cogs.geyser",
+    "bot.cogs.horizon",
     "bot.cogs.mod",
     "bot.cogs.general",
 )

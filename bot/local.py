@@ -22,6 +22,7 @@ from bot.games import Game, GameError
 from bot.models import Match, Player
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
 from bot.solitaire import best_lines, best_scores
+from renderers import Caption, render
 
 MODERATOR = Player("local:moderator", "moderator")
 RENDERS = ROOT / "data" / "renders"
@@ -35,10 +36,13 @@ Commands (the same as the Discord slash commands; players are typed names):
   volcano best [OPENING]         the best solitaire scores, per opening and layout
   themiscyra new BLACK WHITE [--clock 30/60]                                         Black moves first
   geyser new ALICE BOB [CAROL DAN] [--seven calm] [--tokens 12] [--seed N]           2 to 4 players
-  GAME move MOVE [--as NAME]     GAME is fish, volcano, themiscyra or geyser: fish move D4 (place) or D4-F3;
+  horizon new ALICE BOB [--first NAME] [--turn-cap 200] [--seed N]                   Event Horizon
+  horizon hand [--as NAME]       your hand and the cards you know, with a private picture (hot seat: look away!)
+  GAME move MOVE [--as NAME]     GAME is fish, volcano, themiscyra, geyser or horizon: fish move D4 or D4-F3;
                                  volcano move b2-c3 (a step) or b2-c3, c3-d4 (a whole turn); themiscyra move
                                  e5 e8 @e8 (setup) or e5 e8 c3>e8; geyser move start a6, f6-f7, place e5, skip,
-                                 again, retreat or pass; for the player to move, or for NAME
+                                 again, retreat or pass; horizon move place F2 opp:5, swap me:5 F2 or pass;
+                                 for the player to move, or for NAME
   GAME board [--areas] | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
@@ -46,19 +50,27 @@ Commands (the same as the Discord slash commands; players are typed names):
 
 SHARED = ("move", "board", "moves", "history", "rules", "resign")
 """The commands every game has, written once (`play` is another name for `move`)."""
-OWN = {"fish": ("new", "dm"), "volcano": ("new", "best"), "themiscyra": ("new",), "geyser": ("new",)}
+OWN = {
+    "fish": ("new", "dm"),
+    "volcano": ("new", "best"),
+    "themiscyra": ("new",),
+    "geyser": ("new",),
+    "horizon": ("new", "hand"),
+}
 """Each game's own commands, before the shared ones."""
 NEW_USAGE = {
     "fish": "fish new ALICE BOB",
     "volcano": "volcano new ALICE [BOB ...]",
     "themiscyra": "themiscyra new BLACK WHITE",
     "geyser": "geyser new ALICE BOB [CAROL DAN]",
+    "horizon": "horizon new ALICE BOB",
 }
 MOVE_USAGE = {
     "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
     "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
     "themiscyra": "Give a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8.",
     "geyser": "Give a move, like: geyser move f6-f7 (or start a6, place e5, skip, again, retreat, pass).",
+    "horizon": "Give a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass).",
 }
 MOVES_SHOWN = 120
 """`moves` lists at most this many (a Themiscyra position has thousands of turns)."""
@@ -154,6 +166,8 @@ class Terminal:
             ("volcano", "best"): self._volcano_best,
             ("themiscyra", "new"): self._themiscyra_new,
             ("geyser", "new"): self._geyser_new,
+            ("horizon", "new"): self._horizon_new,
+            ("horizon", "hand"): self._horizon_hand,
         }
         if (key, sub) in own:
             await own[key, sub](flags, words)
@@ -196,7 +210,7 @@ class Terminal:
             )
             self.write(f"{len(moves)} legal moves: {shown}" if moves else "No legal moves: the game is over.")
         elif sub == "history":
-            lines = posts.history_lines(match, await self.service.store.log(match.id))
+            lines = posts.history_lines(match, await self.service.store.log(match.id), self.service.game(match))
             self.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
 
     async def _fish_new(self, flags: dict[str, str], names: list[str]) -> None:
@@ -223,6 +237,33 @@ class Terminal:
         seed = _seed(flags)
         _no_more(flags)
         await self.service.create_match("geyser", players, options=options, seed=seed)
+
+    async def _horizon_new(self, flags: dict[str, str], names: list[str]) -> None:
+        players = _players(self.service.games["horizon"], names, "horizon new alice bob")
+        options: dict[str, object] = {}
+        if "first" in flags:
+            options["first"] = _seat_named(players, flags.pop("first"))
+        if "turn-cap" in flags:
+            options["turn_cap"] = _number(flags.pop("turn-cap"), "--turn-cap")
+        seed = _seed(flags)
+        _no_more(flags)
+        await self.service.create_match("horizon", players, options=options, seed=seed)
+
+    async def _horizon_hand(self, flags: dict[str, str], words: list[str]) -> None:
+        """The hot-seat terminal's private view: the hand in words and a picture drawn from that seat."""
+        _no_words(words, "horizon hand")
+        match = await self._match(flags, "horizon")
+        player = self._actor(match, flags.pop("as", None))
+        _no_more(flags)
+        seat = match.seats_of(player.id)[0]
+        game = self.service.games["horizon"]
+        lines = [line.format(*match.names) for line in game.private_lines(match.state, seat)]  # type: ignore[attr-defined]
+        caption = Caption(names=match.names, header=f"Match #{match.id} · {player.name}'s private view")
+        png = await asyncio.to_thread(render, "horizon", match.state, seat, caption=caption)
+        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-hand-{player.name.lower()}.png"
+        await asyncio.to_thread(_save, path, png)
+        self.saved.append(path)
+        self.write("\n".join([f"{player.name}, for your eyes only:", *lines, f"picture: {path}"]))
 
     async def _fish_dm(self, flags: dict[str, str], names: list[str]) -> None:
         players = _players(self.service.games["fish"], names, "fish dm alice bob --first alice")

@@ -7,7 +7,8 @@ clock. Front-ends decide only how to deliver it (a Discord message, a PNG file a
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.clock import format_seconds
 from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Series
@@ -124,10 +125,14 @@ def for_notice(
     return None
 
 
-def history_lines(match: Match, records: list[MoveRecord]) -> list[str]:
-    """The move log in words, undos included: `3. alice: D4-F3 (0:12)`."""
+def history_lines(match: Match, records: list[MoveRecord], game: Any = None) -> list[str]:
+    """The move log in words, undos included: `3. alice: D4-F3 (0:12)`.
+
+    A game with hidden information gives `public_move`, and only that shows (no hidden card's name)."""
+    public = getattr(game, "public_move", None) or (lambda move: move)
     lines = []
     for record in records:
+        record = replace(record, move=public(record.move))
         name = match.players[record.seat].name
         if record.kind == "undo":
             lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")

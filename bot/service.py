@@ -645,7 +645,8 @@ class MatchService:
                 await self.store.update_match(match, now)
                 await self.store.log_action(match.id, "undo", by.id, f"undid {last.move}", now)
             mover = match.players[last.seat].name
-            what = f"{mover}'s resignation" if last.kind == RESIGN else f"{mover}'s move {last.move}"
+            public = getattr(game, "public_move", None) or (lambda move: move)  # hidden cards stay hidden
+            what = f"{mover}'s resignation" if last.kind == RESIGN else f"{mover}'s move {public(last.move)}"
             notice = Notice("undone", match, (f"{by.name} took back {what}.",), by)
         await self._notify([notice])
         return notice

@@ -332,3 +332,21 @@ async def test_geyser_from_the_starting_squares_to_the_first_steps(terminal: Ter
     ]:
         assert message in await run(terminal, out, line), line
     assert [m.id for m in terminal.service.running()] == [1]
+
+
+async def test_horizon_hides_cards_in_public_lines_and_shows_the_hand_on_request(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    text = await run(terminal, out, "horizon new alice bob --first bob --seed 3")
+    assert "Event Horizon #1: alice vs bob." in text and "bob to move" in text
+    match = await service.get(1)
+    card = next(c for c in match.state.hands[1] if c != "SW")
+    text = await run(terminal, out, f"horizon move place {card.lower()} opp:4")
+    assert "bob places a card face down on alice's space 4." in text and card not in text
+    assert await run(terminal, out, "horizon history") == "1. bob: place a card on opp:4"
+    private = await run(terminal, out, "horizon hand --as bob")
+    assert private.startswith("bob, for your eyes only:\nYour hand: ")
+    assert "Face-down cards you know: alice's space 4: " in private and private.endswith(".png")
+    refused = await run(terminal, out, "horizon move place SW me:1")
+    assert refused == "✗ Swap is never placed on a mat: play it with swap me:5 F2."
+    assert "Name 2 players for Event Horizon" in await run(terminal, out, "horizon new alice")

@@ -1,0 +1,161 @@
+"""/horizon: Event Horizon for two, the game with hidden hands.
+
+Everything public (board posts, /horizon board, history, event text) is drawn or written from the
+spectator's view, so it shows card backs only. A player's own cards reach them only ephemerally:
+/horizon hand (a picture from their own view) and /horizon play, which places a card through two
+menus (a card from the hand, then an empty space). The menus are DynamicItems whose custom_id carries
+the match, the board's ply and the chosen card, so they need no memory and are refused once stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import discord_app
+from bot.cogs.base import Refusal, TwoPlayerCog
+from bot.games import GameError
+from bot.games.horizon import HORIZON, card_name
+from bot.models import Match
+from bot.service import MatchService, ServiceError
+from bot.views import refuse
+from renderers import Caption, render
+
+
+def _seat(match: Match, interaction: discord.Interaction) -> int:
+    seats = match.seats_of(discord_app.player(interaction.user).id)
+    if not seats:
+        raise Refusal(f"You are not playing in match #{match.id}: only its players have a hand.")
+    return seats[0]
+
+
+def hand_text(match: Match, seat: int) -> str:
+    """A player's private summary (ephemeral only): the hand, and the face-down cards they know."""
+    return "\n".join(line.format(*match.names) for line in HORIZON.private_lines(match.state, seat))
+
+
+def card_menu(match: Match, seat: int) -> discord.ui.View | None:
+    cards = sorted({c for c in match.state.hands[seat] if c != "SW"})
+    if not cards or HORIZON.to_move(match.state) != seat:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(CardSelect(match.id, match.ply, cards))
+    return view
+
+
+class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-card:(?P<match>\d+):(?P<ply>\d+)"):
+    """Step 1 of placing a card: which card (the options are the clicker's own hand, ephemeral)."""
+
+    def __init__(self, match_id: int, ply: int, cards: list[str] | None = None) -> None:
+        options = [discord.SelectOption(label=card_name(c), value=c) for c in cards or ["T1"]]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="A card from your hand…", options=options, custom_id=f"hz-card:{match_id}:{ply}"
+            )
+        )
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardSelect:
+        return cls(int(match["match"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
+        card = str(((interaction.data or {}).get("values") or [""])[0])
+        match = await service.get(self.match_id)
+        if match.ply != self.ply or not match.running:
+            return await refuse(interaction, "The board has changed since: use /horizon play again.")
+        seat = match.seats_of(discord_app.player(interaction.user).id)
+        spaces = [m.split()[2] for m in HORIZON.legal_moves(match.state) if m.startswith(f"place {card} ")]
+        if not seat or not spaces:
+            return await refuse(interaction, "That card cannot be placed now.")
+        other = match.players[1 - seat[0]].name
+        options = [
+            discord.SelectOption(
+                label=f"your space {s[3:]}" if s.startswith("me:") else f"{other}'s space {s[4:]}", value=s
+            )
+            for s in spaces
+        ]
+        view = discord.ui.View(timeout=None)
+        view.add_item(SpaceSelect(self.match_id, self.ply, card, options))
+        await interaction.response.edit_message(content=f"Place {card_name(card)} face down on which space?", view=view)
+
+
+class SpaceSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"hz-space:(?P<match>\d+):(?P<ply>\d+):(?P<card>[A-Z0-9]{2})",
+):
+    """Step 2: which empty space; then the move goes through the service like a typed one."""
+
+    def __init__(self, match_id: int, ply: int, card: str, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder="An empty space…",
+                options=options or [discord.SelectOption(label="me:1", value="me:1")],
+                custom_id=f"hz-space:{match_id}:{ply}:{card}",
+            )
+        )
+        self.match_id, self.ply, self.card = match_id, ply, card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SpaceSelect:
+        return cls(int(match["match"]), int(match["ply"]), match["card"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
+        space = str(((interaction.data or {}).get("values") or [""])[0])
+        try:
+            notice = await service.move(
+                self.match_id,
+                discord_app.player(interaction.user).id,
+                f"place {self.card} {space}",
+                ply=self.ply,
+                at=interaction.created_at.timestamp(),
+            )
+        except (ServiceError, GameError) as error:
+            return await refuse(interaction, str(error))
+        await interaction.response.edit_message(
+            content=f"Played: {notice.lines[0] if notice.lines else 'done'} ({card_name(self.card)})", view=None
+        )
+
+
+class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Horizon: race out of a black hole, 2"):
+    game_key = "horizon"
+
+    @app_commands.command(description="Your hand and the cards you know, as a picture only you see")
+    @app_commands.describe(match="match number, if you play several")
+    async def hand(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        seat = _seat(found, interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        caption = Caption(names=found.names, header=f"Match #{found.id} · only you see this")
+        png = await asyncio.to_thread(render, self.game_key, found.state, seat, caption=caption)
+        await interaction.followup.send(
+            hand_text(found, seat), file=discord.File(io.BytesIO(png), filename="hand.png"), ephemeral=True
+        )
+
+    @app_commands.command(description="Place a card from your hand face down: pick the card, then the space")
+    @app_commands.describe(match="match number, if you play several")
+    async def play(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        seat = _seat(found, interaction)
+        if HORIZON.to_move(found.state) != seat:
+            raise Refusal("It is not your turn.")
+        menu = card_menu(found, seat)
+        if menu is None:
+            raise Refusal("You have no card to place: play Swap or pass with /horizon move.")
+        await interaction.response.send_message(hand_text(found, seat), view=menu, ephemeral=True)
+
+
+async def setup(bot: discord_app.GameBot) -> None:
+    bot.add_dynamic_items(CardSelect, SpaceSelect)
+    await bot.add_cog(HorizonCog(bot))
