@@ -19,6 +19,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.clock import format_seconds
+
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 SUPERSAMPLE = 4
 PNG_COMPRESS_LEVEL = 1
@@ -54,6 +56,16 @@ class SeatClock:
     move_seconds: float  # move allowance left for this seat's current turn (the full allowance otherwise)
     reserve_seconds: float  # reserve left
     running: bool  # True for the seat whose clock is running now
+
+    @property
+    def words(self) -> str:
+        """`move 0:30 · reserve 1:00`, as every panel writes it."""
+        return f"move {format_seconds(self.move_seconds)} · reserve {format_seconds(self.reserve_seconds)}"
+
+    @property
+    def low(self) -> bool:
+        """The move allowance is spent and under 15 s of reserve is left: panels show it in alarm colours."""
+        return self.move_seconds <= 0 and self.reserve_seconds < 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,3 +282,15 @@ def to_png(image: Image.Image) -> bytes:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def header_lines(
+    draw: ImageDraw.ImageDraw, header: str | None, left: float, width: float, y: float, gap: int = 4
+) -> float:
+    """A caption's header under a panel's title, up to two lines; returns where the panel goes on."""
+    if not header:
+        return y
+    for line in wrap(header, 13, width, max_lines=2):
+        text(draw, (left, y), line, 13, MUTED)
+        y += 17
+    return y + gap

@@ -13,7 +13,6 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.clock import format_seconds
 from bot.games.fish import FISH, ROW_LETTERS, TILE_NAMES, TILES, FishMove, FishState, row_col
 from renderers.draw import (
     ALERT,
@@ -33,6 +32,7 @@ from renderers.draw import (
     disc,
     fit,
     font,
+    header_lines,
     paste,
     rounded_box,
     text,
@@ -233,11 +233,7 @@ def _draw_panel(
         rounded_box(draw, (left, y, right, y + 34), ALERT)
         text(draw, ((left + right) / 2, y + 17), "PAUSED", 20, WHITE, bold=True, anchor="mm")
         y += 44
-    if caption.header:
-        for line in wrap(caption.header, 13, width, max_lines=2):
-            text(draw, (left, y), line, 13, MUTED)
-            y += 17
-        y += 6
+    y = header_lines(draw, caption.header, left, width, y, gap=6)
     turn = FISH.to_move(state)
     box_height = 112 if caption.clocks else 88
     for seat in (0, 1):
@@ -254,10 +250,10 @@ def _draw_panel(
             paste(image, disc(7, colour) if k < on_board else disc(7, PANEL_BOX, ring=colour, ring_width=2.5), centre)
         if caption.clocks and seat < len(caption.clocks):
             clock = caption.clocks[seat]
-            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            line = clock.words
             ink = MUTED
             if clock.running:  # a bright pill; red once the reserve is running low
-                low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+                low = clock.low
                 rounded_box(draw, (left + 8, y + 84, right - 8, y + 106), ALERT if low else HIGHLIGHT)
                 ink = WHITE if low else INK
             text(draw, (left + 16, y + 95), line, 13, ink, anchor="lm")

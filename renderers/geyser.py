@@ -19,7 +19,6 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.clock import format_seconds
 from bot.games.geyser import (
     AROUND,
     FIRES,
@@ -51,6 +50,7 @@ from renderers.draw import (
     disc,
     fit,
     font,
+    header_lines,
     paste,
     rounded_box,
     text,
@@ -460,11 +460,7 @@ def _draw_panel(
         rounded_box(draw, (right - 86, 12, right, 40), ALERT)
         text(draw, (right - 43, 26), "PAUSED", 15, WHITE, bold=True, anchor="mm")
     y = 48
-    if caption.header:
-        for line in wrap(caption.header, 13, width, max_lines=2):
-            text(draw, (left, y), line, 13, MUTED)
-            y += 17
-        y += 4
+    y = header_lines(draw, caption.header, left, width, y)
     seats = state.seats
     clocks = caption.clocks
     compact = seats > 2
@@ -502,7 +498,7 @@ def _draw_panel(
         text(draw, (left + 12, info_mid), fit(info, 12, width - 20), 12, MUTED, anchor="lm")
         clock = clocks[seat] if clocks and seat < len(clocks) else None
         if clock is not None:
-            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            line = clock.words
             top = y + 4 + row + info_row
             _draw_clock(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
         y += box_height + gap
@@ -519,7 +515,7 @@ def _draw_clock(
     """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
     ink = MUTED
     if clock.running:
-        low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+        low = clock.low
         rounded_box(draw, box, ALERT if low else HIGHLIGHT)
         ink = WHITE if low else INK
     text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")

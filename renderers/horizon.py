@@ -24,7 +24,6 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.clock import format_seconds
 from bot.games.horizon import CHAIN_CAP, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
 from renderers.draw import (
     ALERT,
@@ -44,6 +43,7 @@ from renderers.draw import (
     disc,
     fit,
     font,
+    header_lines,
     paste,
     rounded_box,
     text,
@@ -636,7 +636,7 @@ def _draw_clock(
     """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
     ink = MUTED
     if clock.running:
-        low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+        low = clock.low
         rounded_box(draw, box, ALERT if low else HIGHLIGHT)
         ink = WHITE if low else INK
     text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
@@ -666,11 +666,7 @@ def _draw_panel(
         rounded_box(draw, (left, y, right, y + 28), ALERT)
         text(draw, ((left + right) / 2, y + 14), "PAUSED", 16, WHITE, bold=True, anchor="mm")
         y += 36
-    if caption.header:
-        for line in wrap(caption.header, 13, width, max_lines=2):
-            text(draw, (left, y), line, 13, MUTED)
-            y += 17
-        y += 4
+    y = header_lines(draw, caption.header, left, width, y)
     clocks = caption.clocks
     live = caption.result is None and view.turn is not None
     turn = view.turn if live else None
@@ -698,7 +694,7 @@ def _draw_panel(
         text(draw, (left + 12, info_mid), fit(info, 12, width - 20), 12, MUTED, anchor="lm")
         clock = clocks[seat] if clocks and seat < len(clocks) else None
         if clock is not None:
-            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            line = clock.words
             top = y + 4 + row + info_row
             _draw_clock(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
         y += box_height + 8

@@ -15,7 +15,6 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.clock import format_seconds
 from bot.games.themiscyra import RINGS, SIZE, SQUARE_NAMES, THEMISCYRA, ThemiscyraState, open_areas
 from renderers.draw import (
     ALERT,
@@ -33,6 +32,7 @@ from renderers.draw import (
     arrow_layer,
     fit,
     font,
+    header_lines,
     paste,
     rounded_box,
     text,
@@ -321,11 +321,7 @@ def _draw_panel(
         rounded_box(draw, (left, y, right, y + 32), ALERT)
         text(draw, ((left + right) / 2, y + 16), "PAUSED", 19, WHITE, bold=True, anchor="mm")
         y += 42
-    if caption.header:
-        for line in wrap(caption.header, 13, width, max_lines=2):
-            text(draw, (left, y), line, 13, MUTED)
-            y += 17
-        y += 4
+    y = header_lines(draw, caption.header, left, width, y)
     turn = THEMISCYRA.to_move(state)
     clocks = caption.clocks
     row, rings_row = 30, 28
@@ -348,7 +344,7 @@ def _draw_panel(
         text(draw, (right - 10, line_mid), f"{stones} stones", 13, MUTED, anchor="rm")
         clock = clocks[seat] if clocks and seat < len(clocks) else None
         if clock is not None:
-            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            line = clock.words
             top = y + 4 + row + rings_row
             _draw_clock(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
         y += box_height + 10
@@ -361,7 +357,7 @@ def _draw_clock(
     """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
     ink = MUTED
     if clock.running:
-        low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+        low = clock.low
         rounded_box(draw, box, ALERT if low else HIGHLIGHT)
         ink = WHITE if low else INK
     text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")

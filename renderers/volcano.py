@@ -36,6 +36,7 @@ from renderers.draw import (
     disc,
     fit,
     font,
+    header_lines,
     paste,
     rounded_box,
     text,
@@ -343,11 +344,7 @@ def _draw_panel(
         rounded_box(draw, (right - 86, 12, right, 40), ALERT)
         text(draw, (right - 43, 26), "PAUSED", 15, WHITE, bold=True, anchor="mm")
     y = 48
-    if caption.header:
-        for line in wrap(caption.header, 13, width, max_lines=2):
-            text(draw, (left, y), line, 13, MUTED)
-            y += 17
-        y += 4
+    y = header_lines(draw, caption.header, left, width, y)
     seats = state.seats
     clocks = caption.clocks
     compact = seats > 3
@@ -390,7 +387,7 @@ def _draw_panel(
         else:
             text(draw, (left + 12, bottom), "no captures", 12, MUTED, anchor="ls")
         if clock is not None and not compact:
-            line = f"move {format_seconds(clock.move_seconds)} · reserve {format_seconds(clock.reserve_seconds)}"
+            line = clock.words
             top = y + 4 + row + pieces_row
             _draw_clock(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
         y += box_height + gap
@@ -403,7 +400,7 @@ def _draw_clock(
     """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
     ink = MUTED
     if clock.running:
-        low = clock.move_seconds <= 0 and clock.reserve_seconds < 15
+        low = clock.low
         rounded_box(draw, box, ALERT if low else HIGHLIGHT)
         ink = WHITE if low else INK
     text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
