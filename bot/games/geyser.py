@@ -140,6 +140,11 @@ def _text(move: tuple[str, int | None, int | None]) -> str:
     return kind
 
 
+def _seat_order(start: int, seats: int, out: set[int] | frozenset[int]) -> tuple[int, ...]:
+    """The seats still in, in seat order from `start` (or the first one in after it)."""
+    return tuple((start + k) % seats for k in range(seats) if (start + k) % seats not in out)
+
+
 def _die(seed: int, index: int) -> int:
     """The `index`-th die of a game: a fresh generator per die, so the state needs only a counter."""
     return random.Random(f"geyser:{seed}:{index}").randint(1, 6)
@@ -413,7 +418,7 @@ class Geyser:
                 break
         first = rolling[0]
         work.events.append(f"{{{first}}} starts; play goes on in seat order.")
-        order = tuple((first + k) % state.seats for k in range(state.seats))
+        order = _seat_order(first, state.seats, frozenset())
         return self._freeze(
             state, work, turn=first, phase="play", first=first, order=order, round=1, roller=first, last_seat=seat
         )
@@ -476,20 +481,21 @@ class Geyser:
         done: bool,
         last_move: tuple[int, int] | None,
     ) -> GeyserState:
-        live = [s for s in range(state.seats) if s not in work.out]
-        if len(live) == 1:
-            work.events.append(f"{{{live[0]}}} is the last player left and wins.")
+        """Hand the turn on after a move: the same seat for a pending choice, else the next one this
+        round; after the round's last turn the geysers fire. The game ends when one player is left or
+        someone stands on the Mother after a firing."""
+
+        def over(winner: int, end: str, event: str) -> GeyserState:
+            work.events.append(event.format(f"{{{winner}}}"))
             return self._freeze(
-                state,
-                work,
-                turn=None,
-                phase="over",
-                winner=live[0],
-                end="every other player is out",
-                pending=None,
-                last_seat=seat,
-                last_move=last_move,
+                state, work, turn=None, phase="over", winner=winner, end=end, last_seat=seat, last_move=last_move
             )
+
+        def live() -> list[int]:
+            return [s for s in range(state.seats) if s not in work.out]
+
+        if len(live()) == 1:
+            return over(live()[0], "every other player is out", "{} is the last player left and wins.")
         if not done:
             return self._freeze(state, work, turn=seat, pending=pending, last_seat=seat, last_move=last_move)
         order = tuple(s for s in state.order if s != seat and s not in work.out)
@@ -497,56 +503,18 @@ class Geyser:
         if not order:  # the round is over: the geysers fire
             winner = self._fire(work, roller, state.seven)
             if winner is not None:
-                work.events.append(f"{{{winner}}} stands on the Mother Geyser after the firing and wins.")
-                return self._freeze(
-                    state,
-                    work,
-                    turn=None,
-                    phase="over",
-                    winner=winner,
-                    end="on the Mother Geyser after the firing phase",
-                    pending=None,
-                    last_seat=seat,
-                    last_move=last_move,
+                end, event = (
+                    "on the Mother Geyser after the firing phase",
+                    "{} stands on the Mother Geyser after the firing and wins.",
                 )
-            live = [s for s in range(state.seats) if s not in work.out]
-            if len(live) == 1:
-                work.events.append(f"{{{live[0]}}} is the last player left and wins.")
-                return self._freeze(
-                    state,
-                    work,
-                    turn=None,
-                    phase="over",
-                    winner=live[0],
-                    end="every other player is out",
-                    pending=None,
-                    last_seat=seat,
-                    last_move=last_move,
-                )
-            start = next(
-                (state.first + k) % state.seats
-                for k in range(state.seats)
-                if (state.first + k) % state.seats not in work.out
-            )
-            order = tuple(
-                (start + k) % state.seats for k in range(state.seats) if (start + k) % state.seats not in work.out
-            )
+                return over(winner, end, event)
+            if len(live()) == 1:
+                return over(live()[0], "every other player is out", "{} is the last player left and wins.")
+            order = _seat_order(state.first, state.seats, work.out)
             round_no += 1
-            roller = next(
-                (roller + k) % state.seats
-                for k in range(1, state.seats + 1)
-                if (roller + k) % state.seats not in work.out
-            )
+            roller = _seat_order(roller + 1, state.seats, work.out)[0]
         return self._freeze(
-            state,
-            work,
-            turn=order[0],
-            pending=None,
-            order=order,
-            round=round_no,
-            roller=roller,
-            last_seat=seat,
-            last_move=last_move,
+            state, work, turn=order[0], order=order, round=round_no, roller=roller, last_seat=seat, last_move=last_move
         )
 
     def _fire(self, work: _Work, roller: int, seven: str) -> int | None:
