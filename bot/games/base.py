@@ -95,3 +95,11 @@ def check_options(game: Game, options: dict[str, Any], known: set[str]) -> None:
     if unknown:
         names = ", ".join(sorted(known)) or "none"
         raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {names}).")
+
+
+def check_new(game: Game, seats: int, seed: Any, options: dict[str, Any]) -> None:
+    """What every `new` checks first: the seat count, the option names and a whole-number seed."""
+    check_seats(game, seats)
+    check_options(game, options, set(game.options))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadOptions("seed must be a whole number.")

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
 
 ROW_LETTERS = "ABCDEFGH"
 ROW_LENGTHS = (8, 7, 8, 7, 8, 7, 8, 7)
@@ -470,13 +470,10 @@ class Fish:
     rules_card = RULES_CARD
 
     def new(self, seats: int, seed: int, **options: Any) -> FishState:
-        check_seats(self, seats)
-        check_options(self, options, set(self.options))
+        check_new(self, seats, seed, options)
         first = options.get("first", 0)
         if type(first) is not int or first not in (0, 1):
             raise BadOptions("first must be seat 0 or seat 1.")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOptions("seed must be a whole number.")
         values = parse_board(options["board"]) if options.get("board") is not None else generate_board(seed)
         return FishState(
             values=values, tokens=((), ()), placed=(0, 0), scores=(0, 0), first=first, turn=first, seed=seed

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
 
 SIZE = 11
 COLUMNS = "abcdefghijk"
@@ -197,10 +197,7 @@ class Geyser:
     # --- setting up ---
 
     def new(self, seats: int, seed: int, **options: Any) -> GeyserState:
-        check_seats(self, seats)
-        check_options(self, options, set(self.options))
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOptions("seed must be a whole number.")
+        check_new(self, seats, seed, options)
         seven = options.get("seven", "mother")
         if seven not in ("mother", "calm"):
             raise BadOptions("seven must be mother (7 fires the Mother Geyser) or calm (7 fires nothing).")

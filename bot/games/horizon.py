@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
 
 SPACES = 8
 ESCAPE = 9
@@ -215,10 +215,7 @@ class Horizon:
     rules_card = ""  # set below
 
     def new(self, seats: int, seed: int, **options: Any) -> HorizonState:
-        check_seats(self, seats)
-        check_options(self, options, set(self.options))
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOptions("seed must be a whole number.")
+        check_new(self, seats, seed, options)
         first = options.get("first")
         if first is None:
             first = random.Random(f"horizon:{seed}:first").randrange(2)

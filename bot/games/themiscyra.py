@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
 
 SIZE = 10
 SQUARES = SIZE * SIZE
@@ -254,10 +254,7 @@ class Themiscyra:
 
     def new(self, seats: int, seed: int, **options: Any) -> ThemiscyraState:
         """The empty board, Black to move (the seed is not used: there is no chance in this game)."""
-        check_seats(self, seats)
-        check_options(self, options, set())
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOptions("seed must be a whole number.")
+        check_new(self, seats, seed, options)
         return ThemiscyraState()
 
     def to_move(self, state: ThemiscyraState) -> int | None:

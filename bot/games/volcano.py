@@ -34,7 +34,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_options, check_seats
+from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -460,10 +460,7 @@ class Volcano:
     rules_card = RULES_CARD
 
     def new(self, seats: int, seed: int, **options: Any) -> VolcanoState:
-        check_seats(self, seats)
-        check_options(self, options, set(self.options))
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOptions("seed must be a whole number.")
+        check_new(self, seats, seed, options)
         letters, layout = parse_layout(options.get("layout"), seed)
         caps, opening = parse_opening(options.get("opening"))
         board = tuple((f"{c}1", f"{c}2", f"{c}3") for c in letters)
