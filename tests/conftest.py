@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FakeTime
+from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.models import Player
 from bot.service import MatchService, Notice
 from bot.store import Store
+from tests.discord_fake import DiscordFake
+from tests.discord_helpers import make_bot
 from tests.toygame import TOY
 
 TEST_GAMES = {**GAMES, TOY.key: TOY}
@@ -82,3 +85,18 @@ async def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> Non
         if loop.time() > deadline:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.01)
+
+
+# --- the Discord front-end against the fake Discord (tests/discord_fake.py) ---
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[DiscordFake]:
+    async with DiscordFake.serve() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def bot(fake: DiscordFake, db_path: Path) -> AsyncIterator[GameBot]:
+    async with fake.run(make_bot(fake, db_path)) as running:
+        yield running  # type: ignore[misc]

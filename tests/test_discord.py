@@ -4,59 +4,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
 
-from bot.config import Config
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.models import OVER
 from tests.discord_fake import DiscordFake
+from tests.discord_helpers import PNG, boards, custom_ids, make_bot
 
 FISH = GAMES["fish"]
-PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def make_bot(fake: DiscordFake, db: Path) -> GameBot:
-    config = Config(
-        discord_token="fake-token",
-        database_path=db,
-        dev_guild_id=fake.guild.id,
-        mod_role="Game Master",
-        log_level="INFO",
-        house_wins=True,
-    )
-    return GameBot(config)
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve() as fake:
-        yield fake
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
-async def bot(fake: DiscordFake, db: Path) -> AsyncIterator[GameBot]:
-    async with fake.run(make_bot(fake, db)) as running:
-        yield running  # type: ignore[misc]
-
-
-def boards(fake: DiscordFake, channel: Any) -> list[Any]:
-    """The board posts in a channel: messages that carry an image."""
-    return [m for m in fake.channel_messages(channel) if m.attachments]
-
-
-def custom_ids(message: Any) -> list[str]:
-    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
 
 
 async def start_challenge(fake: DiscordFake, clock: str | None = None) -> Any:
@@ -186,7 +145,7 @@ async def test_board_moves_history_rules_games_and_resign(fake: DiscordFake, bot
 
 
 async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
-    fake: DiscordFake, bot: GameBot, db: Path
+    fake: DiscordFake, bot: GameBot, db_path: Path
 ) -> None:
     started = await fake.slash(
         "mod",
@@ -222,7 +181,7 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
     ply_before = (await bot.matches.get(match_id)).ply
     reserves_before = (await bot.matches.get(match_id)).clock.reserves  # type: ignore[union-attr]
     await bot.close()
-    async with fake.run(make_bot(fake, db)) as restarted:
+    async with fake.run(make_bot(fake, db_path)) as restarted:
         again: GameBot = restarted  # type: ignore[assignment]
         back = await fake.wait_for_message(lambda m: "back after a restart" in m.content, channel=thread)
         assert back.attachments and back.attachments[0].data.startswith(PNG)
@@ -257,11 +216,11 @@ async def test_only_the_application_owner_can_sync_commands_globally(fake: Disco
     assert refused.channel_id == reply.channel_id and fake.errors == []
 
 
-async def test_without_thread_permission_the_match_is_played_in_the_channel(fake: DiscordFake, db: Path) -> None:
+async def test_without_thread_permission_the_match_is_played_in_the_channel(fake: DiscordFake, db_path: Path) -> None:
     no_threads = ~discord.Permissions(create_public_threads=True).value
     for role in fake.guild.roles:
         role["permissions"] = str(int(role["permissions"]) & no_threads)
-    async with fake.run(make_bot(fake, db)):
+    async with fake.run(make_bot(fake, db_path)):
         await fake.slash("alice", "fish challenge", {"opponent": "bob"}, channel="games")
         challenge = fake.channel_messages("games")[-1]
         await fake.click("bob", challenge, label="Accept")

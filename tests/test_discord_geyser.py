@@ -3,31 +3,15 @@ and the tied battle's choices as buttons, and the firing phase as a message of i
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.geyser import _die, parse_square
 from tests.discord_fake import DiscordFake
-from tests.test_discord import PNG, boards, custom_ids, make_bot
+from tests.discord_helpers import PNG, boards, custom_ids
 
 GEYSER = GAMES["geyser"]
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(fake: DiscordFake, tmp_path: Path) -> AsyncIterator[GameBot]:
-    async with fake.run(make_bot(fake, tmp_path / "bot.sqlite3")) as running:
-        yield running  # type: ignore[misc]
 
 
 async def three_players(fake: DiscordFake) -> Any:

@@ -5,36 +5,20 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.horizon import card_name
 from renderers import render
 from tests.discord_fake import DiscordFake
-from tests.test_discord import PNG, boards, make_bot
+from tests.discord_helpers import PNG, boards
 
 HORIZON = GAMES["horizon"]
 CODE = re.compile(r"\b(T[1-8]|F[1-4]|B[1-4]|MI|SW)\b")
 REVEALING = ("reveals", "copies", "turns face up")
 """Event lines that name a card because it has just been revealed to everyone."""
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(fake: DiscordFake, tmp_path: Path) -> AsyncIterator[GameBot]:
-    async with fake.run(make_bot(fake, tmp_path / "bot.sqlite3")) as running:
-        yield running  # type: ignore[misc]
 
 
 def public(fake: DiscordFake, channel: Any) -> list[Any]:

@@ -3,30 +3,14 @@ the pairs-then-turns autocomplete, the board with shaded areas, and refusals tha
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from tests.discord_fake import DiscordFake
-from tests.test_discord import PNG, boards, make_bot
+from tests.discord_helpers import PNG, boards
 
 THEMISCYRA = GAMES["themiscyra"]
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(fake: DiscordFake, tmp_path: Path) -> AsyncIterator[GameBot]:
-    async with fake.run(make_bot(fake, tmp_path / "bot.sqlite3")) as running:
-        yield running  # type: ignore[misc]
 
 
 async def challenge(fake: DiscordFake) -> Any:

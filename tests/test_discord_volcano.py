@@ -4,32 +4,16 @@ resignations that let the others play on, solitaire and its best scores."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.volcano import latin_layout
 from bot.models import OVER
 from tests.discord_fake import DiscordFake
-from tests.test_discord import PNG, boards, custom_ids, make_bot
+from tests.discord_helpers import PNG, boards, custom_ids
 
 VOLCANO = GAMES["volcano"]
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(fake: DiscordFake, tmp_path: Path) -> AsyncIterator[GameBot]:
-    async with fake.run(make_bot(fake, tmp_path / "bot.sqlite3")) as running:
-        yield running  # type: ignore[misc]
 
 
 async def open_game(fake: DiscordFake, players: list[str], options: dict[str, Any] | None = None) -> Any:
