@@ -73,7 +73,8 @@ def status_lines(service: MatchService, match: Match, mention: bool = False, dea
     lines = []
     scores = game.scores(match.state)
     if scores:  # games without points (Themiscyra) have none to show
-        lines.append("Score: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
+        label = getattr(game, "score_label", "Score")  # what the numbers count, where it is not points
+        lines.append(f"{label}: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
     if not match.running:
         if match.result is not None:
             lines.append(service.result_line(match))

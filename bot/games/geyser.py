@@ -270,6 +270,9 @@ class Geyser:
         scores = tuple(1.0 if s in winners else 0.0 for s in range(state.seats))
         return Outcome(scores, winners, state.end or "the game is over")
 
+    score_label = "Geysers held"
+    """What `scores` counts, for the line under the board."""
+
     def scores(self, state: GeyserState) -> tuple[float, ...]:
         """Geysers controlled, by seat (they add to every battle roll)."""
         return tuple(float(state.controls(s)) for s in range(state.seats))

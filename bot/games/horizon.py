@@ -293,6 +293,9 @@ class Horizon:
         scores = tuple(float(state.escaped[s]) for s in range(2))
         return Outcome(scores, winners, state.end or "the game is over")
 
+    score_label = "Tokens out"
+    """What `scores` counts, for the line under the board."""
+
     def scores(self, state: HorizonState) -> tuple[float, ...]:
         """Tokens escaped, by seat."""
         return (float(state.escaped[0]), float(state.escaped[1]))
