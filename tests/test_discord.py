@@ -39,6 +39,10 @@ async def play(fake: DiscordFake, bot: GameBot, match_id: int, channel: Any, pli
         user = match.players[seat].name.lower()  # display names are capitalised ("Alice")
         move = rng.choice(FISH.legal_moves(match.state))
         reply = await fake.slash(user, "fish move", {"move": f"{move}@{match.ply}"}, channel=channel)
+        if match.clock is not None and not (await bot.matches.get(match_id)).running:
+            # a 1-second clock on a loaded machine: the flag may fall between looking and moving
+            assert reply.content and reply.content.startswith(("Played", "Too late", f"Match #{match_id} is over"))
+            return
         assert reply.ephemeral and reply.content and reply.content.startswith("Played"), reply.content
         played += 1
 
