@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentiles, pipeline, timed
+from bench.common import percentiles, pipeline, settle, timed
 from bot.games import GAMES
 from bot.games.fish import NEIGHBOURS, solve_island
 from renderers import Caption, SeatClock, render
@@ -76,6 +76,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="seeded random games to sample (default 40)")
     args = parser.parse_args()
     states = positions(args.games)
+    settle()
     print(f'"1, 2, 3" — {len(states)} positions from {args.games} seeded games')
     bench_engine(states)
     bench_islands()

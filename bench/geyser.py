@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import NAMES, percentiles, pipeline, timed
+from bench.common import NAMES, percentiles, pipeline, settle, timed
 from bot.games import GAMES
 from renderers import Caption, SeatClock, render
 
@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=600, help="plies sampled per game (default 600)")
     args = parser.parse_args()
     states = positions(args.games, args.plies)
+    settle()
     print(f"Geyser — {len(states)} positions from {args.games} seeded games of 2 to 4 players")
     print("legal_moves ", percentiles([timed(lambda s=s: GEYSER.legal_moves(s)) for s in states]))
     rng = random.Random(1)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentiles, pipeline, timed
+from bench.common import percentiles, pipeline, settle, timed
 from bot.games import GAMES
 from renderers import Caption, SeatClock, render
 
@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="seeded random games (default 40)")
     args = parser.parse_args()
     states = positions(args.games)
+    settle()
     print(f"Event Horizon — {len(states)} positions from {args.games} seeded games")
     print("legal_moves    ", percentiles([timed(lambda s=s: HORIZON.legal_moves(s)) for s in states]))
     rng = random.Random(1)
@@ -45,7 +46,9 @@ def main() -> None:
     print("play           ", percentiles([timed(lambda s=s, m=m: HORIZON.play(s, m)) for s, m in moves]))
     caption = Caption(names=("alice", "bob"), clocks=(SeatClock(30, 60, True), SeatClock(30, 45, False)))
     sample = states[:: max(1, len(states) // 200)]
-    render("horizon", sample[0], caption=caption)
+    for state in sample:  # sprites (card faces, arrows of each length) are built once, on first sight
+        render("horizon", state, caption=caption)
+        render("horizon", state, 0, caption=caption)
     print("render public  ", percentiles([timed(lambda s=s: render("horizon", s, caption=caption)) for s in sample]))
     print("render private ", percentiles([timed(lambda s=s: render("horizon", s, 0, caption=caption)) for s in sample]))
     print("pipeline       ", percentiles(asyncio.run(pipeline("horizon", max(2, args.games // 4), lambda seed: 2))))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentiles, pipeline, timed
+from bench.common import percentiles, pipeline, settle, timed
 from bot.games import GAMES
 from renderers import Caption, SeatClock, render
 
@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="seeded random games (default 20)")
     args = parser.parse_args()
     states = positions(args.games)
+    settle()
     print(f"Themiscyra — {len(states)} positions from {args.games} seeded games")
     phases = {
         "opening (setup)": [s for s in states if s.setup],

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentiles, pipeline, timed
+from bench.common import percentiles, pipeline, settle, timed
 from bot.games import GAMES
 from renderers import Caption, SeatClock, render
 
@@ -37,6 +37,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=24, help="seeded random games (default 24)")
     args = parser.parse_args()
     states = positions(args.games)
+    settle()
     print(f"Volcano — {len(states)} positions from {args.games} seeded games of 1 to 6 players")
     print("legal_moves ", percentiles([timed(lambda s=s: VOLCANO.legal_moves(s)) for s in states]))
     rng = random.Random(1)
