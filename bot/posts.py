@@ -138,7 +138,8 @@ def history_lines(match: Match, records: list[MoveRecord], game: Any = None) -> 
         if record.kind == "undo":
             lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
         elif record.kind == RESIGN:
-            lines.append(f"{record.ply}. {name} resigned; the others play on")
+            why = "resigned" if record.by_id is not None else "ran out of time"
+            lines.append(f"{record.ply}. {name} {why}; the others play on")
         else:
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
             lines.append(f"{record.ply}. {name}: {record.move}{took}")

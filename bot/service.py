@@ -438,6 +438,8 @@ class MatchService:
         sent = now if at is None else min(at, now)
         if match.clock is not None and match.clock.flagged(sent):
             await self._flag(match, pending)
+            if match.running:  # a game that goes on without the seat (see _flag)
+                raise TimeUp(f"Too late: your reserve time ran out, so you are out of match #{match.id}.")
             raise TimeUp(f"Too late: your reserve time ran out and match #{match.id} is lost on time.")
         state = game.play(match.state, text)  # raises IllegalMove; nothing is changed
         canonical = game.canonical(match.state, text)
@@ -697,11 +699,23 @@ class MatchService:
         await self._notify(pending.notices)
 
     async def _flag(self, match: Match, pending: _Pending) -> None:
-        """The seat to move is out of time: it loses (call with the match lock held)."""
+        """The seat to move is out of time: it loses (call with the match lock held).
+
+        In a game of three or more whose engine has `resign`, only that seat is out and the others play
+        on, exactly as if it had resigned (a `resign` line of the move log, by nobody)."""
         assert match.clock is not None and match.clock.seat is not None
         seat = match.clock.seat
-        winners = frozenset(s for s in range(len(match.players)) if s != seat)
         reason = f"{match.players[seat].name}'s reserve time ran out"
+        game: Any = self.game(match)
+        if hasattr(game, "resign") and len(match.players) > 2:
+            state = game.resign(match.state, seat)
+            clock, _ = match.clock.after_move(self.time.now(), game.to_move(state))
+            record = MoveRecord(match.ply + 1, seat, RESIGN, self.time.now(), None, RESIGN, None)
+            notice = await self._advance(match, record, state, clock, pending)
+            lines = (f"{reason}: they are out of the game.", *notice.lines[1:])  # not "resigns": time did it
+            pending.notices[0] = replace(notice, lines=lines)
+            return
+        winners = frozenset(s for s in range(len(match.players)) if s != seat)
         await self._end(match, winners, reason, "flag", None, pending)
 
     async def _end(

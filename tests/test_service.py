@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bot import posts
 from bot.clock import LAG_GRACE, ClockSettings
 from bot.games import GAMES, IllegalMove
 from bot.models import ABORTED, OVER, RUNNING, Match, Place, Player
@@ -565,3 +566,32 @@ async def test_solitaire_results_are_finished_one_player_games_of_one_server(ser
     await service.resign((await service.create_match("volcano", [ALICE, BOB], place=here)).id, BOB.id)
     results = await service.solitaire_results("volcano", 1)
     assert [(m.id, s) for m, s in results] == [(m.id, VOLCANO.scores(m.state)[0]) for m in (first, second)]
+
+
+async def test_a_flag_with_three_players_puts_one_out_and_the_others_play_on(service: MatchService, fake_time) -> None:
+    recorder = Recorder(service)
+    match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
+    fake_time.advance(30 + 60 + LAG_GRACE + 0.1)
+    await eventually(lambda: "moved" in recorder.kinds())  # the scheduler flags alice on its own
+    flagged = next(n for n in recorder.notices if n.kind == "moved")
+    assert flagged.lines[0] == "alice's reserve time ran out: they are out of the game."
+    assert match.running and match.state.resigned == {0} and VOLCANO.to_move(match.state) == 1
+    assert match.clock is not None and match.clock.seat == 1 and match.clock.reserves[0] == 0.0
+    (line,) = await service.moves(match.id)
+    assert (line.kind, line.seat, line.by_id) == ("resign", 0, None)
+    assert posts.history_lines(match, [line]) == ["1. alice ran out of time; the others play on"]
+    fake_time.advance(30 + 60 + LAG_GRACE + 0.1)  # bob too: carol is the last player left and wins
+    await eventually(lambda: "over" in recorder.kinds())
+    assert match.status == OVER and match.result is not None and match.result.winners == {2}
+
+
+async def test_a_late_move_with_three_players_is_refused_and_its_player_is_out(
+    service: MatchService, fake_time
+) -> None:
+    Recorder(service)
+    match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
+    await service.scheduler.stop()  # the move itself must notice the flag
+    fake_time.advance(30 + 60 + LAG_GRACE + 0.1)
+    with pytest.raises(TimeUp, match="you are out of match #1"):
+        await service.move(match.id, ALICE.id, VOLCANO.legal_moves(match.state)[0])
+    assert match.running and match.state.resigned == {0} and VOLCANO.to_move(match.state) == 1
