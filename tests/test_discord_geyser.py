@@ -79,3 +79,21 @@ async def test_a_tied_battle_offers_again_and_retreat_and_the_firing_phase_has_i
     assert not firing.attachments
     state = (await bot.matches.get(1)).state
     assert state.round == 2 and state.board[parse_square("b6")] == (0, 1) and state.board[parse_square("c6")] == (1, 1)
+
+
+async def test_a_claim_offers_the_new_token_squares_in_a_menu(fake: DiscordFake, bot: GameBot) -> None:
+    thread = await three_players(fake)
+    match = await bot.matches.get(1)
+    # alice steps from d3 onto the free 4/10 geyser e3 and claims it
+    match.state = GEYSER.state_from_position(3, {"d3": (0, 2), "k6": (1, 1), "f11": (2, 1)}, turn=0, order=(0, 1, 2))
+    await fake.slash("alice", "geyser move", {"move": f"d3-e3@{match.ply}"}, channel=thread)
+    claimed = boards(fake, thread)[-1]
+    assert "Alice claims the 4/10 geyser on e3 and may place a new token." in claimed.content
+    menu = f"pick:1:{match.ply}"
+    assert menu in custom_ids(claimed)
+    options = [o["value"] for row in claimed.components for c in row["components"] for o in c.get("options", [])]
+    assert options == GEYSER.legal_moves(match.state) and options[-1] == "skip" and "place d3" in options
+    picked = await fake.select("alice", claimed, menu, ["place d2"])
+    assert picked.ephemeral and picked.content == "Played: Alice places a new token on d2."
+    state = (await bot.matches.get(1)).state
+    assert state.board[parse_square("d2")] == (0, 1) and state.supply[0] == 12 - 2 - 1 and GEYSER.to_move(state) == 1
