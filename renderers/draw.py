@@ -294,3 +294,15 @@ def header_lines(
         text(draw, (left, y), line, 13, MUTED)
         y += 17
     return y + gap
+
+
+def clock_pill(
+    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
+) -> None:
+    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
+    ink = MUTED
+    if clock.running:
+        low = clock.low
+        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
+        ink = WHITE if low else INK
+    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")

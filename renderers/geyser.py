@@ -44,9 +44,9 @@ from renderers.draw import (
     WHITE,
     Caption,
     Colour,
-    SeatClock,
     antialiased,
     arrow_layer,
+    clock_pill,
     disc,
     fit,
     font,
@@ -500,25 +500,13 @@ def _draw_panel(
         if clock is not None:
             line = clock.words
             top = y + 4 + row + info_row
-            _draw_clock(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
+            clock_pill(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
         y += box_height + gap
     y = _draw_status(draw, image, state, caption, left, right, y + 2)
     key = HEIGHT - 16
     if y + 8 <= key - 9:  # a key to the panel's numbers, if there is room
         paste(image, _geyser_icon(), (left + 9, key))
         text(draw, (left + 22, key), fit("= geysers held; 3 open Mother", 11, width - 22), 11, MUTED, anchor="lm")
-
-
-def _draw_clock(
-    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
-) -> None:
-    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
-    ink = MUTED
-    if clock.running:
-        low = clock.low
-        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
-        ink = WHITE if low else INK
-    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
 
 
 def _choice_text(state: GeyserState, seat: int) -> str:

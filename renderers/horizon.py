@@ -37,9 +37,9 @@ from renderers.draw import (
     WHITE,
     Caption,
     Colour,
-    SeatClock,
     antialiased,
     arrow_layer,
+    clock_pill,
     disc,
     fit,
     font,
@@ -630,18 +630,6 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
 # --- the panel ---
 
 
-def _draw_clock(
-    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
-) -> None:
-    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
-    ink = MUTED
-    if clock.running:
-        low = clock.low
-        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
-        ink = WHITE if low else INK
-    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
-
-
 def _where(view: HorizonState, seat: int) -> str:
     if view.escaped[seat] >= TOKENS:
         return "all tokens out"
@@ -696,7 +684,7 @@ def _draw_panel(
         if clock is not None:
             line = clock.words
             top = y + 4 + row + info_row
-            _draw_clock(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
+            clock_pill(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
         y += box_height + 8
     y = _draw_status(draw, image, view, caption, left, right, y + 2, height)
     _draw_key(draw, image, viewer, left, right, y, height)

@@ -27,9 +27,9 @@ from renderers.draw import (
     WHITE,
     Caption,
     Colour,
-    SeatClock,
     antialiased,
     arrow_layer,
+    clock_pill,
     fit,
     font,
     header_lines,
@@ -346,21 +346,9 @@ def _draw_panel(
         if clock is not None:
             line = clock.words
             top = y + 4 + row + rings_row
-            _draw_clock(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
+            clock_pill(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
         y += box_height + 10
     _draw_status(draw, image, state, caption, left, right, y + 2)
-
-
-def _draw_clock(
-    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
-) -> None:
-    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
-    ink = MUTED
-    if clock.running:
-        low = clock.low
-        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
-        ink = WHITE if low else INK
-    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
 
 
 def _draw_status(

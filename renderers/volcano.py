@@ -30,9 +30,9 @@ from renderers.draw import (
     Caption,
     Colour,
     Point,
-    SeatClock,
     antialiased,
     arrow_layer,
+    clock_pill,
     disc,
     fit,
     font,
@@ -380,7 +380,7 @@ def _draw_panel(
         if clock is not None and compact:
             short = f"{format_seconds(clock.move_seconds)} + {format_seconds(clock.reserve_seconds)}"
             short_w = round(font(12, True).getlength(short))
-            _draw_clock(draw, clock, short, (right - short_w - 16, bottom - 15, right - 6, bottom + 3), 12)
+            clock_pill(draw, clock, short, (right - short_w - 16, bottom - 15, right - 6, bottom + 3), 12)
             limit = right - short_w - 22
         if state.captures[seat]:
             _draw_captures(image, state.captures[seat], left + 10, bottom, limit)
@@ -389,21 +389,9 @@ def _draw_panel(
         if clock is not None and not compact:
             line = clock.words
             top = y + 4 + row + pieces_row
-            _draw_clock(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
+            clock_pill(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
         y += box_height + gap
     _draw_status(draw, image, state, caption, left, right, y + 2)
-
-
-def _draw_clock(
-    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
-) -> None:
-    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
-    ink = MUTED
-    if clock.running:
-        low = clock.low
-        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
-        ink = WHITE if low else INK
-    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")
 
 
 def _draw_status(
