@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 
+from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.local import Terminal
 from bot.service import MatchService
@@ -19,12 +20,15 @@ async def run_offline(config: Config) -> None:
     store = await Store.open(config.database_path)
     service = MatchService(store)
     terminal = Terminal(service)
+    computers = ComputerPlayers(service, workers=config.computer_workers, hard_seconds=config.hard_seconds)
     try:
         resumed = await service.start()
         for match in resumed:
             await terminal.repost(match, "Back after a restart: a fresh move clock, reserves unchanged.")
+            computers.poke(match)
         await terminal.repl()
     finally:
+        await computers.close()
         await service.close()
         await store.close()
 

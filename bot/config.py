@@ -23,6 +23,10 @@ class Config:
     mod_role: str | None
     log_level: str
     house_wins: bool
+    hard_seconds: float = 5.0
+    """The longest a hard computer player thinks about one move."""
+    computer_workers: int = 1
+    """Processes that think for computer players (each uses one core while thinking)."""
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> Config:
@@ -40,6 +44,16 @@ class Config:
         if level not in LOG_LEVELS:
             raise SystemExit(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
         database = Path(get("DATABASE_PATH") or DEFAULT_DATABASE)
+        hard = get("COMPUTER_HARD_SECONDS") or "5"
+        try:
+            hard_seconds = float(hard)
+        except ValueError:
+            hard_seconds = 0.0
+        if not 0.1 <= hard_seconds <= 60:
+            raise SystemExit(f"COMPUTER_HARD_SECONDS must be a number of seconds from 0.1 to 60, not {hard!r}.")
+        workers = get("COMPUTER_WORKERS") or "1"
+        if not workers.isdigit() or not 1 <= int(workers) <= 16:
+            raise SystemExit(f"COMPUTER_WORKERS must be a whole number from 1 to 16, not {workers!r}.")
         return cls(
             discord_token=get("DISCORD_TOKEN"),
             database_path=database if database.is_absolute() else ROOT / database,
@@ -47,6 +61,8 @@ class Config:
             mod_role=get("MOD_ROLE"),
             log_level=level,
             house_wins=(get("HOUSE_WINS_WORDING") or "on").lower() not in ("off", "0", "false", "no"),
+            hard_seconds=hard_seconds,
+            computer_workers=int(workers),
         )
 
 

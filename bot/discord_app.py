@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import posts
+from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.games import GameError
 from bot.models import Match, Player
@@ -53,6 +54,7 @@ class GameBot(commands.Bot):
         self.service: MatchService | None = None
         self._resumed: list[Match] = []
         self._repost_task: asyncio.Task[None] | None = None
+        self.computers: ComputerPlayers | None = None
 
     @property
     def matches(self) -> MatchService:
@@ -62,7 +64,10 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database_path)
         self.service = MatchService(self.store)
-        self.service.subscribe(self.on_notice)
+        self.service.subscribe(self.on_notice)  # first: a computer answers a move once its board is posted
+        self.computers = ComputerPlayers(
+            self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
+        )
         from bot import views
 
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
@@ -83,9 +88,13 @@ class GameBot(commands.Bot):
                 await self.post(Notice("board", match, (RESTART_LINE,)))
             except discord.HTTPException:
                 log.exception("could not repost match %s", match.id)
+            if self.computers is not None:
+                self.computers.poke(match)
         self._resumed = []
 
     async def close(self) -> None:
+        if self.computers is not None:
+            await self.computers.close()
         if self.service is not None:
             await self.service.close()
         if self.store is not None:

@@ -1,6 +1,7 @@
 """The offline terminal front-end: the same commands as the slash commands, typed at a prompt.
 
-Players are named by typed names (`fish new alice bob`, `volcano new alice bob carol`); a move is made for
+Players are named by typed names (`fish new alice bob`, `volcano new alice bob carol`), and `computer`
+(`computer:easy`, `computer:hard`) is a computer player, which moves by itself; a move is made for
 whoever is to move unless `--as NAME` says otherwise. Each game's commands are its own `new` (and fish's `dm`,
 volcano's `best`) plus the shared move, board, moves, history, rules and resign. Every post is saved as a
 PNG under data/renders/ and its path printed. Clocks run in real time, and flags are announced as they fall,
@@ -19,7 +20,7 @@ from bot import posts
 from bot.clock import ClockSettings
 from bot.config import ROOT
 from bot.games import Game, GameError
-from bot.models import Match, Player
+from bot.models import Match, Player, computer
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
 from bot.solitaire import best_lines, best_scores
 from renderers import Caption, render
@@ -28,7 +29,8 @@ MODERATOR = Player("local:moderator", "moderator")
 RENDERS = ROOT / "data" / "renders"
 
 HELP = """\
-Commands (the same as the Discord slash commands; players are typed names):
+Commands (the same as the Discord slash commands; players are typed names, and `computer` (or
+computer:easy, computer:hard) is a computer player: fish new alice computer):
   fish new ALICE BOB [--clock 30/60] [--first NAME] [--seed N] [--board 60-DIGITS]   a casual match
   fish dm ALICE BOB --first NAME [--move 30] [--reserve 60] [--no-house]             a best-of-3 death match
   volcano new ALICE [BOB ...] [--opening OPENING] [--layout LAYOUT] [--seed N]       1 to 6 players (1: solitaire)
@@ -341,12 +343,17 @@ class Terminal:
         return match
 
     def _actor(self, match: Match, name: str | None) -> Player:
+        """Who a typed command is for: `--as NAME`, else whoever is to move (never a computer)."""
         if name is not None:
-            return _player_named(match, name)
-        seat = self.service.game(match).to_move(match.state) if match.running else None
-        if seat is None:
-            raise CommandError(f"Match #{match.id} is over: nobody is to move.")
-        return match.players[seat]
+            player = _player_named(match, name)
+        else:
+            seat = self.service.game(match).to_move(match.state) if match.running else None
+            if seat is None:
+                raise CommandError(f"Match #{match.id} is over: nobody is to move.")
+            player = match.players[seat]
+        if player.is_computer:
+            raise CommandError(f"{player.name} plays for itself: wait for its move, or play as someone else (--as).")
+        return player
 
     def _list(self) -> None:
         running = self.service.running()
@@ -443,25 +450,39 @@ def _players(game: Game, names: list[str], example: str) -> list[Player]:
         count = f"{low}" if low == high else f"{low} to {high}"
         raise CommandError(f"Name {count} players for {game.title} (not {len(names)}), like: {example}.")
     seen: set[str] = set()
+    players = []
     for name in names:
+        kind, _, level = name.lower().partition(":")
+        if kind == "computer":  # computer, computer:easy, computer:hard; several are numbered
+            try:
+                players.append(computer(level or "normal", 1 + sum(p.is_computer for p in players)))
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+            continue
         if not name.strip():
             raise CommandError("A player's name cannot be empty.")
         if name.lower() in seen:
             raise CommandError(f"The players need different names: {name!r} is named twice.")
         seen.add(name.lower())
-    return [Player(f"local:{name.lower()}", name) for name in names]
+        players.append(Player(f"local:{name.lower()}", name))
+    return players
+
+
+def _is_named(player: Player, name: str) -> bool:
+    """A player by the name shown, or a computer by `computer` (the first one) or its full name."""
+    return player.name.lower() == name.lower() or (player.is_computer and name.lower() in ("computer", "cpu"))
 
 
 def _seat_named(players: list[Player], name: str) -> int:
     for seat, player in enumerate(players):
-        if player.name.lower() == name.lower():
+        if _is_named(player, name):
             return seat
     raise CommandError(f"--first must be one of the players ({', '.join(p.name for p in players)}), not {name!r}.")
 
 
 def _player_named(match: Match, name: str) -> Player:
     for player in match.players:
-        if player.name.lower() == name.lower():
+        if _is_named(player, name):
             return player
     raise CommandError(f"{name!r} is not playing in match #{match.id} ({', '.join(match.names)} are).")
 

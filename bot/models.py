@@ -14,9 +14,14 @@ from bot.games import Outcome
 RUNNING, OVER, ABORTED = "running", "over", "aborted"
 
 
+COMPUTER_LEVELS = ("easy", "normal", "hard")
+"""How hard a computer seat thinks (bot/ai's LEVELS say what each costs)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
-    """Someone in a seat. `id` is stable ("discord:1234", "local:alice"); `name` is for display."""
+    """Someone in a seat. `id` is stable ("discord:1234", "local:alice", "computer:normal"); `name` is
+    for display."""
 
     id: str
     name: str
@@ -26,6 +31,25 @@ class Player:
         """A Discord mention for Discord users, else the name."""
         kind, _, raw = self.id.partition(":")
         return f"<@{raw}>" if kind == "discord" else self.name
+
+    @property
+    def level(self) -> str | None:
+        """The level of a computer seat; None for a person."""
+        kind, _, rest = self.id.partition(":")
+        return rest.partition(":")[0] if kind == "computer" else None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.level is not None
+
+
+def computer(level: str = "normal", number: int = 1) -> Player:
+    """A computer seat; `number` tells several computers in one game apart."""
+    if level not in COMPUTER_LEVELS:
+        raise ValueError(f"There is no computer level {level!r}: choose {', '.join(COMPUTER_LEVELS)}.")
+    if number > 1:
+        return Player(f"computer:{level}:{number}", f"Computer {number} ({level})")
+    return Player(f"computer:{level}", f"Computer ({level})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,7 +163,10 @@ def lobby_lines(service: MatchService, lobby: Lobby, command: str) -> list[str]:
     lines.append(f"Players ({len(lobby.players)}/{game.max_players}): {names}.")
     if lobby.status == OPEN:
         alone = " (alone, it is a solitaire game)" if game.min_players == 1 else ""
-        lines.append(f"Join with `{command} join`; {lobby.creator.name} starts it with `{command} start`{alone}.")
+        lines.append(
+            f"Join with `{command} join`; {lobby.creator.name} adds computer players with `{command} computer` "
+            f"and starts it with `{command} start`{alone}."
+        )
     elif lobby.status == CANCELLED:
         lines.append(f"Cancelled: {lobby.creator.name} left.")
     else:

@@ -23,7 +23,21 @@ from typing import Any
 
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
 from bot.games import BadOptions, Game, IllegalMove, Outcome
-from bot.models import ABORTED, CANCELLED, OPEN, OVER, RUNNING, STARTED, Lobby, Match, MoveRecord, Place, Player, Series
+from bot.models import (
+    ABORTED,
+    CANCELLED,
+    OPEN,
+    OVER,
+    RUNNING,
+    STARTED,
+    Lobby,
+    Match,
+    MoveRecord,
+    Place,
+    Player,
+    Series,
+    computer,
+)
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -337,6 +351,24 @@ class MatchService:
                 await self.store.update_lobby(lobby)
         return lobby
 
+    async def add_computer(self, lobby_id: int, by: Player, level: str = "normal") -> Lobby:
+        """The creator fills a seat with a computer player (several may join, numbered)."""
+        async with self._lobby_lock:
+            lobby = await self._open_lobby(lobby_id)
+            if by.id != lobby.creator.id:
+                raise ServiceError(f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can add computers.")
+            game = self.games[lobby.game]
+            if len(lobby.players) >= game.max_players:
+                raise ServiceError(f"Lobby #{lobby.id} is full: {game.title} takes at most {game.max_players} players.")
+            taken = {p.name.partition(" (")[0] for p in lobby.players if p.is_computer}  # "Computer 2"
+            number = next(
+                n for n in range(1, game.max_players + 1) if computer(level, n).name.partition(" (")[0] not in taken
+            )
+            lobby.players.append(computer(level, number))
+            async with self.store.transaction():
+                await self.store.update_lobby(lobby)
+        return lobby
+
     async def leave_lobby(self, lobby_id: int, player: Player) -> Lobby:
         """Leave a lobby; when its creator leaves, the lobby is cancelled."""
         async with self._lobby_lock:
@@ -470,7 +502,37 @@ class MatchService:
             self._matches.pop(match.id, None)
         notice = Notice("over" if outcome else "moved", match, self.lines(match), series=self.series_of(match))
         pending.notices.insert(0, notice)
+        if (
+            outcome is None
+            and record.kind == RESIGN
+            and not any(not match.players[s].is_computer for s in self._in(match))
+        ):
+            await self._end(match, self._leaders(match), "only computer players were left", "computers", None, pending)
+            over = pending.notices.pop(0)  # one post: the resignation, then the end
+            notice = replace(over, lines=(*notice.lines, *over.lines))
+            pending.notices[0] = notice
         return notice
+
+    def _in(self, match: Match) -> list[int]:
+        """The seats still in a game that goes on without those who resigned (the engine refuses to let
+        a seat resign twice)."""
+        game: Any = self.game(match)
+        seats = []
+        for seat in range(len(match.players)):
+            try:
+                game.resign(match.state, seat)
+            except IllegalMove:
+                continue
+            seats.append(seat)
+        return seats
+
+    def _leaders(self, match: Match) -> frozenset[int]:
+        """RULING (ours): when the last person leaves, nobody is left to play for, so the game ends and the
+        computers still in with the best score win (all of them when the game keeps no score)."""
+        scores = self.game(match).scores(match.state)
+        still_in = self._in(match)
+        best = max((scores[s] for s in still_in), default=0) if scores else 0
+        return frozenset(s for s in still_in if not scores or scores[s] == best)
 
     async def board_posted(
         self, match_id: int, ply: int, at: float | None = None, message: tuple[int, int] | None = None

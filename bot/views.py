@@ -257,6 +257,7 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 LOBBY_BUTTONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
+    "computer": ("Add computer", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
 }
 
@@ -272,9 +273,10 @@ def lobby_view(lobby: Lobby) -> discord.ui.View | None:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<action>join|leave|start):(?P<id>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<action>join|leave|computer|start):(?P<id>\d+)"
 ):
-    """The lobby message's buttons; the service checks who may do what (only the creator starts)."""
+    """The lobby message's buttons; the service checks who may do what (only the creator adds a computer,
+    at the normal level, or starts)."""
 
     def __init__(self, action: str, lobby_id: int) -> None:
         label, style = LOBBY_BUTTONS[action]
@@ -296,6 +298,8 @@ class LobbyButton(
                 lobby = await service.join_lobby(self.lobby_id, me)
             elif self.action == "leave":
                 lobby = await service.leave_lobby(self.lobby_id, me)
+            elif self.action == "computer":
+                lobby = await service.add_computer(self.lobby_id, me)
             else:
                 await interaction.response.defer()  # the first board is posted before the game is on
                 match = await service.start_lobby(self.lobby_id, me)

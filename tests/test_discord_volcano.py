@@ -49,7 +49,7 @@ async def test_a_lobby_fills_with_buttons_and_commands_and_its_creator_starts_it
     lobby = opened.message
     assert "Volcano lobby #1, opened by Alice (layout classic, opening x)" in lobby.content
     assert "Players (1/6): Alice." in lobby.content
-    assert custom_ids(lobby) == ["lobby:join:1", "lobby:leave:1", "lobby:start:1"]
+    assert custom_ids(lobby) == ["lobby:join:1", "lobby:leave:1", "lobby:computer:1", "lobby:start:1"]
 
     refused = await fake.click("bob", lobby, label="Start")
     assert refused.followups[0].ephemeral and "Only Alice, who opened lobby #1" in refused.followups[0].content

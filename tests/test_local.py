@@ -350,3 +350,22 @@ async def test_horizon_hides_cards_in_public_lines_and_shows_the_hand_on_request
     refused = await run(terminal, out, "horizon move place SW me:1")
     assert refused == "✗ Swap is never placed on a mat: play it with swap me:5 F2."
     assert "Name 2 players for Event Horizon" in await run(terminal, out, "horizon new alice")
+
+
+async def test_a_game_against_the_computer_from_the_terminal(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    from bot.computer import ComputerPlayers
+    from tests.test_computer import InlineExecutor
+
+    computers = ComputerPlayers(service, executor=InlineExecutor())
+    text = await run(terminal, out, "fish new alice computer:easy --first computer --seed 5")
+    assert "alice vs Computer (easy)" in text
+    await computers.idle()
+    assert "Computer (easy) places a token on" in "\n".join(out)  # it moved by itself, and it was printed
+    match = await service.get(terminal.current or 0)
+    assert match.ply == 1
+    assert "plays for itself" in await run(terminal, out, "fish move A1 --as computer")
+    assert "Computer (easy) plays for itself" not in await run(terminal, out, "fish moves")
+    assert "no computer level 'genius'" in await run(terminal, out, "fish new alice computer:genius")
+    assert (await service.get(match.id)).ply == 1  # the refusals changed nothing

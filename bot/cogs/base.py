@@ -18,9 +18,11 @@ from discord.ext import commands
 from bot import discord_app, posts, views
 from bot.clock import ClockSettings
 from bot.games import GAMES, GameError
-from bot.models import Match
+from bot.models import COMPUTER_LEVELS, Match, Place, computer
 from bot.service import MatchService, ServiceError
 from renderers import Caption, render
+
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS]
 
 
 class Refusal(ServiceError):
@@ -207,20 +209,30 @@ class GameCog(commands.GroupCog):
 
 
 class TwoPlayerCog(GameCog):
-    """Games for two: a player challenges another, who accepts with a button."""
+    """Games for two: a player challenges another, who accepts with a button, or the bot, which plays."""
 
-    @app_commands.command(description="Challenge someone to a game; they accept with a button")
+    @app_commands.command(description="Challenge someone to a game (they accept with a button), or the bot itself")
     @app_commands.describe(
-        opponent="who you challenge", clock="seconds a move/reserve seconds, e.g. 30/60 (default none)"
+        opponent="who you challenge; choose the bot to play against the computer",
+        clock="seconds a move/reserve seconds, e.g. 30/60 (default none)",
+        level="how hard the computer plays, when you challenge the bot (default normal)",
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member, clock: str | None = None
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        clock: str | None = None,
+        level: str = "normal",
     ) -> None:
         if opponent.id == interaction.user.id:
             raise Refusal("You cannot challenge yourself.")
-        if opponent.bot:
-            raise Refusal(f"{opponent.display_name} is a bot and cannot play (yet).")
         settings = parse_clock(clock)
+        if self.bot.user is not None and opponent.id == self.bot.user.id:
+            await self._against_computer(interaction, settings, level)
+            return
+        if opponent.bot:
+            raise Refusal(f"{opponent.display_name} is a bot and cannot play; challenge me to play the computer.")
         timing = f" with {settings.describe()}" if settings else ""
         view = discord.ui.View(timeout=None)
         view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
@@ -228,6 +240,24 @@ class TwoPlayerCog(GameCog):
             f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
             view=view,
             allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+    async def _against_computer(
+        self, interaction: discord.Interaction, settings: ClockSettings | None, level: str
+    ) -> None:
+        """The bot accepts at once: the challenger takes the first seat, a computer the second."""
+        if interaction.guild is None or interaction.channel is None:
+            raise Refusal("Games are played in a server channel.")
+        await interaction.response.defer(thinking=True)
+        match = await self.service.create_match(
+            self.game_key,
+            [discord_app.player(interaction.user), computer(level)],
+            clock=settings,
+            place=Place(interaction.guild.id, interaction.channel.id),
+        )
+        await interaction.followup.send(
+            f"{self.title} #{match.id} against the computer ({level}) is on: {discord_app.where(match)}.",
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
 

@@ -9,7 +9,7 @@ from bot import discord_app
 from bot.clock import ClockSettings
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.cogs.mod import require_moderator
-from bot.models import Place
+from bot.models import Place, Player, computer
 from bot.service import DM_CLOCK
 
 
@@ -36,15 +36,16 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         require_moderator(interaction, self.bot.config.mod_role)
         if player1.id == player2.id:
             raise Refusal("A death match needs two different players.")
-        if player1.bot or player2.bot:
-            raise Refusal("Bots cannot play in a death match (yet).")
+        me = self.bot.user.id if self.bot.user is not None else None
+        if any(p.bot and p.id != me for p in (player1, player2)):
+            raise Refusal("Other bots cannot play; choose me for a computer player (normal level).")
         if first.id not in (player1.id, player2.id):
             raise Refusal(f"{first.display_name} is not one of the two players.")
         assert interaction.guild is not None and interaction.channel is not None
         await interaction.response.defer(thinking=True)
         series = await self.service.create_series(
             self.game_key,
-            [discord_app.player(player1), discord_app.player(player2)],
+            [seat_for(player1, me), seat_for(player2, me)],
             first=0 if first.id == player1.id else 1,
             clock=ClockSettings(move_seconds, reserve_seconds),
             house_wins=self.bot.config.house_wins,
@@ -57,6 +58,11 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
             f"Follow it in {discord_app.where(match)}.",
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+
+
+def seat_for(member: discord.Member, bot_id: int | None) -> Player:
+    """A death-match seat: the member, or a computer when the moderator chose the bot itself."""
+    return computer("normal") if member.id == bot_id else discord_app.player(member)
 
 
 async def setup(bot: discord_app.GameBot) -> None:

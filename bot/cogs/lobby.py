@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_app, posts, views
-from bot.cogs.base import GameCog, Refusal
+from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal
 from bot.models import Lobby, Place
 
 
@@ -73,6 +73,22 @@ class LobbyCog(GameCog):
         )
         joined = await self.service.join_lobby(found.id, me)
         await self._show(interaction, joined, f"{me.name} joined.")
+
+    @app_commands.command(description="Add a computer player to the lobby you opened")
+    @app_commands.describe(
+        level="how hard it plays (default normal)", lobby="lobby number (default: the one you opened)"
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def computer(self, interaction: discord.Interaction, level: str = "normal", lobby: int | None = None) -> None:
+        me = discord_app.player(interaction.user)
+        found = await self._lobby(
+            interaction,
+            lobby,
+            lambda lb: lb.creator.id == me.id,
+            f"You have no open {self.title} lobby: open one with `/{self.game_key} new`.",
+        )
+        added = await self.service.add_computer(found.id, me, level)
+        await self._show(interaction, added, f"{added.players[-1].name} joined.")
 
     @app_commands.command(description="Leave a lobby (when its creator leaves, it is cancelled)")
     @app_commands.describe(lobby="lobby number (default: the one you are in)")

@@ -1,0 +1,139 @@
+"""Computer players in matches: who they are, and the driver that moves for them.
+
+A computer seat is an ordinary `Player` whose id says its level (`computer:normal`, `computer:hard:2`
+for a second computer in one lobby; see `bot.models.computer`), so it is stored, resumed and shown like
+anyone else. The driver
+listens to the service's notices; when a computer is to move in a running, unpaused match it sends the
+seat's own view (never the state: hidden cards stay hidden) to a worker process, which runs the search
+(bot/ai), and plays the answer through `MatchService.move` with the ply it looked at, exactly as a
+player's button would. The event loop only waits, so the bot keeps answering everyone else meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from bot.ai import LEVELS, Choice, Level, think
+from bot.games import GameError
+from bot.models import Match
+from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, ServiceError, StaleBoard
+
+log = logging.getLogger(__name__)
+
+WAKE_ON = ("started", "moved", "undone", "resumed", "time_added")
+"""Notices after which a computer may have a move to make."""
+
+
+class ComputerPlayers:
+    """Moves for every computer seat of a service's matches (see the module docstring).
+
+    `executor` runs the search; by default a pool of `workers` processes, started on first use (spawned,
+    not forked: the bot has threads of its own). `hard_seconds` caps the hard level's thinking time.
+    """
+
+    def __init__(
+        self,
+        service: MatchService,
+        *,
+        executor: Executor | None = None,
+        workers: int = 1,
+        hard_seconds: float = 5.0,
+    ) -> None:
+        self.service = service
+        self.levels = dict(LEVELS, hard=dataclasses.replace(LEVELS["hard"], seconds=hard_seconds))
+        self._executor = executor
+        self._own_executor = executor is None
+        self._workers = workers
+        self._tasks: dict[int, tuple[int, asyncio.Task[None]]] = {}
+        """match id -> (the ply being thought about, the task doing it)"""
+        service.subscribe(self.on_notice)
+
+    async def on_notice(self, notice: Notice) -> None:
+        if notice.kind in WAKE_ON:
+            self.poke(notice.match)
+
+    def poke(self, match: Match) -> None:
+        """Start thinking if a computer is to move in `match` (and is not thinking about it already)."""
+        if not match.running or match.paused:
+            return
+        seat = self.service.game(match).to_move(match.state)
+        if seat is None or not match.players[seat].is_computer:
+            return
+        thinking = self._tasks.get(match.id)
+        if thinking is not None and thinking[0] == match.ply and not thinking[1].done():
+            return  # already on it (a task about an older ply finds the board changed and stops)
+        task = asyncio.create_task(self._play(match.id, match.ply), name=f"computer-{match.id}-{match.ply}")
+        self._tasks[match.id] = (match.ply, task)
+        task.add_done_callback(lambda done: self._finished(match.id, done))
+
+    def _finished(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if match_id in self._tasks and self._tasks[match_id][1] is task:
+            del self._tasks[match_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("computer move failed in match %s", match_id, exc_info=task.exception())
+
+    async def _play(self, match_id: int, ply: int) -> None:
+        match = await self.service.get(match_id)
+        if not match.running or match.ply != ply:
+            return
+        game = self.service.game(match)
+        seat = game.to_move(match.state)
+        if seat is None:
+            return
+        player = match.players[seat]
+        level = self.levels[player.level or "normal"]
+        view = game.view(match.state, seat)
+        seed = (match.seed * 1_000_003 + ply) % 2**63  # the same position of the same match, the same move
+        choice = await self._think(match.game, view, seat, level, seed)
+        log.info(
+            "computer (%s) plays %s in match %s after %d playouts in %.2f s",
+            level.name,
+            "a move" if getattr(game, "public_move", None) else choice.move,  # hidden cards stay out of logs
+            match_id,
+            choice.iterations,
+            choice.seconds,
+        )
+        try:
+            await self.service.move(match_id, player.id, choice.move, ply=ply)
+        except (StaleBoard, MatchNotRunning, MatchPaused):
+            pass  # undone, ended or paused while thinking: a later notice wakes it again if need be
+        except (ServiceError, GameError):
+            log.exception("the computer's move was refused in match %s", match_id)
+
+    async def _think(self, game_key: str, view: object, seat: int, level: Level, seed: int) -> Choice:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            try:
+                return await loop.run_in_executor(self.executor, think, game_key, view, seat, level, seed)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool once
+                if attempt == 2 or not self._own_executor:
+                    raise
+                log.warning("the computer's worker process died; starting a new one")
+                self._executor = None
+        raise AssertionError("unreachable")
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+        return self._executor
+
+    async def idle(self) -> None:
+        """Wait until no computer is thinking (tests, and a clean shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*(task for _, task in list(self._tasks.values())), return_exceptions=True)
+            await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        tasks = [task for _, task in self._tasks.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._own_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,74 @@
+"""Playing the computer through Discord: /fish challenge opponent:@the bot, a whole game, and lobbies
+that fill seats with computers (the real discord.py code against tests/discord_fake.py)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.discord_app import GameBot
+from bot.games import GAMES
+from bot.models import OVER
+from tests.discord_fake import DiscordFake
+from tests.discord_helpers import boards, custom_ids
+
+FISH = GAMES["fish"]
+
+
+async def test_a_whole_game_against_the_computer(fake: DiscordFake, bot: GameBot) -> None:
+    assert bot.computers is not None
+    reply = await fake.slash("alice", "fish challenge", {"opponent": fake.application_id, "level": "easy"})
+    assert not reply.ephemeral and "against the computer (easy) is on" in (reply.content or "")
+    thread = fake.threads[-1]
+    assert "alice vs computer (easy)" in thread.name.lower()
+    (match,) = bot.matches.running()
+    rng = random.Random(7)
+    while True:
+        await bot.computers.idle()
+        match = await bot.matches.get(match.id)
+        if not match.running:
+            break
+        assert FISH.to_move(match.state) == 0, "the computer answered every move"
+        move = rng.choice(FISH.legal_moves(match.state))
+        played = await fake.slash("alice", "fish move", {"move": f"{move}@{match.ply}"}, channel=thread)
+        assert played.ephemeral and (played.content or "").startswith("Played"), played.content
+    assert match.status == OVER and match.result is not None
+    log = await bot.matches.moves(match.id)
+    assert {record.seat for record in log} == {0, 1}
+    posted = boards(fake, thread)
+    assert len(posted) == len(log) + 1  # the first board, then one after every move, the computer's too
+    assert any("Computer (easy)" in post.content and "places a token" in post.content for post in posted)
+    assert "wins" in posted[-1].content or "draw" in posted[-1].content.lower()
+
+
+async def test_other_bots_are_refused(fake: DiscordFake, bot: GameBot) -> None:
+    other = fake.add_user("otherbot")
+    other["bot"] = True
+    fake.guild.members[int(other["id"])] = fake._new_member(other, [])
+    refused = await fake.slash("alice", "fish challenge", {"opponent": "otherbot"})
+    assert refused.ephemeral and "is a bot and cannot play" in (refused.content or "")
+    assert bot.matches.running() == []
+
+
+async def test_a_lobby_adds_computers_by_button_and_command_and_they_play(fake: DiscordFake, bot: GameBot) -> None:
+    assert bot.computers is not None
+    opened = await fake.slash("alice", "volcano new", {}, channel="games")
+    lobby = opened.message
+    assert "lobby:computer:1" in custom_ids(lobby)
+    refused = await fake.click("bob", lobby, label="Add computer")
+    assert refused.ephemeral and "Only Alice" in (refused.content or "")
+    clicked = await fake.click("alice", lobby, label="Add computer")
+    assert "Computer (normal)" in (clicked.message.content if clicked.message else "")
+    added = await fake.slash("alice", "volcano computer", {"level": "easy"}, channel="games")
+    assert "Computer 2 (easy) joined." in (added.content or "")
+    await fake.slash("alice", "volcano start", {}, channel="games")
+    (match,) = bot.matches.running()
+    assert [p.name for p in match.players] == ["Alice", "Computer (normal)", "Computer 2 (easy)"]
+    thread = fake.threads[-1]
+    volcano = GAMES["volcano"]
+    first = volcano.legal_moves(match.state)[0]
+    await fake.slash("alice", "volcano move", {"move": f"{first}@{match.ply}"}, channel=thread)
+    while (match := await bot.matches.get(match.id)).running and volcano.to_move(match.state) != 0:
+        await bot.computers.idle()  # both computers take their turns, then it is Alice's again
+    assert match.running and volcano.to_move(match.state) == 0
+    seats = [record.seat for record in await bot.matches.moves(match.id)]
+    assert seats[0] == 0 and {1, 2} <= set(seats)
