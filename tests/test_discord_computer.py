@@ -72,3 +72,15 @@ async def test_a_lobby_adds_computers_by_button_and_command_and_they_play(fake: 
     assert match.running and volcano.to_move(match.state) == 0
     seats = [record.seat for record in await bot.matches.moves(match.id)]
     assert seats[0] == 0 and {1, 2} <= set(seats)
+
+
+async def test_a_moderator_may_seat_the_computer_in_a_death_match(fake: DiscordFake, bot: GameBot) -> None:
+    assert bot.computers is not None
+    options = {"player1": "alice", "player2": fake.application_id, "first": fake.application_id}
+    started = await fake.slash("mod", "fish dm", options)
+    assert "death match" in (started.content or "")
+    (match,) = bot.matches.running()
+    assert [p.name for p in match.players] == ["Alice", "Computer (normal)"]
+    await bot.computers.idle()  # the computer places first, at once
+    match = await bot.matches.get(match.id)
+    assert match.ply == 1 and FISH.to_move(match.state) == 0
