@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from bot.ai import LEVELS, Choice, Level, think
 from bot.games import GameError
 from bot.models import Match
-from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, ServiceError, StaleBoard
+from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, ServiceError, StaleBoard, TimeUp
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class ComputerPlayers:
         if seat is None:
             return
         player = match.players[seat]
-        level = self.levels[player.level or "normal"]
+        level = self.within_clock(self.levels[player.level or "normal"], match)
         view = game.view(match.state, seat)
         seed = (match.seed * 1_000_003 + ply) % 2**63  # the same position of the same match, the same move
         choice = await self._think(match.game, view, seat, level, seed)
@@ -100,10 +100,20 @@ class ComputerPlayers:
         )
         try:
             await self.service.move(match_id, player.id, choice.move, ply=ply)
-        except (StaleBoard, MatchNotRunning, MatchPaused):
-            pass  # undone, ended or paused while thinking: a later notice wakes it again if need be
+        except (StaleBoard, MatchNotRunning, MatchPaused, TimeUp):
+            pass  # undone, ended, paused or flagged while thinking: a later notice wakes it again if need be
         except (ServiceError, GameError):
             log.exception("the computer's move was refused in match %s", match_id)
+
+    def within_clock(self, level: Level, match: Match) -> Level:
+        """A computer on a clock thinks at most half the time it has left, so it never loses on time."""
+        deadline = match.clock.deadline() if match.clock is not None else None
+        if deadline is None:
+            return level
+        left = max(0.1, (deadline - self.service.time.now()) / 2)
+        return (
+            level if level.seconds is not None and level.seconds <= left else dataclasses.replace(level, seconds=left)
+        )
 
     async def _think(self, game_key: str, view: object, seat: int, level: Level, seed: int) -> Choice:
         loop = asyncio.get_running_loop()

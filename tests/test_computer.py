@@ -225,3 +225,18 @@ async def test_when_the_last_person_resigns_the_computers_do_not_play_on_alone(s
     assert 0 not in match.result.winners and match.result.winners <= {1, 2}
     assert notice.kind == "over" and notice.lines[-1] == "only computer players were left."
     assert any("resigns" in line for line in notice.lines)
+
+
+async def test_a_computer_on_a_clock_thinks_at_most_half_its_time_left(service: MatchService, fake_time) -> None:
+    Recorder(service)
+    executor = HeldExecutor()
+    computers = ComputerPlayers(service, executor=executor, hard_seconds=5)
+    match = await service.create_match(
+        "fish", [ALICE, computer("hard")], seed=8, options={"first": 1}, clock=ClockSettings(4, 2)
+    )
+    assert computers.within_clock(computers.levels["hard"], match).seconds == pytest.approx(3.0)
+    fake_time.advance(5.5)
+    assert computers.within_clock(computers.levels["hard"], match).seconds == pytest.approx(0.25)
+    assert computers.within_clock(computers.levels["easy"], match).seconds == pytest.approx(0.25)
+    unclocked = await service.create_match("fish", [ALICE, computer("hard")], seed=8)
+    assert computers.within_clock(computers.levels["hard"], unclocked).seconds == 5
