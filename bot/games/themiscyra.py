@@ -203,6 +203,29 @@ def stone_pairs(empty: int) -> list[tuple[int, int]]:
     return pairs
 
 
+_WHOLE: dict[int, bool] = {}
+
+
+def _one_group(mask: int) -> bool:
+    """Whether `mask` (a few squares round one or two stones) is one 8-connected group; memoised, as
+    the same small neighbourhoods come back all the time."""
+    found = _WHOLE.get(mask)
+    if found is None:
+        found = not mask or components(mask)[0] == mask
+        _WHOLE[mask] = found
+    return found
+
+
+def stays_whole(left: int, a: int, b: int) -> bool:
+    """Whether stones on a and b leave their empty group in one piece (`left`: the group without them),
+    judged from the squares round the stones only: if those stay connected among themselves, any path
+    that went through a stone can go round it. Sufficient, not necessary: False means "look closer"."""
+    na, nb = NEIGHBOURS[a], NEIGHBOURS[b]
+    if na >> b & 1:  # neighbours: the squares round both must stay connected
+        return _one_group((na | nb) & left)
+    return _one_group(na & left) and _one_group(nb & left)
+
+
 class _Areas:
     """The open areas of one position, ready to be split by the stones of each candidate pair."""
 
@@ -215,19 +238,40 @@ class _Areas:
 
     def touched(self, a: int, b: int) -> list[int]:
         """After stones on a and b: the open areas next to a or b (only those can carry a ring to them)."""
-        left = (self.group_of[a] | self.group_of[b]) & ~(1 << a) & ~(1 << b)
+        group = self.group_of[a]
+        left = (group | self.group_of[b]) & ~(1 << a) & ~(1 << b)
         near = NEIGHBOURS[a] | NEIGHBOURS[b]
+        if group >> b & 1 and stays_whole(left, a, b):  # most pairs: no flood fill needed
+            return [left] if left & (left - 1) and left & near else []
         return [group for group in components(left) if group & (group - 1) and group & near]
+
+    def live(self, rings: list[int]) -> set[int]:
+        """The groups a turn can be played in: 4+ squares (two stones must leave an open area) next to
+        one of these rings (a ring only reaches the areas it touches)."""
+        reach = 0
+        for ring in rings:
+            reach |= NEIGHBOURS[ring]
+        return {g for g in set(self.group_of.values()) if g & reach and g.bit_count() >= 4}
 
 
 def _ring_moves(areas: list[int], rings: list[int], stones: tuple[int, int]) -> list[tuple[int, int]]:
     """(ring square, new stone) pairs whose ring and stone touch one same open area."""
+    if len(areas) == 1:  # most pairs split nothing: one area, so no need to match ring and stone by area
+        area = areas[0]
+        ends = [end for end in stones if area & NEIGHBOURS[end]]
+        return [(start, end) for start in rings if area & NEIGHBOURS[start] for end in ends] if ends else []
     out = []
     for start in rings:
         reach = NEIGHBOURS[start]
+        near = [area for area in areas if area & reach]
+        if not near:
+            continue
         for end in stones:
-            if any(area & reach and area & NEIGHBOURS[end] for area in areas):
-                out.append((start, end))
+            around = NEIGHBOURS[end]
+            for area in near:
+                if area & around:
+                    out.append((start, end))
+                    break
     return out
 
 
@@ -284,7 +328,14 @@ class Themiscyra:
             return [(a, b, None, end) for a, b in pairs for end in (a, b)]
         areas = _Areas(state.empty)
         rings = state.rings_of(state.turn)
-        return [(a, b, start, end) for a, b in pairs for start, end in _ring_moves(areas.touched(a, b), rings, (a, b))]
+        live = areas.live(rings)
+        group_of = areas.group_of
+        return [
+            (a, b, start, end)
+            for a, b in pairs
+            if group_of[a] in live or group_of[a] != group_of[b]  # (a pair given from outside may span two)
+            for start, end in _ring_moves(areas.touched(a, b), rings, (a, b))
+        ]
 
     def can_move(self, state: ThemiscyraState) -> bool:
         """Whether the seat to move can complete any turn (stops at the first one found)."""
@@ -295,7 +346,8 @@ class Themiscyra:
             return bool(pairs)
         areas = _Areas(state.empty)
         rings = state.rings_of(state.turn)
-        return any(_ring_moves(areas.touched(*pair), rings, pair) for pair in pairs)
+        live = areas.live(rings)
+        return any(_ring_moves(areas.touched(a, b), rings, (a, b)) for a, b in pairs if areas.group_of[a] in live)
 
     def parse(self, state: ThemiscyraState, text: str) -> Turn:
         """The turn `text` names if it is legal here, or IllegalMove saying which part is wrong."""
