@@ -490,32 +490,9 @@ class VolcanoModel(PublicModel):
         if rng.random() < self.epsilon:
             key = rng.choice(list(effects))
             return _erupt(position, effects[key], key >> 5, key >> 2 & 7)
-        scores = position.scores
-        mine = position.held[seat]
-        base = scores[seat]
-        behind = len(scores) > 1 and base < max(s for i, s in enumerate(scores) if i != seat)
-        best = -1000.0
-        pick = 0
+        gains = _gains(position, effects)
         random_ = rng.random
-        for key in effects:
-            src = key >> 5
-            stack = board[src]
-            i = len(stack) - 1
-            gain = random_() * 0.5
-            counts = None
-            for square in _LANDING[key >> 2][: key & 3]:
-                target = board[square]
-                if target and target[-1] % 3 == stack[i] % 3:
-                    if counts is None:
-                        counts = list(mine)
-                    counts[stack[i]] += 1
-                i -= 1
-            if counts is not None:
-                gain += _score(counts) - base
-                if behind and _colours(counts) == _ALL_COLOURS:
-                    gain -= 20
-            if gain > best:
-                best, pick = gain, key
+        pick = max(gains, key=lambda key: gains[key] + random_() * 0.5)  # a little noise between equals
         return _erupt(position, effects[pick], pick >> 5, pick >> 2 & 7)
 
     def evaluate(self, position: Position) -> Sequence[float]:

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot import discord_app, posts, views
 from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal
-from bot.models import Lobby, Place
+from bot.models import Lobby, Place, Player
 
 
 class LobbyCog(GameCog):
@@ -61,6 +61,15 @@ class LobbyCog(GameCog):
             raise Refusal(f"There are several {self.title} lobbies ({ids}): add `lobby:` to say which.")
         raise Refusal(none)
 
+    async def _own_lobby(self, interaction: discord.Interaction, me: Player, lobby_id: int | None) -> Lobby:
+        """The lobby named, or the only open one `me` created."""
+        return await self._lobby(
+            interaction,
+            lobby_id,
+            lambda lb: lb.creator.id == me.id,
+            f"You have no open {self.title} lobby: open one with `/{self.game_key} new`.",
+        )
+
     @app_commands.command(description="Join an open lobby")
     @app_commands.describe(lobby="lobby number (default: the one open in this channel)")
     async def join(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
@@ -81,12 +90,7 @@ class LobbyCog(GameCog):
     @app_commands.choices(level=LEVEL_CHOICES)
     async def computer(self, interaction: discord.Interaction, level: str = "normal", lobby: int | None = None) -> None:
         me = discord_app.player(interaction.user)
-        found = await self._lobby(
-            interaction,
-            lobby,
-            lambda lb: lb.creator.id == me.id,
-            f"You have no open {self.title} lobby: open one with `/{self.game_key} new`.",
-        )
+        found = await self._own_lobby(interaction, me, lobby)
         added = await self.service.add_computer(found.id, me, level)
         await self._show(interaction, added, f"{added.players[-1].name} joined.")
 
@@ -104,12 +108,7 @@ class LobbyCog(GameCog):
     @app_commands.describe(lobby="lobby number (default: the one you opened)")
     async def start(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
         me = discord_app.player(interaction.user)
-        found = await self._lobby(
-            interaction,
-            lobby,
-            lambda lb: lb.creator.id == me.id,
-            f"You have no open {self.title} lobby: open one with `/{self.game_key} new`.",
-        )
+        found = await self._own_lobby(interaction, me, lobby)
         await interaction.response.defer(thinking=True)  # the first board is posted before we answer
         match = await self.service.start_lobby(found.id, me)
         await interaction.followup.send(
