@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from bot.ai.model import PublicModel
@@ -228,19 +228,10 @@ def turns_of(position: Position, limit: int) -> dict[int, Turn]:
         for key, after in found.items():
             if key not in effects:
                 effects[key] = (*path, (key >> 5, (after & ~caps).bit_length() - 1))
-        m = caps
-        while m:
-            low = m & -m
-            src = low.bit_length() - 1
-            m ^= low
-            here = filled & low
-            for _d, dst, beyond, _landing in _STEPS[src]:
-                if caps & _BIT[dst] or (here and beyond >= 0 and not caps & _BIT[beyond]):
-                    continue
-                after = caps ^ low ^ _BIT[dst]
-                if after not in visited:
-                    visited.add(after)
-                    queue.append((after, (*path, (src, dst))))
+        for src, dst, after in _quiet(caps, filled):
+            if after not in visited:
+                visited.add(after)
+                queue.append((after, (*path, (src, dst))))
     return effects
 
 
@@ -513,9 +504,8 @@ class VolcanoModel(PublicModel):
         return tuple(values)
 
 
-def _near(caps: int, filled: int, seen: frozenset[int]) -> list[int]:
-    """Cap arrangements one quiet step away (not seen this turn)."""
-    found = []
+def _quiet(caps: int, filled: int) -> Iterator[tuple[int, int, int]]:
+    """(from, to, caps after) of every quiet step from this cap arrangement."""
     m = caps
     while m:
         low = m & -m
@@ -523,14 +513,14 @@ def _near(caps: int, filled: int, seen: frozenset[int]) -> list[int]:
         m ^= low
         here = filled & low
         for _d, dst, beyond, _landing in _STEPS[src]:
-            if caps & _BIT[dst]:
+            if caps & _BIT[dst] or (here and beyond >= 0 and not caps & _BIT[beyond]):
                 continue
-            if here and beyond >= 0 and not caps & _BIT[beyond]:
-                continue
-            after = caps ^ low ^ _BIT[dst]
-            if after not in seen:
-                found.append(after)
-    return found
+            yield src, dst, caps ^ low ^ _BIT[dst]
+
+
+def _near(caps: int, filled: int, seen: frozenset[int]) -> list[int]:
+    """Cap arrangements one quiet step away (not seen this turn)."""
+    return [after for _src, _dst, after in _quiet(caps, filled) if after not in seen]
 
 
 def _scan(board: tuple[tuple[int, ...], ...], caps: int, filled: int, effects: dict[int, int]) -> None:
