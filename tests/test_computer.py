@@ -63,7 +63,7 @@ def test_computer_seats_say_their_level() -> None:
     assert computer("easy").mention == "Computer (easy)"  # no Discord mention for a computer
     with pytest.raises(ValueError, match="no computer level 'genius'"):
         computer("genius")
-    assert COMPUTER_LEVELS == tuple(LEVELS)
+    assert tuple(LEVELS) == COMPUTER_LEVELS
 
 
 async def play_until_over(service: MatchService, computers: ComputerPlayers, match_id: int, human: Player) -> None:
