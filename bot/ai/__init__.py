@@ -15,6 +15,8 @@ from bot.ai.mcts import Choice, search
 from bot.ai.model import Model, PublicModel
 from bot.games import GAMES
 
+__all__ = ["LEVELS", "Choice", "Level", "Model", "PublicModel", "model_for", "think"]
+
 
 @dataclass(frozen=True, slots=True)
 class Level:

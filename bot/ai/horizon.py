@@ -174,7 +174,7 @@ def _placements(sign: float) -> list[list[list[list[tuple[float, int]]]]]:
         by_left = []
         for left in range(TOKENS + 1):
             weights = WEIGHTS[position][left]
-            rows = []
+            rows: list[list[tuple[float, int]]] = []
             for card in range(len(CODES)):
                 if card >= 16:
                     rows.append([])

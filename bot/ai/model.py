@@ -38,7 +38,7 @@ class Model(Protocol):
         """The moves the tree considers here: all legal moves, or a sensible subset of them."""
         ...
 
-    def apply(self, position: Any, move: Hashable) -> Any:
+    def apply(self, position: Any, move: Any) -> Any:
         """The position after `move` (a new value: the search keeps the old one)."""
         ...
 
@@ -46,7 +46,7 @@ class Model(Protocol):
         """Play on cheaply from `position` and say how good the end is for each seat, in [0, 1]."""
         ...
 
-    def notation(self, position: Any, move: Hashable) -> str:
+    def notation(self, position: Any, move: Any) -> str:
         """The move as the engine's `play` reads it."""
         ...
 
@@ -91,7 +91,7 @@ class PublicModel:
     def moves(self, position: Any) -> Sequence[Hashable]:
         return self.game.legal_moves(position)
 
-    def apply(self, position: Any, move: Hashable) -> Any:
+    def apply(self, position: Any, move: Any) -> Any:
         return self.game.play(position, str(move))
 
     def rollout_move(self, position: Any, rng: random.Random) -> Hashable:
@@ -113,5 +113,5 @@ class PublicModel:
             return outcome_values(outcome, len(scores))
         return score_values(scores)
 
-    def notation(self, position: Any, move: Hashable) -> str:
+    def notation(self, position: Any, move: Any) -> str:
         return str(move)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from bot.ai.model import PublicModel
@@ -348,7 +348,7 @@ class ThemiscyraModel(PublicModel):
     def to_move(self, position: Position) -> int | None:
         return position[3]
 
-    def moves(self, position: Position) -> Sequence[Hashable]:
+    def moves(self, position: Position) -> Sequence[Move]:
         found = self._moves.get(position)
         if found is None:
             if position == self._root:
@@ -358,11 +358,11 @@ class ThemiscyraModel(PublicModel):
             self._moves[position] = found
         return found
 
-    def apply(self, position: Position, move: Hashable) -> Position:
+    def apply(self, position: Position, move: Move) -> Position:
         key = (position, move)
-        found = self._after.get(key)  # type: ignore[arg-type]  # the tree walks the same moves again
+        found = self._after.get(key)  # the tree walks the same moves again
         if found is None:
-            found = self._after[key] = apply(position, move)  # type: ignore[index, arg-type]
+            found = self._after[key] = apply(position, move)
         return found
 
     def playout(self, position: Position, rng: random.Random) -> Sequence[float]:
@@ -379,8 +379,8 @@ class ThemiscyraModel(PublicModel):
     def evaluate(self, position: Position) -> Sequence[float]:
         return evaluate(position)
 
-    def notation(self, position: Position, move: Hashable) -> str:
-        a, b, start, end = move  # type: ignore[misc]
+    def notation(self, position: Position, move: Move) -> str:
+        a, b, start, end = move
         if start is None:
             return f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]} @{SQUARE_NAMES[end]}"
         return f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]} {SQUARE_NAMES[start]}>{SQUARE_NAMES[end]}"

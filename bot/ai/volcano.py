@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from bot.ai.model import PublicModel
@@ -134,7 +134,7 @@ class Position:
         self.winners = winners
         self.filled = filled
         self.depth = 0
-        self.kids: dict[Hashable, Position] = {}
+        self.kids: dict[Turn, Position] = {}
         self.turns: list[Turn] | None = None
 
 
@@ -403,7 +403,7 @@ class VolcanoModel(PublicModel):
     def to_move(self, position: Position) -> int | None:
         return position.turn
 
-    def moves(self, position: Position) -> Sequence[Hashable]:
+    def moves(self, position: Position) -> Sequence[Turn]:
         """The turns worth searching: the best few by a quick look, or the single steps left mid-turn."""
         if position.turns is None:
             if position.turn is None:
@@ -448,15 +448,15 @@ class VolcanoModel(PublicModel):
         order = sorted(found, key=lambda k: -ranked[k])
         return [found[k] for k in order[: self.root_width]]
 
-    def apply(self, position: Position, move: Hashable) -> Position:
+    def apply(self, position: Position, move: Turn) -> Position:
         child = position.kids.get(move)
         if child is None:
-            child = position.kids[move] = play_turn(position, move)  # type: ignore[arg-type]
+            child = position.kids[move] = play_turn(position, move)
             child.depth = position.depth + 1
         return child
 
-    def notation(self, position: Position, move: Hashable) -> str:
-        return ", ".join(f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in move)  # type: ignore[union-attr]
+    def notation(self, position: Position, move: Turn) -> str:
+        return ", ".join(f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in move)
 
     def playout(self, position: Position, rng: random.Random) -> Sequence[float]:
         for _ in range(self.depth):
