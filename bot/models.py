@@ -44,12 +44,14 @@ class Player:
 
 
 def computer(level: str = "normal", number: int = 1) -> Player:
-    """A computer seat; `number` tells several computers in one game apart."""
+    """A computer seat: "Computer", "Easy computer", "Hard computer 2"... (short enough for a board's
+    player panel); `number` tells several computers in one game apart."""
     if level not in COMPUTER_LEVELS:
         raise ValueError(f"There is no computer level {level!r}: choose {', '.join(COMPUTER_LEVELS)}.")
+    name = "Computer" if level == "normal" else f"{level.capitalize()} computer"
     if number > 1:
-        return Player(f"computer:{level}:{number}", f"Computer {number} ({level})")
-    return Player(f"computer:{level}", f"Computer ({level})")
+        return Player(f"computer:{level}:{number}", f"{name} {number}")
+    return Player(f"computer:{level}", name)
 
 
 @dataclass(frozen=True, slots=True)

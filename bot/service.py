@@ -360,10 +360,8 @@ class MatchService:
             game = self.games[lobby.game]
             if len(lobby.players) >= game.max_players:
                 raise ServiceError(f"Lobby #{lobby.id} is full: {game.title} takes at most {game.max_players} players.")
-            taken = {p.name.partition(" (")[0] for p in lobby.players if p.is_computer}  # "Computer 2"
-            number = next(
-                n for n in range(1, game.max_players + 1) if computer(level, n).name.partition(" (")[0] not in taken
-            )
+            used = {int(p.id.split(":")[2]) if p.id.count(":") == 2 else 1 for p in lobby.players if p.is_computer}
+            number = min(set(range(1, game.max_players + 1)) - used)  # "Computer 2", "Easy computer 3"...
             lobby.players.append(computer(level, number))
             async with self.store.transaction():
                 await self.store.update_lobby(lobby)

@@ -56,11 +56,11 @@ class HeldExecutor(Executor):
 
 
 def test_computer_seats_say_their_level() -> None:
-    assert computer().id == "computer:normal" and computer().name == "Computer (normal)"
+    assert computer().id == "computer:normal" and computer().name == "Computer"
     second = computer("hard", 2)
     assert second.id == "computer:hard:2" and second.level == "hard" and second.is_computer
     assert not ALICE.is_computer and ALICE.level is None
-    assert computer("easy").mention == "Computer (easy)"  # no Discord mention for a computer
+    assert computer("easy").mention == "Easy computer"  # no Discord mention for a computer
     with pytest.raises(ValueError, match="no computer level 'genius'"):
         computer("genius")
     assert tuple(LEVELS) == COMPUTER_LEVELS
@@ -201,7 +201,7 @@ async def test_only_the_creator_adds_computers_to_a_lobby_and_they_are_numbered(
     await service.add_computer(lobby.id, ALICE, "easy")
     await service.join_lobby(lobby.id, BOB)
     lobby = await service.add_computer(lobby.id, ALICE, "hard")
-    assert [p.name for p in lobby.players] == ["alice", "Computer (easy)", "bob", "Computer 2 (hard)"]
+    assert [p.name for p in lobby.players] == ["alice", "Easy computer", "bob", "Hard computer 2"]
     assert (await service.get_lobby(lobby.id)).players == lobby.players  # stored
     for _ in range(2):
         lobby = await service.add_computer(lobby.id, ALICE)

@@ -19,7 +19,7 @@ async def test_a_whole_game_against_the_computer(fake: DiscordFake, bot: GameBot
     reply = await fake.slash("alice", "fish challenge", {"opponent": fake.application_id, "level": "easy"})
     assert not reply.ephemeral and "against the computer (easy) is on" in (reply.content or "")
     thread = fake.threads[-1]
-    assert "alice vs computer (easy)" in thread.name.lower()
+    assert "alice vs easy computer" in thread.name.lower()
     (match,) = bot.matches.running()
     rng = random.Random(7)
     while True:
@@ -36,7 +36,7 @@ async def test_a_whole_game_against_the_computer(fake: DiscordFake, bot: GameBot
     assert {record.seat for record in log} == {0, 1}
     posted = boards(fake, thread)
     assert len(posted) == len(log) + 1  # the first board, then one after every move, the computer's too
-    assert any("Computer (easy)" in post.content and "places a token" in post.content for post in posted)
+    assert any("Easy computer" in post.content and "places a token" in post.content for post in posted)
     assert "wins" in posted[-1].content or "draw" in posted[-1].content.lower()
 
 
@@ -57,12 +57,12 @@ async def test_a_lobby_adds_computers_by_button_and_command_and_they_play(fake: 
     refused = await fake.click("bob", lobby, label="Add computer")
     assert refused.ephemeral and "Only Alice" in (refused.content or "")
     clicked = await fake.click("alice", lobby, label="Add computer")
-    assert "Computer (normal)" in (clicked.message.content if clicked.message else "")
+    assert "Players (2/6): Alice, Computer." in (clicked.message.content if clicked.message else "")
     added = await fake.slash("alice", "volcano computer", {"level": "easy"}, channel="games")
-    assert "Computer 2 (easy) joined." in (added.content or "")
+    assert "Easy computer 2 joined." in (added.content or "")
     await fake.slash("alice", "volcano start", {}, channel="games")
     (match,) = bot.matches.running()
-    assert [p.name for p in match.players] == ["Alice", "Computer (normal)", "Computer 2 (easy)"]
+    assert [p.name for p in match.players] == ["Alice", "Computer", "Easy computer 2"]
     thread = fake.threads[-1]
     volcano = GAMES["volcano"]
     first = volcano.legal_moves(match.state)[0]
@@ -80,7 +80,7 @@ async def test_a_moderator_may_seat_the_computer_in_a_death_match(fake: DiscordF
     started = await fake.slash("mod", "fish dm", options)
     assert "death match" in (started.content or "")
     (match,) = bot.matches.running()
-    assert [p.name for p in match.players] == ["Alice", "Computer (normal)"]
+    assert [p.name for p in match.players] == ["Alice", "Computer"]
     await bot.computers.idle()  # the computer places first, at once
     match = await bot.matches.get(match.id)
     assert match.ply == 1 and FISH.to_move(match.state) == 0

@@ -360,12 +360,12 @@ async def test_a_game_against_the_computer_from_the_terminal(
 
     computers = ComputerPlayers(service, executor=InlineExecutor())
     text = await run(terminal, out, "fish new alice computer:easy --first computer --seed 5")
-    assert "alice vs Computer (easy)" in text
+    assert "alice vs Easy computer" in text
     await computers.idle()
-    assert "Computer (easy) places a token on" in "\n".join(out)  # it moved by itself, and it was printed
+    assert "Easy computer places a token on" in "\n".join(out)  # it moved by itself, and it was printed
     match = await service.get(terminal.current or 0)
     assert match.ply == 1
     assert "plays for itself" in await run(terminal, out, "fish move A1 --as computer")
-    assert "Computer (easy) plays for itself" not in await run(terminal, out, "fish moves")
+    assert "Easy computer plays for itself" not in await run(terminal, out, "fish moves")
     assert "no computer level 'genius'" in await run(terminal, out, "fish new alice computer:genius")
     assert (await service.get(match.id)).ply == 1  # the refusals changed nothing
