@@ -240,3 +240,19 @@ async def test_a_computer_on_a_clock_thinks_at_most_half_its_time_left(service: 
     assert computers.within_clock(computers.levels["easy"], match).seconds == pytest.approx(0.25)
     unclocked = await service.create_match("fish", [ALICE, computer("hard")], seed=8)
     assert computers.within_clock(computers.levels["hard"], unclocked).seconds == 5
+
+
+def test_the_computer_settings_are_read_and_bad_ones_refused() -> None:
+    from bot.config import Config
+
+    config = Config.load({"COMPUTER_HARD_SECONDS": "2.5", "COMPUTER_WORKERS": "2"}, dotenv=None)
+    assert (config.hard_seconds, config.computer_workers) == (2.5, 2)
+    assert (Config.load({}, dotenv=None).hard_seconds, Config.load({}, dotenv=None).computer_workers) == (5.0, 1)
+    for key, value, words in [
+        ("COMPUTER_HARD_SECONDS", "soon", "number of seconds from 0.1 to 60"),
+        ("COMPUTER_HARD_SECONDS", "600", "number of seconds from 0.1 to 60"),
+        ("COMPUTER_WORKERS", "0", "whole number from 1 to 16"),
+        ("COMPUTER_WORKERS", "two", "whole number from 1 to 16"),
+    ]:
+        with pytest.raises(SystemExit, match=words):
+            Config.load({key: value}, dotenv=None)
