@@ -256,3 +256,27 @@ def test_the_computer_settings_are_read_and_bad_ones_refused() -> None:
     ]:
         with pytest.raises(SystemExit, match=words):
             Config.load({key: value}, dotenv=None)
+
+
+async def test_a_killed_worker_process_is_replaced_and_the_computer_still_answers(service: MatchService) -> None:
+    import os
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    Recorder(service)
+    computers = ComputerPlayers(service)
+    try:
+        match = await service.create_match("fish", [computer("easy"), ALICE], seed=6, options={"first": 0})
+        await computers.idle()
+        pool = computers.executor
+        assert isinstance(pool, ProcessPoolExecutor) and (await service.get(match.id)).ply == 1
+        for pid in list(pool._processes):  # the worker dies (out of memory, killed by an operator...)
+            os.kill(pid, signal.SIGKILL)
+        await eventually(lambda: pool._broken is not False)
+        match = await service.get(match.id)
+        await service.move(match.id, ALICE.id, FISH.legal_moves(match.state)[0])
+        await computers.idle()
+        assert (await service.get(match.id)).ply == 3, "a fresh worker answered"
+        assert computers.executor is not pool
+    finally:
+        await computers.close()
