@@ -222,6 +222,7 @@ class FlagScheduler:
         self._heap: list[tuple[float, int, int]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._flagging: set[asyncio.Task[None]] = set()  # due entries being handled, each in its own task
 
     def arm(self, match_id: int, ply: int, when: float) -> None:
         heapq.heappush(self._heap, (when, match_id, ply))
@@ -241,6 +242,8 @@ class FlagScheduler:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._flagging:  # let flags already being committed finish
+            await asyncio.gather(*self._flagging, return_exceptions=True)
 
     async def _run(self) -> None:
         next_sweep = self._clock.now() + self._sweep_every
@@ -248,7 +251,11 @@ class FlagScheduler:
             now = self._clock.now()
             while self._heap and self._heap[0][0] <= now:
                 _, match_id, ply = heapq.heappop(self._heap)
-                await self._guard(self._on_due(match_id, ply))
+                # One task each: a flag waiting for its match's lock or the database must not hold up the
+                # flags due after it (awaited in turn, 10,000 clocks under load fell seconds late).
+                task = asyncio.create_task(self._guard(self._on_due(match_id, ply)))
+                self._flagging.add(task)
+                task.add_done_callback(self._flagging.discard)
             if self._sweep is not None and now >= next_sweep:
                 next_sweep = now + self._sweep_every
                 await self._guard(self._sweep())
