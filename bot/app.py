@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 
+from bot.backup import BackupSchedule
 from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.local import Terminal
@@ -21,6 +22,8 @@ async def run_offline(config: Config) -> None:
     service = MatchService(store)
     terminal = Terminal(service)
     computers = ComputerPlayers(service, workers=config.computer_workers, hard_seconds=config.hard_seconds)
+    terminal.backup_dir, terminal.backup_keep = config.backups, config.backup_keep
+    backups = BackupSchedule.start(store, config.backups, config.backup_hours, config.backup_keep)
     try:
         resumed = await service.start()
         for match in resumed:
@@ -28,6 +31,8 @@ async def run_offline(config: Config) -> None:
             computers.poke(match)
         await terminal.repl()
     finally:
+        if backups is not None:
+            await backups.close()
         await computers.close()
         await service.close()
         await store.close()

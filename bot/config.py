@@ -6,7 +6,7 @@ See `.env.example` for what each setting means.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +27,16 @@ class Config:
     """The longest a hard computer player thinks about one move."""
     computer_workers: int = 1
     """Processes that think for computer players (each uses one core while thinking)."""
+    backup_dir: Path | None = None
+    """Where backups go (bot/backup.py); None: a `backups` folder beside the database."""
+    backup_hours: float = 24.0
+    """Hours between scheduled backups; 0 turns them off."""
+    backup_keep: int = 7
+    """How many backups are kept (the oldest go first)."""
+
+    @property
+    def backups(self) -> Path:
+        return self.backup_dir if self.backup_dir is not None else self.database_path.parent / "backups"
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> Config:
@@ -54,6 +64,7 @@ class Config:
         workers = get("COMPUTER_WORKERS") or "1"
         if not workers.isdigit() or not 1 <= int(workers) <= 16:
             raise SystemExit(f"COMPUTER_WORKERS must be a whole number from 1 to 16, not {workers!r}.")
+        backup_dir, backup_hours, backup_keep = _backup_settings(get)
         return cls(
             discord_token=get("DISCORD_TOKEN"),
             database_path=database if database.is_absolute() else ROOT / database,
@@ -63,7 +74,29 @@ class Config:
             house_wins=(get("HOUSE_WINS_WORDING") or "on").lower() not in ("off", "0", "false", "no"),
             hard_seconds=hard_seconds,
             computer_workers=int(workers),
+            backup_dir=backup_dir,
+            backup_hours=backup_hours,
+            backup_keep=backup_keep,
         )
+
+
+def _backup_settings(get: Callable[[str], str | None]) -> tuple[Path, float, int]:
+    """BACKUP_DIR (default data/backups), BACKUP_HOURS (default 24, 0 = off), BACKUP_KEEP (default 7)."""
+    folder = Path(get("BACKUP_DIR") or "data/backups")
+    folder = folder if folder.is_absolute() else ROOT / folder
+    if folder.exists() and not folder.is_dir():
+        raise SystemExit(f"BACKUP_DIR must be a folder, but {str(folder)!r} is a file.")
+    text = get("BACKUP_HOURS") or "24"
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not 0 <= hours <= 8760:  # NaN fails too
+        raise SystemExit(f"BACKUP_HOURS must be a number of hours from 0 (no scheduled backups) to 8760, not {text!r}.")
+    keep = get("BACKUP_KEEP") or "7"
+    if not keep.isascii() or not keep.isdigit() or not 1 <= int(keep) <= 1000:
+        raise SystemExit(f"BACKUP_KEEP must be a whole number of backups from 1 to 1000, not {keep!r}.")
+    return folder, hours, int(keep)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

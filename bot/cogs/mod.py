@@ -6,16 +6,19 @@ ephemeral refusal and nothing changes.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app, posts
+from bot import backup, discord_app, posts
 from bot.cogs.base import Refusal, find_match
 from bot.models import Match, Player
 from bot.service import MatchService, Notice
+
+log = logging.getLogger("bot.mod")
 
 
 class NotModerator(app_commands.CheckFailure):
@@ -109,6 +112,19 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
     ) -> None:
         winner_id = discord_app.player(winner).id if winner is not None else None
         await self._act(interaction, match, lambda found, by: self.service.adjudicate(found.id, by, winner_id))
+
+    @app_commands.command(description="Back the database up now (a checked copy in the backup folder)")
+    async def backup(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        config = self.bot.config
+        try:
+            path = await backup.backup(self.service.store, config.backups, config.backup_keep)
+        except backup.BackupError as error:
+            log.error("backup asked by %s failed: %s", interaction.user, error)
+            raise Refusal(f"The backup failed: {error}.") from None
+        size = backup.size_text(path.stat().st_size)
+        log.info("backup %s (%s) made for %s (%s)", path, size, interaction.user, interaction.user.id)
+        await interaction.followup.send(f"Backed up: `{path.name}` ({size}, integrity ok).", ephemeral=True)
 
     @app_commands.command(description="Post the current board again (e.g. if the last post was deleted)")
     @app_commands.describe(match="match number (default: this thread's match)")

@@ -1,0 +1,143 @@
+"""Online backups of the database while the bot runs: one now (`/mod backup`, terminal `mod backup`) or on a schedule.
+
+A backup is a copy made with SQLite's backup API (`Store.backup_to`), checked with `PRAGMA integrity_check`
+before it gets its final name `bot-YYYYmmdd-HHMMSS.sqlite3` (UTC), so a file with that name is always a
+whole, sound database. The newest `keep` backups are kept; older ones are deleted. Restoring is copying
+one over DATABASE_PATH while the bot is stopped (README, "Backups").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.store import Store
+
+log = logging.getLogger("bot.backup")
+
+PATTERN = "bot-????????-??????*.sqlite3"
+"""Backup names; they sort by time (a second backup within the same second gets `-2`, `-3`...)."""
+
+
+class BackupError(RuntimeError):
+    """The copy could not be made or did not pass its integrity check; the message says why."""
+
+
+def default_folder(database_path: Path | str) -> Path:
+    """Beside the database: `data/backups` for the default `data/bot.sqlite3`."""
+    return Path(database_path).parent / "backups"
+
+
+def backups(folder: Path) -> list[Path]:
+    """The backups in `folder`, oldest first."""
+    return sorted(folder.glob(PATTERN), key=lambda p: (p.name[:19], len(p.name), p.name))
+
+
+async def backup(store: Store, folder: Path, keep: int | None = None, now: datetime | None = None) -> Path:
+    """Back the database up into `folder` now, check the copy, then keep only the newest `keep` backups."""
+    stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%d-%H%M%S")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"bot-{stamp}.sqlite3"
+        same = list(folder.glob(f"bot-{stamp}*.sqlite3"))
+        if same:  # another backup in the same second: number this one after every one of them
+            numbers = [int(p.stem[20:]) for p in same if p.stem[20:].isdigit()]
+            path = folder / f"bot-{stamp}-{max(numbers, default=1) + 1}.sqlite3"
+        partial = path.with_name(path.name + ".partial")
+        partial.unlink(missing_ok=True)
+        await store.backup_to(partial)
+        verdict = await asyncio.to_thread(integrity, partial)
+        if verdict != "ok":
+            partial.unlink(missing_ok=True)
+            raise BackupError(f"the copy failed its integrity check ({verdict[:200]})")
+        partial.replace(path)
+    except (OSError, sqlite3.Error, ValueError) as error:
+        raise BackupError(f"could not write a backup in {folder}: {error}") from error
+    log.info("backed up the database to %s (%s)", path, size_text(path.stat().st_size))
+    if keep is not None:
+        prune(folder, keep)
+    return path
+
+
+def integrity(path: Path) -> str:
+    """`PRAGMA integrity_check` of a database file: "ok", or what is wrong."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = db.execute("PRAGMA integrity_check").fetchone()
+    finally:
+        db.close()
+    return str(row[0]) if row else "no answer"
+
+
+def prune(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the newest `keep` backups; returns what was deleted."""
+    old = backups(folder)[: max(0, len(backups(folder)) - keep)]
+    for path in old:
+        path.unlink(missing_ok=True)
+        log.info("deleted the old backup %s", path)
+    return old
+
+
+def size_text(size: int) -> str:
+    """A file size for people: 812 bytes, 45.3 KB, 2.1 MB."""
+    if size < 1000:
+        return f"{size} bytes"
+    if size < 1_000_000:
+        return f"{size / 1000:.1f} KB"
+    return f"{size / 1_000_000:.1f} MB"
+
+
+class BackupSchedule:
+    """Backs up every `interval` seconds while the bot runs (the first one an interval after the start).
+
+    A failed backup is logged and tried again at the next interval; the bot goes on either way.
+    `sleep` is injectable so tests need not wait real hours.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        folder: Path,
+        interval: float,
+        keep: int,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self.store = store
+        self.folder = folder
+        self.interval = interval
+        self.keep = keep
+        self.sleep = sleep
+        self.made: list[Path] = []
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def start(cls, store: Store, folder: Path, hours: float, keep: int) -> BackupSchedule | None:
+        """The running schedule, or None when backups are off (hours 0)."""
+        if hours <= 0:
+            return None
+        schedule = cls(store, folder, hours * 3600, keep)
+        schedule.run()
+        return schedule
+
+    def run(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="scheduled-backups")
+
+    async def _loop(self) -> None:
+        while True:
+            await self.sleep(self.interval)
+            try:
+                self.made.append(await backup(self.store, self.folder, self.keep))
+            except Exception:
+                log.exception("the scheduled backup failed; trying again in %s s", self.interval)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

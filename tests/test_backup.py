@@ -1,0 +1,249 @@
+"""Online backups (bot/backup.py): made while matches run and moves commit, checked, pruned, scheduled, restored.
+
+Restoring follows the README's steps: copy a backup over the database file (no -wal/-shm beside it) and
+start a new store and service on it; every match and move up to the backup is there and running matches
+resume with their clocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.backup import PATTERN, BackupError, BackupSchedule, backup, backups, integrity, prune
+from bot.clock import ClockSettings, FakeTime
+from bot.config import Config
+from bot.local import Terminal
+from bot.models import Player
+from bot.service import MatchService
+from bot.store import Store
+from tests.conftest import TEST_GAMES, Recorder, eventually
+
+CAROL = Player("local:carol", "carol")
+PLAYERS = [Player("local:alice", "alice"), Player("local:bob", "bob"), CAROL]
+
+
+async def start_matches(service: MatchService) -> list[int]:
+    """A clocked Fish match, a Volcano game of three and a Geyser game, each a few moves in."""
+    Recorder(service)  # posts every board at once, so clocks start
+    fish = await service.create_match("fish", PLAYERS[:2], seed=5, clock=ClockSettings(30, 60))
+    volcano = await service.create_match("volcano", PLAYERS, seed=5)
+    geyser = await service.create_match("geyser", PLAYERS[:2], seed=5)
+    ids = [fish.id, volcano.id, geyser.id]
+    for match_id in ids:
+        await play(service, match_id, 4, random.Random(match_id))
+    return ids
+
+
+async def play(service: MatchService, match_id: int, plies: int, rng: random.Random) -> None:
+    """Random legal moves by whoever is to move."""
+    for _ in range(plies):
+        match = await service.get(match_id)
+        game = service.game(match)
+        seat = game.to_move(match.state)
+        if not match.running or seat is None:
+            return
+        await service.move(match_id, match.players[seat].id, rng.choice(game.legal_moves(match.state)))
+
+
+async def logs(store: Store, ids: list[int]) -> dict[int, list]:
+    return {match_id: await store.log(match_id) for match_id in ids}
+
+
+def restore(copy: Path, database: Path) -> None:
+    """The README's restore steps: the backup over the database file, and no stale -wal/-shm beside it."""
+    shutil.copyfile(copy, database)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+
+
+async def test_a_backup_made_while_moves_commit_restores_every_match_and_clock(
+    service: MatchService, tmp_path: Path, fake_time: FakeTime
+) -> None:
+    ids = await start_matches(service)
+    folder = tmp_path / "backups"
+
+    async def keep_playing() -> None:
+        rng = random.Random(1)
+        for _ in range(12):
+            for match_id in ids:
+                await play(service, match_id, 1, rng)
+
+    mover = asyncio.create_task(keep_playing())
+    made = []
+    while not mover.done():  # backups taken while moves commit on the bot's own connection
+        made.append(await backup(service.store, folder))
+        await asyncio.sleep(0)
+    await mover
+    made.append(await backup(service.store, folder))
+    assert len(made) >= 2 and all(path.exists() for path in made)
+    final = await logs(service.store, ids)
+
+    for copy in made:
+        assert integrity(copy) == "ok"
+        assert not Path(f"{copy}-wal").exists()  # a single self-contained file
+        restored = tmp_path / "restored" / "bot.sqlite3"
+        restored.parent.mkdir(exist_ok=True)
+        restore(copy, restored)
+        store = await Store.open(restored, TEST_GAMES)
+        try:
+            assert await store.integrity_check() == "ok"
+            for match_id, log in (await logs(store, ids)).items():
+                assert log == final[match_id][: len(log)]  # every move up to the backup, none torn
+                match = await store.load_match(match_id)
+                assert match is not None and match.ply == len(log)
+        finally:
+            await store.close()
+
+    # the newest backup holds everything; running matches resume with their clocks, and play goes on
+    restore(made[-1], tmp_path / "restored" / "bot.sqlite3")
+    store = await Store.open(tmp_path / "restored" / "bot.sqlite3", TEST_GAMES)
+    again = MatchService(store, fake_time)
+    try:
+        resumed = {match.id: match for match in await again.start()}
+        assert await logs(store, ids) == final
+        for match_id in ids:
+            original = await service.get(match_id)
+            if original.running:
+                assert match_id in resumed
+                assert service.game(original).dumps(original.state) == again.game(original).dumps(
+                    resumed[match_id].state
+                )
+        fish, before = resumed[ids[0]], (await service.get(ids[0])).clock  # the clocked match is still running
+        assert fish.clock is not None and before is not None and fish.clock.reserves == before.reserves
+        Recorder(again)
+        for match_id in resumed:
+            await again.board_posted(match_id, resumed[match_id].ply)
+            await play(again, match_id, 1, random.Random(0))
+            assert len(await store.log(match_id)) == len(final[match_id]) + 1
+    finally:
+        await again.close()
+        await store.close()
+
+
+async def test_old_backups_beyond_keep_are_deleted(service: MatchService, tmp_path: Path) -> None:
+    folder = tmp_path / "backups"
+    start = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
+    for hour in range(5):
+        await backup(service.store, folder, keep=3, now=start + timedelta(hours=hour))
+    assert [p.name for p in backups(folder)] == [
+        "bot-20261129-140000.sqlite3",
+        "bot-20261129-150000.sqlite3",
+        "bot-20261129-160000.sqlite3",
+    ]
+    # two in the same second get distinct names, and the later one counts as newer
+    same = await backup(service.store, folder, keep=3, now=start + timedelta(hours=4))
+    assert same.name == "bot-20261129-160000-2.sqlite3" and backups(folder)[-1] == same
+    (folder / "notes.txt").write_text("not a backup")
+    assert len(prune(folder, 1)) == 2  # 14:00 went when the fourth one came
+    assert (folder / "notes.txt").exists() and [p.name for p in folder.glob(PATTERN)] == [same.name]
+
+
+async def test_a_backup_that_cannot_be_written_is_refused_clearly(service: MatchService, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(BackupError, match="could not write a backup"):
+        await backup(service.store, blocker)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("BACKUP_HOURS", "daily", "BACKUP_HOURS must be a number of hours"),
+        ("BACKUP_HOURS", "-1", "BACKUP_HOURS must be a number of hours"),
+        ("BACKUP_HOURS", "nan", "BACKUP_HOURS must be a number of hours"),
+        ("BACKUP_HOURS", "9000", "BACKUP_HOURS must be a number of hours"),
+        ("BACKUP_KEEP", "0", "BACKUP_KEEP must be a whole number"),
+        ("BACKUP_KEEP", "two", "BACKUP_KEEP must be a whole number"),
+        ("BACKUP_KEEP", "1.5", "BACKUP_KEEP must be a whole number"),
+        ("BACKUP_KEEP", "²", "BACKUP_KEEP must be a whole number"),
+    ],
+)
+def test_bad_backup_settings_are_refused(name: str, value: str, words: str) -> None:
+    with pytest.raises(SystemExit, match=words):
+        Config.load({name: value}, dotenv=None)
+
+
+def test_backup_settings_and_their_defaults(tmp_path: Path) -> None:
+    config = Config.load({}, dotenv=None)
+    assert config.backup_hours == 24 and config.backup_keep == 7 and config.backups.parts[-2:] == ("data", "backups")
+    config = Config.load({"BACKUP_DIR": str(tmp_path), "BACKUP_HOURS": "0.5", "BACKUP_KEEP": "30"}, dotenv=None)
+    assert (config.backups, config.backup_hours, config.backup_keep) == (tmp_path, 0.5, 30)
+    assert Config.load({"BACKUP_HOURS": "0"}, dotenv=None).backup_hours == 0
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit, match="BACKUP_DIR must be a folder"):
+        Config.load({"BACKUP_DIR": str(tmp_path / "file")}, dotenv=None)
+
+
+class FakeSleep:
+    """Stands in for asyncio.sleep: records each interval and lets `rounds` of them pass at once."""
+
+    def __init__(self, rounds: int) -> None:
+        self.rounds = rounds
+        self.asked: list[float] = []
+        self.never = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        if len(self.asked) > self.rounds:
+            await self.never.wait()
+        await asyncio.sleep(0)
+
+
+async def test_the_schedule_backs_up_every_interval_and_keeps_the_newest(service: MatchService, tmp_path: Path) -> None:
+    assert BackupSchedule.start(service.store, tmp_path, hours=0, keep=7) is None  # 0 hours: off
+    sleep = FakeSleep(rounds=4)
+    schedule = BackupSchedule(service.store, tmp_path / "backups", interval=6 * 3600, keep=2, sleep=sleep)
+    schedule.run()
+    try:
+        await eventually(lambda: len(sleep.asked) == 5)
+        assert len(schedule.made) == 4 and sleep.asked == [6 * 3600] * 5
+        assert backups(tmp_path / "backups") == schedule.made[-2:]
+    finally:
+        await schedule.close()
+
+
+async def test_a_failed_scheduled_backup_is_logged_and_tried_again(
+    service: MatchService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    sleep = FakeSleep(rounds=2)
+    schedule = BackupSchedule(service.store, blocker, interval=60, keep=2, sleep=sleep)
+    schedule.run()
+    try:
+        await eventually(lambda: len(sleep.asked) == 3)
+        assert schedule.made == [] and caplog.text.count("the scheduled backup failed") == 2
+    finally:
+        await schedule.close()
+
+
+async def test_terminal_mod_backup(service: MatchService, tmp_path: Path) -> None:
+    out: list[str] = []
+    terminal = Terminal(service, tmp_path / "renders", out.append)
+    terminal.backup_dir, terminal.backup_keep = tmp_path / "saved", 2
+    assert await terminal.handle("fish new alice bob --seed 3")
+    for _ in range(3):
+        assert await terminal.handle("mod backup")
+    assert out[-1].startswith("Backed up to ") and "integrity ok" in out[-1]
+    assert len(backups(tmp_path / "saved")) == 2
+    assert await terminal.handle("mod backup now")
+    assert out[-1].startswith("✗ mod backup takes no words")
+    terminal.backup_dir = tmp_path / "renders" / "match-1-ply-000-started.png"  # a file, not a folder
+    assert await terminal.handle("mod backup")
+    assert out[-1].startswith("✗ The backup failed: could not write a backup")
+
+
+async def test_mod_backup_on_discord(fake, bot, db_path: Path) -> None:
+    refused = await fake.slash("alice", "mod backup")
+    assert refused.ephemeral and "Only moderators" in (refused.content or "")
+    assert not (db_path.parent / "backups").exists()
+    reply = await fake.slash("mod", "mod backup")
+    made = backups(db_path.parent / "backups")  # BACKUP_DIR unset: beside the database
+    assert len(made) == 1 and integrity(made[0]) == "ok"
+    assert reply.ephemeral and f"Backed up: `{made[0].name}`" in (reply.content or "")
