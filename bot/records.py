@@ -1,0 +1,347 @@
+"""Game records: everything needed to replay a finished match, as a JSON file anyone may keep.
+
+A record holds the game, the players, the options, the seed, every line of the move log with its time
+(moves, resignations and undos) and the result. Engines are pure, so (seed, options, moves) rebuild the
+game exactly: `replay(record)` gives the final state, `replay_states(record)` every position on the way.
+
+Only a match that is no longer running has a record. The seed predicts dice and decks, and in Event
+Horizon the move log names the card each player placed face down, so both stay secret while the game
+runs; once it is over they are history (with the seed public, the whole deal could be recomputed anyway),
+and the record publishes the moves exactly as logged, hidden cards included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.games import GAMES, Game, GameError, Outcome
+from bot.models import RUNNING, Match, MoveRecord, Player
+from bot.service import RESIGN, MatchService, ServiceError
+
+FORMAT = "boardgame-bot record"
+VERSION = 1
+KINDS = ("move", RESIGN, "undo")
+
+
+class RecordError(ServiceError):
+    """A record file that cannot be read or replayed; the message says where and why."""
+
+
+class StillRunning(ServiceError):
+    """The record of a running match was asked for: its seed and hidden cards are still secret."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished match, as published. `moves` is the whole log, undos included, in order."""
+
+    game: str
+    match_id: int
+    players: tuple[Player, ...]
+    options: dict[str, Any]
+    seed: int
+    moves: tuple[MoveRecord, ...]
+    result: Outcome | None
+    status: str
+    created_at: float = 0.0
+    series_id: int | None = None
+    game_no: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "title": GAMES[self.game].title if self.game in GAMES else self.game,
+            "match": self.match_id,
+            "series": self.series_id,
+            "game_no": self.game_no,
+            "status": self.status,
+            "created_at": self.created_at,
+            "players": [{"id": p.id, "name": p.name} for p in self.players],
+            "options": self.options,
+            "seed": self.seed,
+            "moves": [
+                {
+                    "ply": m.ply,
+                    "seat": m.seat,
+                    "move": m.move,
+                    "at": m.at,
+                    "took": m.took,
+                    "kind": m.kind,
+                    "by": m.by_id,
+                }
+                for m in self.moves
+            ],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+    @property
+    def filename(self) -> str:
+        return f"{self.game}-match-{self.match_id}.json"
+
+
+async def build_record(service: MatchService, match_id: int) -> GameRecord:
+    """The record of a finished (or aborted) match; a running match is refused (its seed is secret)."""
+    match = await service.get(match_id)
+    if match.status == RUNNING:
+        raise StillRunning(
+            f"Match #{match.id} is still running: its record (with the seed and every card) is published "
+            "once the game is over."
+        )
+    return record_of(match, await service.store.log(match.id))
+
+
+def record_of(match: Match, log: list[MoveRecord]) -> GameRecord:
+    return GameRecord(
+        game=match.game,
+        match_id=match.id,
+        players=match.players,
+        options=dict(match.options),
+        seed=match.seed,
+        moves=tuple(log),
+        result=match.result,
+        status=match.status,
+        created_at=match.created_at,
+        series_id=match.series_id,
+        game_no=match.game_no,
+    )
+
+
+# --- reading ---
+
+
+def load_record(text: str | bytes) -> GameRecord:
+    """Read a record file, checking every field; a bad file raises RecordError saying what is wrong."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise RecordError(f"This is not a JSON file: {error}.") from None
+    if not isinstance(data, dict):
+        raise RecordError("A record is a JSON object; this file holds something else.")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"This is not a game record (its format should be {FORMAT!r}).")
+    if data.get("version") != VERSION:
+        raise RecordError(f"Record version {data.get('version')!r} is not one this bot reads (it reads {VERSION}).")
+    game_key = data.get("game")
+    if game_key not in GAMES:
+        raise RecordError(f"There is no game {game_key!r} (games: {', '.join(sorted(GAMES))}).")
+    game = GAMES[game_key]
+    players = _players(data.get("players"), game)
+    options = data.get("options")
+    if not isinstance(options, dict):
+        raise RecordError("`options` must be an object of the game's options.")
+    seed = data.get("seed")
+    if not _is_int(seed):
+        raise RecordError("`seed` must be a whole number.")
+    match_id = data.get("match")
+    if not _is_int(match_id):
+        raise RecordError("`match` must be the match's number.")
+    status = data.get("status")
+    if status not in ("over", "aborted"):
+        raise RecordError(f"`status` must be 'over' or 'aborted', not {status!r}.")
+    raw_moves = data.get("moves")
+    if not isinstance(raw_moves, list):
+        raise RecordError("`moves` must be a list of move-log lines.")
+    moves = tuple(_move(i, line, len(players)) for i, line in enumerate(raw_moves, start=1))
+    return GameRecord(
+        game=game_key,
+        match_id=match_id,
+        players=players,
+        options=options,
+        seed=seed,
+        moves=moves,
+        result=_result(data.get("result"), len(players)),
+        status=status,
+        created_at=_number(data.get("created_at", 0.0), "created_at"),
+        series_id=data.get("series") if _is_int(data.get("series")) else None,
+        game_no=data.get("game_no") if _is_int(data.get("game_no")) else 1,
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise RecordError(f"`{what}` must be a number of seconds, not {value!r}.")
+    return float(value)
+
+
+def _players(raw: Any, game: Game) -> tuple[Player, ...]:
+    if not isinstance(raw, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("name"), str) for p in raw
+    ):
+        raise RecordError('`players` must be a list of {"id": ..., "name": ...} objects.')
+    if not game.min_players <= len(raw) <= game.max_players:
+        raise RecordError(f"{game.title} is played by {game.min_players} to {game.max_players}, not {len(raw)}.")
+    return tuple(Player(p["id"], p["name"]) for p in raw)
+
+
+def _move(index: int, line: Any, seats: int) -> MoveRecord:
+    where = f"move-log line {index}"
+    if not isinstance(line, dict):
+        raise RecordError(f"{where} must be an object.")
+    ply, seat, move, kind, by = (line.get(k) for k in ("ply", "seat", "move", "kind", "by"))
+    if ply != index or not _is_int(ply):
+        raise RecordError(f"{where} has ply {ply!r}; the lines must be numbered 1, 2, 3... in order.")
+    if not _is_int(seat) or not 0 <= seat < seats:
+        raise RecordError(f"{where} has seat {seat!r}; seats go from 0 to {seats - 1}.")
+    if not isinstance(move, str):
+        raise RecordError(f"{where} has no move text.")
+    if kind not in KINDS:
+        raise RecordError(f"{where} has kind {kind!r}; it must be one of {', '.join(KINDS)}.")
+    if by is not None and not isinstance(by, str):
+        raise RecordError(f"{where}: `by` must be a player id or null.")
+    took = line.get("took")
+    return MoveRecord(
+        ply,
+        seat,
+        move,
+        _number(line.get("at"), f"at of {where}"),
+        None if took is None else _number(took, f"took of {where}"),
+        kind,
+        by,
+    )
+
+
+def _result(raw: Any, seats: int) -> Outcome | None:
+    if raw is None:
+        return None
+    try:
+        outcome = Outcome.from_json(raw)
+        ok = (
+            len(outcome.scores) == seats
+            and all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in outcome.scores)
+            and all(_is_int(w) and 0 <= w < seats for w in outcome.winners)
+            and isinstance(outcome.reason, str)
+        )
+    except (TypeError, KeyError, ValueError):
+        ok = False
+    if not ok:
+        raise RecordError('`result` must be {"scores": [one per seat], "winners": [seats], "reason": "..."} or null.')
+    return outcome
+
+
+# --- replaying ---
+
+
+def replay_states(record: GameRecord) -> list[Any]:
+    """Every position of the line of play that stands: the start, then one per standing move.
+
+    An undo line takes back the last move still standing, as `MatchService.undo` does (it rebuilds from
+    the seed, which with pure engines is the same as stepping back). A line the engine refuses raises
+    RecordError naming it.
+    """
+    game: Any = GAMES[record.game]
+    try:
+        states = [game.new(len(record.players), record.seed, **record.options)]
+    except (GameError, TypeError, ValueError) as error:
+        raise RecordError(f"The record's options cannot start a game of {game.title}: {error}") from None
+    for line in record.moves:
+        where = f"line {line.ply} ({line.kind} {line.move!r})"
+        if line.kind == "undo":
+            if len(states) == 1:
+                raise RecordError(f"{where} takes back a move, but no move is standing.")
+            states.pop()
+            continue
+        state = states[-1]
+        try:
+            if line.kind == RESIGN:
+                state = game.resign(state, line.seat)
+            else:
+                if game.to_move(state) != line.seat:
+                    raise RecordError(f"{where}: seat {line.seat} is not the one to move there.")
+                state = game.play(state, line.move)
+        except (GameError, AttributeError) as error:
+            raise RecordError(f"{where} cannot be replayed: {error}") from None
+        states.append(state)
+    return states
+
+
+def replay(record: GameRecord) -> Any:
+    """The final position of a record."""
+    return replay_states(record)[-1]
+
+
+def result_line(record: GameRecord) -> str:
+    """How the recorded game ended, in words."""
+    result = record.result
+    if result is None:
+        return "No result (the match was aborted)."
+    if result.is_draw:
+        return f"A draw ({result.reason})." if len(record.players) > 1 else f"Game over ({result.reason})."
+    names = " and ".join(record.players[s].name for s in sorted(result.winners))
+    return f"{names} won ({result.reason})."
+
+
+async def match_states(service: MatchService, match: Match) -> list[Any]:
+    """The positions of a match's standing line of play (for the animated replay at its end)."""
+    return replay_states(record_of(match, await service.store.log(match.id)))
+
+
+async def replay_for(service: MatchService, match: Match) -> bytes:
+    """The animated replay posted at the end of a match (built off the event loop)."""
+    from renderers.replay import replay_gif
+
+    states = await match_states(service, match)
+    off_board = match.result is not None and service.game(match).outcome(match.state) is None
+    return await asyncio.to_thread(
+        replay_gif,
+        match.game,
+        states,
+        names=match.names,
+        title=f"Match #{match.id}",
+        result=service.result_line(match) if off_board else None,
+    )
+
+
+# --- the terminal's files ---
+
+
+def save_record(record: GameRecord, folder: Path) -> Path:
+    """Write a record as `folder/<game>-match-<id>.json` and return the path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / record.filename
+    path.write_text(record.dumps(), encoding="utf-8")
+    return path
+
+
+def replay_file(path: Path, out_dir: Path) -> list[str]:
+    """Load a record file, replay it to the final position and save that board (PNG) and the animated
+    replay (GIF) in `out_dir`; returns the lines to print. Pillow work: call it off the event loop."""
+    from renderers import Caption, render
+    from renderers.replay import replay_gif
+
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        raise RecordError(f"Cannot read {path}: {error.strerror or error}.") from None
+    record = load_record(text)
+    states = replay_states(record)
+    game = GAMES[record.game]
+    names = tuple(p.name for p in record.players)
+    off_board = result_line(record) if game.outcome(states[-1]) is None else None
+    caption = Caption(names=names, header=f"Match #{record.match_id} · replayed", result=off_board)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = out_dir / f"replay-{record.game}-match-{record.match_id}"
+    board, gif = stem.with_suffix(".png"), stem.with_suffix(".gif")
+    board.write_bytes(render(record.game, states[-1], None, caption=caption))
+    gif.write_bytes(replay_gif(record.game, states, names=names, title=f"Match #{record.match_id}", result=off_board))
+    undone = sum(line.kind == "undo" for line in record.moves)
+    return [
+        f"Replayed {game.title} #{record.match_id} ({' vs '.join(names)}, seed {record.seed}): "
+        f"{len(states) - 1} moves standing ({len(record.moves)} log lines, {undone} undone).",
+        result_line(record),
+        f"final board: {board}",
+        f"replay: {gif}",
+    ]
