@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import posts
+from bot.backup import BackupSchedule
 from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.games import GameError
@@ -33,6 +34,7 @@ EXTENSIONS = (
     "bot.cogs.horizon",
     "bot.cogs.mod",
     "bot.cogs.general",
+    "bot.cogs.ratings",
 )
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
 
@@ -55,6 +57,7 @@ class GameBot(commands.Bot):
         self._resumed: list[Match] = []
         self._repost_task: asyncio.Task[None] | None = None
         self.computers: ComputerPlayers | None = None
+        self.backups: BackupSchedule | None = None
 
     @property
     def matches(self) -> MatchService:
@@ -79,6 +82,9 @@ class GameBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         self._repost_task = asyncio.create_task(self._repost_resumed(), name="repost-after-restart")
+        self.backups = BackupSchedule.start(
+            self.store, self.config.backups, self.config.backup_hours, self.config.backup_keep
+        )
 
     async def _repost_resumed(self) -> None:
         """After a restart: repost each running board (its clock starts with the post) and say why."""
@@ -93,6 +99,8 @@ class GameBot(commands.Bot):
         self._resumed = []
 
     async def close(self) -> None:
+        if self.backups is not None:
+            await self.backups.close()
         if self.computers is not None:
             await self.computers.close()
         if self.service is not None:
@@ -180,9 +188,12 @@ class GameBot(commands.Bot):
 
         lines, separate = posts.own_messages(service, match, notice.lines)
         text = "\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)])
+        files = [discord.File(io.BytesIO(post.png), filename=f"{match.game}-{match.id}-{match.ply}.png")]
+        if notice.kind == "over":  # the animated replay goes next to the final board (bot/records.py)
+            files += await self._replay_file(match)
         message = await channel.send(
             text,
-            file=discord.File(io.BytesIO(post.png), filename=f"{match.game}-{match.id}-{match.ply}.png"),
+            files=files,
             view=views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         )
@@ -196,6 +207,17 @@ class GameBot(commands.Bot):
         if not match.running and match.board is not None and match.board != (message.channel.id, message.id):
             await self._strip_buttons(*match.board)
         return message
+
+    async def _replay_file(self, match: Match) -> list[discord.File]:
+        """The end-of-game GIF, or nothing if it cannot be built (the final board is posted anyway)."""
+        from bot.records import replay_for
+
+        try:
+            gif = await replay_for(self.matches, match)
+        except Exception:
+            log.exception("could not build the replay of match %s", match.id)
+            return []
+        return [discord.File(io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif")]
 
     async def _strip_buttons(self, channel_id: int, message_id: int) -> None:
         """Earlier boards lose their buttons, so only the current one can be acted on."""

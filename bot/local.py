@@ -11,20 +11,24 @@ between prompts.
 from __future__ import annotations
 
 import asyncio
+import logging
 import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import posts
+from bot import posts, records
+from bot.backup import BackupError, backup, default_folder, size_text
 from bot.clock import ClockSettings
 from bot.config import ROOT
 from bot.games import Game, GameError
 from bot.models import Match, Player, computer
+from bot.ratings import leaderboard_lines, stats_lines
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
 from bot.solitaire import best_lines, best_scores
 from renderers import Caption, render
 
+log = logging.getLogger(__name__)
 MODERATOR = Player("local:moderator", "moderator")
 RENDERS = ROOT / "data" / "renders"
 
@@ -46,11 +50,15 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
                                  again, retreat or pass; horizon move place F2 opp:5, swap me:5 F2 or pass;
                                  for the player to move, or for NAME
   GAME board [--areas] | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
+  GAME record [--match ID]       a finished match's record (players, seed, every move, result) as data/records/*.json
+  replay FILE.json               replay a record: prints the result, saves the final board PNG and the replay GIF
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
+  leaderboard GAME | stats NAME  Glicko-2 ratings of games between people (offline ones are rated on their own)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
+  mod backup                     back the database up now (BACKUP_DIR; restore: see README)
   help | quit"""
 
-SHARED = ("move", "board", "moves", "history", "rules", "resign")
+SHARED = ("move", "board", "moves", "history", "rules", "resign", "record")
 """The commands every game has, written once (`play` is another name for `move`)."""
 OWN = {
     "fish": ("new", "dm"),
@@ -91,6 +99,8 @@ class Terminal:
         self.write = write
         self.current: int | None = None
         self.saved: list[Path] = []
+        self.backup_dir: Path = default_folder(service.store.path)  # run_offline sets BACKUP_DIR and BACKUP_KEEP
+        self.backup_keep: int | None = None
         service.subscribe(self.on_notice)
 
     # --- output ---
@@ -110,7 +120,18 @@ class Terminal:
         path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-{kind}.png"
         await asyncio.to_thread(_save, path, post.png)
         self.saved.append(path)
-        self.write(f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + f"\n[#{match.id}] board: {path}")
+        replay = ""
+        if notice.kind == "over":  # the animated replay, beside the board PNGs
+            gif = self.out_dir / f"match-{match.id}-replay.gif"
+            try:
+                await asyncio.to_thread(_save, gif, await records.replay_for(self.service, match))
+                self.saved.append(gif)
+                replay = f"\n[#{match.id}] replay: {gif}"
+            except Exception:  # the final board is shown anyway
+                log.exception("could not build the replay of match %s", match.id)
+        self.write(
+            f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + replay + f"\n[#{match.id}] board: {path}"
+        )
         if match.running:
             await self.service.board_posted(match.id, match.ply)
 
@@ -140,8 +161,15 @@ class Terminal:
             return False
         if head == "help":
             self.write(HELP)
+        elif head == "leaderboard":
+            await self._leaderboard(args)
+        elif head == "stats":
+            await self._stats(args)
         elif head == "games":
             self._list()
+        elif head == "replay":
+            file = Path(_one(args, "replay FILE.json (a record written by GAME record)"))
+            self.write("\n".join(await asyncio.to_thread(records.replay_file, file, self.out_dir)))
         elif head == "use":
             self.current = (await self.service.get(_number(_one(args, "use ID"), "match id"))).id
             self.write(f"Now on match #{self.current}.")
@@ -214,6 +242,10 @@ class Terminal:
         elif sub == "history":
             lines = posts.history_lines(match, await self.service.store.log(match.id), self.service.game(match))
             self.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
+        elif sub == "record":  # bot/records.py: refused while the match runs (the seed is still secret)
+            record = await records.build_record(self.service, match.id)
+            path = await asyncio.to_thread(records.save_record, record, self.out_dir.parent / "records")
+            self.write(f"Record of match #{match.id}: {path}")
 
     async def _fish_new(self, flags: dict[str, str], names: list[str]) -> None:
         players = _players(self.service.games["fish"], names, "fish new alice bob")
@@ -291,14 +323,36 @@ class Terminal:
         # offline matches have no server (guild None), so these are the terminal's own records
         self.write("\n".join(best_lines(await best_scores(self.service, None, opening), opening)))
 
+    async def _leaderboard(self, args: list[str]) -> None:
+        key = _one(args, f"leaderboard GAME ({', '.join(sorted(self.service.games))})").lower()
+        top = await self.service.leaderboard(None, key)  # refuses an unknown game
+        self.write("\n".join(leaderboard_lines(self.service.games[key].title, top)))
+
+    async def _stats(self, args: list[str]) -> None:
+        name = _one(args, "stats NAME")
+        rows = await self.service.stats(None, f"local:{name.lower()}")  # the id `_players` gives a typed name
+        titles = {key: game.title for key, game in self.service.games.items()}
+        self.write("\n".join(stats_lines(rows[0].name if rows else name, rows, titles)))
+
     async def _mod(self, args: list[str]) -> None:
         if not args:
-            raise CommandError("mod what? list, pause, resume, addtime NAME SECONDS, undo, adjudicate NAME or abort.")
+            raise CommandError(
+                "mod what? list, pause, resume, addtime NAME SECONDS, undo, adjudicate NAME, abort or backup."
+            )
         sub, rest = args[0].lower(), args[1:]
         flags, words = _flags(rest)
         if sub == "list":
             _no_more(flags)
             self._list()
+            return
+        if sub == "backup":
+            _no_more(flags)
+            _no_words(words, "mod backup")
+            try:
+                path = await backup(self.service.store, self.backup_dir, self.backup_keep)
+            except BackupError as error:
+                raise CommandError(f"The backup failed: {error}.") from None
+            self.write(f"Backed up to {path} ({size_text(path.stat().st_size)}, integrity ok).")
             return
         match = await self._match(flags)
         _no_more(flags)
@@ -321,7 +375,9 @@ class Terminal:
         elif sub == "abort":
             await self.service.abort(match.id, MODERATOR)
         else:
-            raise CommandError(f"Unknown mod command {sub!r}: list, pause, resume, addtime, undo, adjudicate or abort.")
+            raise CommandError(
+                f"Unknown mod command {sub!r}: list, pause, resume, addtime, undo, adjudicate, abort or backup."
+            )
 
     # --- helpers ---
 

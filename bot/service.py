@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import ratings
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
 from bot.games import BadOptions, Game, IllegalMove, Outcome
 from bot.models import (
@@ -108,6 +109,7 @@ class _Pending:
 
     notices: list[Notice] = field(default_factory=list)
     started: list[Match] = field(default_factory=list)
+    rated: tuple[str, ...] = ()  # the game-over post's rating change line, if the game was rated
 
 
 class MatchService:
@@ -498,7 +500,8 @@ class MatchService:
                 await self.store.update_match(match, now)
         if outcome is not None:
             self._matches.pop(match.id, None)
-        notice = Notice("over" if outcome else "moved", match, self.lines(match), series=self.series_of(match))
+        lines = (*self.lines(match), *pending.rated) if outcome else self.lines(match)
+        notice = Notice("over" if outcome else "moved", match, lines, series=self.series_of(match))
         pending.notices.insert(0, notice)
         if (
             outcome is None
@@ -800,7 +803,7 @@ class MatchService:
             await self._after_game(match, pending)
         self._matches.pop(match.id, None)
         series = self.series_of(match)
-        pending.notices.insert(0, Notice("over", match, (f"{reason}.",), series=series))
+        pending.notices.insert(0, Notice("over", match, (f"{reason}.", *pending.rated), series=series))
 
     def _arm(self, match: Match) -> None:
         if match.clock is not None and (flag_time := match.clock.flag_time()) is not None:
@@ -809,7 +812,8 @@ class MatchService:
     # --- series ---
 
     async def _after_game(self, match: Match, pending: _Pending) -> None:
-        """Inside the game-ending transaction: score the series and start its next game if any."""
+        """Inside the game-ending transaction: rate it, score the series and start its next game if any."""
+        await self._rate(match, pending)
         series = self.series_of(match)
         if series is None or match.result is None:
             return
@@ -833,6 +837,35 @@ class MatchService:
         series.games.append(nxt.id)
         pending.started.append(nxt)
         pending.notices.append(Notice("started", nxt, self._start_lines(nxt), series=series))
+
+    # --- ratings (bot/ratings.py) ---
+
+    async def _rate(self, match: Match, pending: _Pending) -> None:
+        """Inside the game-ending transaction: update the Glicko-2 ratings of a rated game's players, so
+        a result is never stored without its rating change, nor the reverse. Death-match games are rated
+        one by one, like any game."""
+        if not ratings.is_rated(match.players, match.result):
+            return
+        assert match.result is not None
+        guild = match.place.guild_id
+        stored = await self.store.ratings_of(guild, match.game, [p.id for p in match.players])
+        fresh = [ratings.PlayerRating(guild, match.game, p.id, p.name) for p in match.players]
+        before = [replace(stored.get(p.id, new), name=p.name) for p, new in zip(match.players, fresh, strict=True)]
+        after = ratings.after_game(before, match.result, self.time.now())
+        for rating in after:
+            await self.store.save_rating(rating)
+        pending.rated = (ratings.change_line(before, after),)
+
+    async def leaderboard(self, guild_id: int | None, game_key: str, limit: int = 10) -> list[ratings.PlayerRating]:
+        """A server's best-rated players of one game (None: offline), best first."""
+        self._game_or_refuse(game_key)
+        if not 1 <= limit <= 100:
+            raise ServiceError("A leaderboard shows 1 to 100 players.")
+        return await self.store.top_ratings(guild_id, game_key, limit)
+
+    async def stats(self, guild_id: int | None, player_id: str) -> list[ratings.PlayerRating]:
+        """One player's ratings on a server, a line per game they have played rated."""
+        return [r for r in await self.store.player_ratings(guild_id, player_id) if r.game in self.games]
 
     def _series_reason(self, series: Series) -> str:
         score = "–".join(str(w) for w in series.wins)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ import aiosqlite
 from bot.clock import ClockSettings, MatchClock
 from bot.games import GAMES, Game, Outcome
 from bot.models import OVER, RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
+from bot.ratings import PlayerRating, Rating
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -112,6 +114,25 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL
     );
     CREATE INDEX lobbies_by_status ON lobbies(status);
+    """,
+    # 4: Glicko-2 ratings per game per server (bot/ratings.py), written with the result of each rated game
+    """
+    CREATE TABLE ratings (
+        guild INTEGER NOT NULL,             -- the server's id; 0 offline (a NULL would defeat the key)
+        game TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,                 -- the name of their latest rated game
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild, game, player_id)
+    );
+    CREATE INDEX ratings_by_player ON ratings(guild, player_id);
     """,
 ]
 
@@ -429,10 +450,79 @@ class Store:
         ) as cursor:
             return [dict(row) for row in await cursor.fetchall()]
 
+    # --- ratings (bot/ratings.py; guild None, offline, is stored as 0) ---
+
+    async def ratings_of(self, guild_id: int | None, game: str, player_ids: list[str]) -> dict[str, PlayerRating]:
+        """The stored ratings of these players in one game on one server (the unrated are missing)."""
+        marks = ", ".join("?" * len(player_ids))
+        async with self._db.execute(
+            f"SELECT * FROM ratings WHERE guild = ? AND game = ? AND player_id IN ({marks})",
+            (guild_id or 0, game, *player_ids),
+        ) as cursor:
+            return {row["player_id"]: _rating(row) for row in await cursor.fetchall()}
+
+    async def save_rating(self, rating: PlayerRating) -> None:
+        """Insert or replace one player's rating (call inside transaction(), with the game's end)."""
+        await self._db.execute(
+            "INSERT OR REPLACE INTO ratings (guild, game, player_id, name, rating, rd, volatility, games, wins,"
+            " losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rating.guild_id or 0,
+                rating.game,
+                rating.player_id,
+                rating.name,
+                rating.rating.rating,
+                rating.rating.rd,
+                rating.rating.volatility,
+                rating.games,
+                rating.wins,
+                rating.losses,
+                rating.draws,
+                rating.updated_at,
+            ),
+        )
+
+    async def top_ratings(self, guild_id: int | None, game: str, limit: int) -> list[PlayerRating]:
+        """One game's ratings on one server, best first (ties: more games, then who got there first)."""
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild = ? AND game = ? ORDER BY rating DESC, games DESC, updated_at LIMIT ?",
+            (guild_id or 0, game, limit),
+        ) as cursor:
+            return [_rating(row) for row in await cursor.fetchall()]
+
+    async def player_ratings(self, guild_id: int | None, player_id: str) -> list[PlayerRating]:
+        """Every game one player is rated in on one server, by game key."""
+        async with self._db.execute(
+            "SELECT * FROM ratings WHERE guild = ? AND player_id = ? ORDER BY game", (guild_id or 0, player_id)
+        ) as cursor:
+            return [_rating(row) for row in await cursor.fetchall()]
+
     async def integrity_check(self) -> str:
         async with self._db.execute("PRAGMA integrity_check") as cursor:
             row = await cursor.fetchone()
         return str(row[0]) if row else "no answer"
+
+    async def backup_to(self, path: str | Path) -> None:
+        """Copy the database as last committed to `path` with SQLite's online backup API (bot/backup.py).
+
+        The copy reads through a connection of its own: in WAL mode that is one snapshot of whole
+        transactions, taken while the bot's own connection goes on writing. The copy is a single file
+        (rollback journal, no -wal beside it).
+        """
+        if self.path == ":memory:":
+            raise ValueError("an in-memory database cannot be backed up")
+
+        def copy() -> None:
+            source = sqlite3.connect(self.path, timeout=30)
+            target = sqlite3.connect(str(path))
+            try:
+                source.backup(target)
+                target.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                target.close()
+                source.close()
+
+        await asyncio.to_thread(copy)
 
 
 def _players_json(players: tuple[Player, ...]) -> str:
@@ -447,6 +537,21 @@ def _settings_json(settings: ClockSettings | None) -> str | None:
 
 def _outcome_json(outcome: Outcome | None) -> str | None:
     return None if outcome is None else json.dumps(outcome.to_json())
+
+
+def _rating(row: aiosqlite.Row) -> PlayerRating:
+    return PlayerRating(
+        guild_id=row["guild"] or None,
+        game=row["game"],
+        player_id=row["player_id"],
+        name=row["name"],
+        rating=Rating(row["rating"], row["rd"], row["volatility"]),
+        games=row["games"],
+        wins=row["wins"],
+        losses=row["losses"],
+        draws=row["draws"],
+        updated_at=row["updated_at"],
+    )
 
 
 def _outcome(text: str | None) -> Outcome | None:

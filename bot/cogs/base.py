@@ -42,6 +42,17 @@ def parse_clock(text: str | None) -> ClockSettings | None:
         raise Refusal(f"Write the clock as move/reserve seconds, like 30/60 (not {text!r}).") from None
 
 
+def split_ply(value: str) -> tuple[str, int | None]:
+    """A move value and the ply of the board it was offered on: `D4-F3@12` -> ("D4-F3", 12).
+
+    Only ASCII digits count: `str.isdigit` also accepts "²", which `int` refuses.
+    """
+    head, mark, seen = value.rpartition("@")
+    if mark and seen.isascii() and seen.isdigit():
+        return head, int(seen)
+    return value, None
+
+
 async def find_match(
     service: MatchService, interaction: discord.Interaction, game: str | None, match_id: int | None, mine: bool
 ) -> Match:
@@ -95,10 +106,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Play a move (autocomplete lists your legal moves)")
     @app_commands.describe(move="your move: pick one of the suggestions", match="match number, if you play several")
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
-        text, ply = move, None
-        head, mark, seen = move.rpartition("@")  # autocomplete values end with the ply of their board: "@12"
-        if mark and seen.isdigit():
-            text, ply = head, int(seen)
+        text, ply = split_ply(move)  # autocomplete values end with the ply of their board: "@12"
         found = await self._match(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the board is rendered before we answer
         notice = await self.service.move(
@@ -191,6 +199,23 @@ class GameCog(commands.GroupCog):
         if len(text) > 1900:
             text = "…\n" + text[-1900:].split("\n", 1)[1]
         await interaction.response.send_message(f"Match #{found.id}:\n{text}", ephemeral=True)
+
+    @app_commands.command(description="The record of a finished match as a JSON file (players, seed, moves, result)")
+    @app_commands.describe(match="match number (default: the match of this thread)")
+    async def record(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        from bot.records import build_record
+
+        if match is None:  # without a number only a running match can be found, and that one is refused
+            try:
+                match = (await self._match(interaction, None)).id
+            except Refusal:
+                raise Refusal(f"Name a finished match: `/{self.game_key} record match:12`.") from None
+        record = await build_record(self.service, (await self._match(interaction, match)).id)
+        await interaction.response.send_message(
+            f"The record of {self.title} #{record.match_id}: replay it with `replay FILE` in the terminal bot.",
+            file=discord.File(io.BytesIO(record.dumps().encode()), filename=record.filename),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(description="Resign a match (asks you to confirm)")
     @app_commands.describe(match="match number, if you play several")
