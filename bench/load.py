@@ -40,7 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import percentiles, settle
+from bot.ai import themiscyra as themiscyra_ai
 from bot.clock import ClockSettings
+from bot.games import GAMES as ENGINES
 from bot.models import Player
 from bot.service import MatchNotRunning, MatchService, Notice, StaleBoard
 from bot.store import Store
@@ -85,6 +87,16 @@ async def new_play_match(service: MatchService, rng: random.Random, index: int, 
     return match.id
 
 
+def random_move(game_key: str, state: object, rng: random.Random) -> str:
+    """A random legal move, as a simulated player picks it. Real players think on their own machines, so
+    their thinking must not stall the bot's event loop here: Themiscyra's full list of turns costs
+    milliseconds, so its players draw one turn with the computer player's cheap sampler instead."""
+    if game_key == "themiscyra":
+        position = themiscyra_ai.position_of(state)  # type: ignore[arg-type]
+        return themiscyra_ai.MODEL.notation(position, themiscyra_ai.random_turns(position, rng, 1)[0])
+    return rng.choice(ENGINES[game_key].legal_moves(state))
+
+
 async def play(service: MatchService, index: int, match_id: int, stop: float, think: float, tally: Tally) -> None:
     """The players at one board: think, send a random legal move with the ply seen, report the post."""
     rng = random.Random(index)
@@ -100,7 +112,7 @@ async def play(service: MatchService, index: int, match_id: int, stop: float, th
         game = service.games[match.game]
         seat = game.to_move(match.state)
         ply = match.ply
-        move = rng.choice(game.legal_moves(match.state))
+        move = random_move(match.game, match.state, rng)
         player = match.players[seat].id
         start = time.perf_counter()
         if rng.random() < DOUBLE_SEND:
