@@ -284,6 +284,21 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
+def paused_banner(
+    draw: ImageDraw.ImageDraw, left: float, right: float, y: float, height: int, size: int, gap: int
+) -> float:
+    """A PAUSED bar across the panel at `y`; returns where the panel goes on, `gap` below it."""
+    rounded_box(draw, (left, y, right, y + height), ALERT)
+    text(draw, ((left + right) / 2, y + height / 2), "PAUSED", size, WHITE, bold=True, anchor="mm")
+    return y + height + gap
+
+
+def paused_badge(draw: ImageDraw.ImageDraw, right: float) -> None:
+    """A small PAUSED badge in the panel's top right corner, beside the title."""
+    rounded_box(draw, (right - 86, 12, right, 40), ALERT)
+    text(draw, (right - 43, 26), "PAUSED", 15, WHITE, bold=True, anchor="mm")
+
+
 def header_lines(
     draw: ImageDraw.ImageDraw, header: str | None, left: float, width: float, y: float, gap: int = 4
 ) -> float:

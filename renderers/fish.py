@@ -34,6 +34,7 @@ from renderers.draw import (
     font,
     header_lines,
     paste,
+    paused_banner,
     rounded_box,
     text,
     wrap,
@@ -230,9 +231,7 @@ def _draw_panel(
     text(draw, (right, 24), "Hey, That's My Fish!", 11, MUTED, anchor="rm")
     y = 50
     if caption.paused:
-        rounded_box(draw, (left, y, right, y + 34), ALERT)
-        text(draw, ((left + right) / 2, y + 17), "PAUSED", 20, WHITE, bold=True, anchor="mm")
-        y += 44
+        y = paused_banner(draw, left, right, y, 34, 20, 10)
     y = header_lines(draw, caption.header, left, width, y, gap=6)
     turn = FISH.to_move(state)
     box_height = 112 if caption.clocks else 88

@@ -26,7 +26,6 @@ from PIL import Image, ImageDraw
 
 from bot.games.horizon import CHAIN_CAP, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
 from renderers.draw import (
-    ALERT,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -45,6 +44,7 @@ from renderers.draw import (
     font,
     header_lines,
     paste,
+    paused_banner,
     rounded_box,
     text,
     wrap,
@@ -651,9 +651,7 @@ def _draw_panel(
     text(draw, (left, 10), "Event Horizon", 22, TEXT, bold=True)
     y = 44
     if caption.paused:
-        rounded_box(draw, (left, y, right, y + 28), ALERT)
-        text(draw, ((left + right) / 2, y + 14), "PAUSED", 16, WHITE, bold=True, anchor="mm")
-        y += 36
+        y = paused_banner(draw, left, right, y, 28, 16, 8)
     y = header_lines(draw, caption.header, left, width, y)
     clocks = caption.clocks
     live = caption.result is None and view.turn is not None

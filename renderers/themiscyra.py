@@ -17,7 +17,6 @@ from PIL import Image, ImageDraw
 
 from bot.games.themiscyra import RINGS, SIZE, SQUARE_NAMES, THEMISCYRA, ThemiscyraState, open_areas
 from renderers.draw import (
-    ALERT,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -34,6 +33,7 @@ from renderers.draw import (
     font,
     header_lines,
     paste,
+    paused_banner,
     rounded_box,
     text,
     wrap,
@@ -318,9 +318,7 @@ def _draw_panel(
     text(draw, (left, 10), "Themiscyra", 26, TEXT, bold=True)
     y = 48
     if caption.paused:
-        rounded_box(draw, (left, y, right, y + 32), ALERT)
-        text(draw, ((left + right) / 2, y + 16), "PAUSED", 19, WHITE, bold=True, anchor="mm")
-        y += 42
+        y = paused_banner(draw, left, right, y, 32, 19, 10)
     y = header_lines(draw, caption.header, left, width, y)
     turn = THEMISCYRA.to_move(state)
     clocks = caption.clocks

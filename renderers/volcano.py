@@ -38,6 +38,7 @@ from renderers.draw import (
     font,
     header_lines,
     paste,
+    paused_badge,
     rounded_box,
     text,
     wrap,
@@ -341,8 +342,7 @@ def _draw_panel(
     width = right - left
     text(draw, (left, 10), "Volcano", 26, TEXT, bold=True)
     if caption.paused:
-        rounded_box(draw, (right - 86, 12, right, 40), ALERT)
-        text(draw, (right - 43, 26), "PAUSED", 15, WHITE, bold=True, anchor="mm")
+        paused_badge(draw, right)
     y = 48
     y = header_lines(draw, caption.header, left, width, y)
     seats = state.seats
