@@ -112,15 +112,13 @@ def _iterate(model: Model, root: _Node, position: Any, rng: random.Random) -> No
             path.append(child)
             position = model.apply(position, move)
             break
-        log_scale = 0.0
         best_score = -1.0
         best_move: Hashable = None
         best_child = node
         for m in moves:
             child = children[m]
             child.avail += 1
-            log_scale = math.log(child.avail)
-            score = child.reward / child.visits + EXPLORATION * math.sqrt(log_scale / child.visits)
+            score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
             if score > best_score:
                 best_score, best_move, best_child = score, m, child
         node = best_child
