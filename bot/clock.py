@@ -152,6 +152,11 @@ class MatchClock:
     def pause(self, now: float) -> MatchClock:
         return replace(self, used=self.used_at(now), turn_started=None, paused=True)
 
+    def unposted(self, now: float) -> MatchClock:
+        """The board is gone (its post failed everywhere): the turn stops where it is, charged to nobody,
+        until the board is posted again (`posted` carries on from the time already used)."""
+        return replace(self, used=self.used_at(now), turn_started=None)
+
     def resume(self, now: float) -> MatchClock:
         """Carry on from where the pause stopped the turn; the paused time is charged to nobody."""
         return replace(self, paused=False, turn_started=now if self.seat is not None else None)

@@ -8,13 +8,17 @@ starts the clock. Only ids are persisted; channels are fetched again after a res
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import discord_limits as limits
 from bot import posts
 from bot.backup import BackupSchedule
 from bot.computer import ComputerPlayers
@@ -40,8 +44,26 @@ RESTART_LINE = "The bot is back after a restart: a fresh move clock for the play
 
 
 def player(user: discord.abc.User) -> Player:
-    """The service's view of a Discord user (ids persist; names are for display)."""
-    return Player(f"discord:{user.id}", user.display_name)
+    """The service's view of a Discord user (ids persist; names are for display, with any mention in a
+    nickname made inert, so `@everyone` or `<@123>` as a name pings nobody wherever it is shown)."""
+    return Player(f"discord:{user.id}", limits.neutral(user.display_name))
+
+
+DM_LINE = "These commands work in a server's channels, where the matches are: use them there."
+
+
+class ServerTree(app_commands.CommandTree["GameBot"]):
+    """Every command is a server command (synced with guild-only contexts); an interaction that reaches
+    us from a direct message anyway (an old client, a stale command) gets one line and touches nothing."""
+
+    async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
+        if interaction.guild_id is not None:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await interaction.response.send_message(DM_LINE, ephemeral=True)
+        return False
 
 
 class GameBot(commands.Bot):
@@ -49,9 +71,20 @@ class GameBot(commands.Bot):
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()  # guilds and interactions; no privileged intents needed
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=ServerTree,
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+            allowed_mentions=limits.NOBODY,  # a send that names whom to ping says so itself
+        )
         self.config = config
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.hold_retries: tuple[float, ...] = (30.0, 120.0, 600.0)
+        """Seconds before each automatic retry of a held match's board (tests shorten them)."""
+        self._retrying: dict[int, asyncio.Task[None]] = {}
         self.store: Store | None = None
         self.service: MatchService | None = None
         self._resumed: list[Match] = []
@@ -92,13 +125,15 @@ class GameBot(commands.Bot):
         for match in self._resumed:
             try:
                 await self.post(Notice("board", match, (RESTART_LINE,)))
-            except discord.HTTPException:
+            except Exception:
                 log.exception("could not repost match %s", match.id)
             if self.computers is not None:
                 self.computers.poke(match)
         self._resumed = []
 
     async def close(self) -> None:
+        for task in list(self._retrying.values()):
+            task.cancel()
         if self.backups is not None:
             await self.backups.close()
         if self.computers is not None:
@@ -154,51 +189,59 @@ class GameBot(commands.Bot):
             return await self.channel(match.place.thread_id)
         assert match.place.channel_id is not None
         channel = await self.channel(match.place.channel_id)
-        if isinstance(channel, discord.TextChannel) and channel.permissions_for(channel.guild.me).create_public_threads:
-            title = self.matches.game(match).title
-            name = f"{title} #{match.id}: {' vs '.join(match.names)}"[:100]
-            try:
-                thread = await channel.create_thread(
-                    name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
-                )
-            except discord.HTTPException:
-                log.info("could not open a thread for match %s; posting in the channel", match.id)
-                return channel
+        if match.running and (thread := await self._open_thread(match, channel)) is not None:
             await self.matches.set_thread(match.id, thread.id)
             return thread
         return channel
 
+    async def _open_thread(self, match: Match, channel: discord.abc.Messageable) -> discord.Thread | None:
+        """A public thread for the match in `channel`, or None where the bot may not open one."""
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        if not channel.permissions_for(channel.guild.me).create_public_threads:
+            return None
+        title = self.matches.game(match).title
+        name = f"{title} #{match.id}: {' vs '.join(match.names)}"[:100]
+        try:
+            return await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            )
+        except discord.HTTPException as error:
+            log.info("could not open a thread for match %s (%s); posting in the channel", match.id, _why(error))
+            return None
+
     async def post(self, notice: Notice) -> discord.Message | None:
-        """Post a notice: a board image with its words, or the words alone; then start the clock."""
+        """Post a notice: a board image with its words, or the words alone; then start the clock.
+
+        The board goes up first; at the end of a game the replay GIF follows in a message of its own, so
+        building it never holds the final board back. Returns None when nothing could be posted."""
         match = notice.match
         if match.place.channel_id is None:
             return None  # not a Discord match
         service = self.matches
         post = await asyncio.to_thread(posts.for_notice, service, notice, discord.utils.utcnow().timestamp())
-        channel = (
-            await self.destination(match)
-            if match.running
-            else await self.channel(
-                match.place.thread_id or match.place.channel_id  # type: ignore[arg-type]
-            )
-        )
         if post is None:
-            return await channel.send("\n".join(notice.lines), allowed_mentions=discord.AllowedMentions.none())
+            words = limits.clip("\n".join(notice.lines))
+            return await self._send(match, lambda place: place.send(words, allowed_mentions=limits.NOBODY))
         from bot import views
 
         lines, separate = posts.own_messages(service, match, notice.lines)
-        text = "\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)])
-        files = [discord.File(io.BytesIO(post.png), filename=f"{match.game}-{match.id}-{match.ply}.png")]
-        if notice.kind == "over":  # the animated replay goes next to the final board (bot/records.py)
-            files += await self._replay_file(match)
-        message = await channel.send(
-            text,
-            files=files,
-            view=views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-        )
+        text = limits.clip("\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)]))
+        filename = f"{match.game}-{match.id}-{match.ply}.png"
+
+        async def send_board(place: discord.abc.Messageable) -> discord.Message:
+            return await place.send(
+                text,
+                file=discord.File(io.BytesIO(post.png), filename=filename),
+                view=views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
+                allowed_mentions=limits.pinging(*_to_ping(service, match)),
+            )
+
+        message = await self._send(match, send_board, board=notice.kind in BOARD_KINDS)
+        if message is None:
+            return None
         if separate:  # e.g. Geyser's firing phase: its dice and what it destroyed, as a message of its own
-            await channel.send("\n".join(separate), allowed_mentions=discord.AllowedMentions.none())
+            await self._quietly(message.channel.send(limits.clip("\n".join(separate)), allowed_mentions=limits.NOBODY))
         previous = await service.board_posted(
             match.id, match.ply, at=message.created_at.timestamp(), message=(message.channel.id, message.id)
         )
@@ -206,18 +249,112 @@ class GameBot(commands.Bot):
             await self._strip_buttons(*previous)
         if not match.running and match.board is not None and match.board != (message.channel.id, message.id):
             await self._strip_buttons(*match.board)
+        if notice.kind == "over":
+            await self._post_replay(match, message.channel)
         return message
 
-    async def _replay_file(self, match: Match) -> list[discord.File]:
-        """The end-of-game GIF, or nothing if it cannot be built (the final board is posted anyway)."""
+    async def _send(
+        self,
+        match: Match,
+        send: Callable[[discord.abc.Messageable], Awaitable[discord.Message]],
+        *,
+        board: bool = False,
+    ) -> discord.Message | None:
+        """Send to the match's place; where that is gone or closed to the bot (deleted, locked, permission
+        removed), fall back to a new thread in its channel, then to the channel itself, remember the new
+        place and say so there. A board that cannot be posted anywhere puts the match on hold
+        (`MatchService.hold`): its clock does not start until a board is posted."""
+        try:
+            return await send(await self.destination(match))
+        except discord.HTTPException as error:
+            problem = error
+        if _place_unusable(problem) and match.place.channel_id is not None:
+            moved = await self._send_elsewhere(match, send, _why(problem))
+            if moved is not None:
+                return moved
+        reason = _why(problem)
+        if board and match.running:
+            await self.matches.hold(match.id, reason)
+            self._retry_held(match.id)
+        else:
+            log.warning("match %s: could not post a message anywhere (%s)", match.id, reason)
+        return None
+
+    async def _send_elsewhere(
+        self, match: Match, send: Callable[[discord.abc.Messageable], Awaitable[discord.Message]], why: str
+    ) -> discord.Message | None:
+        """The fallbacks of `_send`: a new thread in the match's channel (when its thread failed), then the
+        channel itself; each starts with a line saying why the match moved."""
+        assert match.place.channel_id is not None
+        try:
+            channel = await self.channel(match.place.channel_id)
+        except discord.HTTPException as error:
+            log.info("match %s: its channel is gone too (%s)", match.id, _why(error))
+            return None
+        had_thread = match.place.thread_id is not None
+        what = "its thread" if had_thread else "this channel"
+        note = f"Match #{match.id} ({' vs '.join(match.names)}) goes on here: the bot could not post in {what} ({why})."
+        places: list[discord.abc.Messageable] = []
+        if had_thread and match.running and (thread := await self._open_thread(match, channel)) is not None:
+            places.append(thread)
+        if had_thread:
+            places.append(channel)
+        for place in places:
+            try:
+                await place.send(limits.clip(note), allowed_mentions=limits.NOBODY)
+                message = await send(place)
+            except discord.HTTPException as error:
+                log.info("match %s: could not post in %s either (%s)", match.id, getattr(place, "id", "?"), _why(error))
+                continue
+            new_thread = place.id if isinstance(place, discord.Thread) else None
+            log.warning("match %s: could not post in its place (%s); moved to %s", match.id, why, place.id)
+            if match.running:
+                await self.matches.set_thread(match.id, new_thread)
+            return message
+        return None
+
+    def _retry_held(self, match_id: int) -> None:
+        """Try a held match's board again a few times (Discord's own failures pass); /mod repost any time."""
+        if match_id in self._retrying or not self.hold_retries:
+            return
+        task = asyncio.create_task(self._repost_held(match_id), name=f"repost-held-{match_id}")
+        self._retrying[match_id] = task
+        task.add_done_callback(lambda _: self._retrying.pop(match_id, None))
+
+    async def _repost_held(self, match_id: int) -> None:
+        for delay in self.hold_retries:
+            await asyncio.sleep(delay)
+            match = self.matches.running_match(match_id)
+            if match is None or match.held is None:
+                return
+            with contextlib.suppress(discord.HTTPException):
+                if await self.post(Notice("board", match, (HELD_LINE,))) is not None:
+                    return
+
+    async def _post_replay(self, match: Match, place: discord.abc.Messageable) -> None:
+        """The end-of-game GIF, after the final board (never holding it back); nothing if it cannot be built."""
         from bot.records import replay_for
 
         try:
             gif = await replay_for(self.matches, match)
         except Exception:
             log.exception("could not build the replay of match %s", match.id)
-            return []
-        return [discord.File(io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif")]
+            return
+        await self._quietly(
+            place.send(
+                f"The replay of match #{match.id}, move by move.",
+                file=discord.File(io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif"),
+                allowed_mentions=limits.NOBODY,
+            )
+        )
+
+    @staticmethod
+    async def _quietly(sending: Awaitable[Any]) -> None:
+        """A message that may fail without harm (the board is up already): logged, not raised."""
+        try:
+            await sending
+        except discord.HTTPException as error:
+            log.info("could not post a message (%s)", _why(error))
 
     async def _strip_buttons(self, channel_id: int, message_id: int) -> None:
         """Earlier boards lose their buttons, so only the current one can be acted on."""
@@ -226,6 +363,44 @@ class GameBot(commands.Bot):
             await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
         except discord.HTTPException:
             log.info("could not remove the buttons of message %s", message_id)
+
+
+BOARD_KINDS = frozenset({"started", "moved", "undone", "board"})
+"""Notices whose post starts a turn's clock: if it cannot be posted anywhere, the match is held."""
+HELD_LINE = "The bot can post here again: the match goes on."
+
+_UNUSABLE_CODES = frozenset({10003, 50001, 50013, 50083, 160005})
+"""Unknown Channel, Missing Access, Missing Permissions, Thread is archived, Thread is locked."""
+
+
+def _place_unusable(error: discord.HTTPException) -> bool:
+    """The place itself refuses us (gone, locked, no permission): another place may work. Anything else
+    (Discord's 5xx, a body it rejects) would fail there too."""
+    return isinstance(error, (discord.Forbidden, discord.NotFound)) or error.code in _UNUSABLE_CODES
+
+
+def _why(error: discord.HTTPException) -> str:
+    """A failed request in a few words, for the log and for the line that says a match moved."""
+    if isinstance(error, discord.NotFound):
+        return "it was deleted"
+    if error.code == 160005:
+        return "it is locked"
+    if error.code == 50083:
+        return "it is archived"
+    if isinstance(error, discord.Forbidden):
+        return "the bot may not post there any more"
+    return f"Discord answered {error.status}: {error.text or 'no reason given'}"[:200]
+
+
+def _to_ping(service: MatchService, match: Match) -> list[int]:
+    """The Discord user id of the player to move, the only one a board post pings."""
+    if not match.running:
+        return []
+    seat = service.game(match).to_move(match.state)
+    if seat is None:
+        return []
+    kind, _, raw = match.players[seat].id.partition(":")
+    return [int(raw)] if kind == "discord" and raw.isdigit() else []
 
 
 def where(match: Match) -> str:

@@ -84,6 +84,9 @@ class Match:
     board: tuple[int, int] | None = None
     """(channel id, message id) of the current board post, so the previous one can lose its buttons."""
     created_at: float = 0.0
+    held: str | None = None
+    """Why the match waits for its board (no post could be made anywhere), or None. Kept in memory only: the
+    next board post that succeeds clears it, and after a restart every running board is posted again."""
 
     @property
     def running(self) -> bool:

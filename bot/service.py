@@ -172,6 +172,10 @@ class MatchService:
             raise NoSuchMatch(f"There is no match #{match_id}.")
         return match
 
+    def running_match(self, match_id: int) -> Match | None:
+        """The running match with this id, or None (over, aborted, unknown)."""
+        return self._matches.get(match_id)
+
     def series_of(self, match: Match) -> Series | None:
         """The death match a running game belongs to, if any."""
         return self._series.get(match.series_id) if match.series_id is not None else None
@@ -388,12 +392,8 @@ class MatchService:
         async with self._lobby_lock:
             lobby = await self._open_lobby(lobby_id)
             game = self.games[lobby.game]
-            if by.id != lobby.creator.id:
-                raise ServiceError(f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can start it.")
-            if len(lobby.players) < game.min_players:
-                raise ServiceError(
-                    f"{game.title} needs at least {game.min_players} players; {len(lobby.players)} joined."
-                )
+            if (why := self.start_refusal(lobby, by)) is not None:
+                raise ServiceError(why)
             match = self._new_match(game, tuple(lobby.players), lobby.options, None, lobby.clock, lobby.place)
             async with self.store.transaction():  # the match and the lobby's end are one change
                 match.id = await self.store.insert_match(match)
@@ -402,6 +402,15 @@ class MatchService:
         self._matches[match.id] = match
         await self._notify([Notice("started", match, self._start_lines(match))])
         return match
+
+    def start_refusal(self, lobby: Lobby, by: Player) -> str | None:
+        """Why `by` may not start `lobby` now, or None: front-ends ask before they answer in public."""
+        game = self.games[lobby.game]
+        if by.id != lobby.creator.id:
+            return f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can start it."
+        if len(lobby.players) < game.min_players:
+            return f"{game.title} needs at least {game.min_players} players; {len(lobby.players)} joined."
+        return None
 
     async def get_lobby(self, lobby_id: int) -> Lobby:
         lobby = await self.store.load_lobby(lobby_id)
@@ -466,6 +475,11 @@ class MatchService:
             raise NotYourTurn(f"It is {match.players[seat].name}'s turn, not yours.")
         if match.paused:
             raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
+        if match.held is not None:
+            raise MatchPaused(
+                f"Match #{match.id} is on hold: the bot could not post its board ({match.held}). "
+                "It goes on as soon as a board is posted; a moderator can try with /mod repost."
+            )
         now = self.time.now()
         sent = now if at is None else min(at, now)
         if match.clock is not None and match.clock.flagged(sent):
@@ -548,26 +562,55 @@ class MatchService:
             if match is None or match.ply != ply or not match.running:
                 return None
             previous = match.board
-            clock = match.clock.posted(self.time.now() if at is None else at) if match.clock else None
-            if clock == match.clock and (message is None or message == previous):
+            now = self.time.now()
+            clock = match.clock.posted(now if at is None else at) if match.clock else None
+            held = match.held
+            if clock == match.clock and (message is None or message == previous) and held is None:
                 return None
             async with self._commit(match):
                 match.clock = clock
                 if message is not None:
                     match.board = message
-                await self.store.update_match(match, self.time.now())
+                await self.store.update_match(match, now)
+                if held is not None:
+                    await self.store.log_action(match.id, "unhold", None, "the board is posted again", now)
+            match.held = None
+            if held is not None:
+                log.info("match %s: its board is posted again, so it goes on", match.id)
             self._arm(match)
             return previous if message is not None and previous != message else None
 
-    async def set_thread(self, match_id: int, thread_id: int) -> None:
-        """Remember the thread a front-end opened for a match (persisted: it is found again after a restart)."""
+    async def hold(self, match_id: int, reason: str) -> None:
+        """No board could be posted anywhere: nobody can see the position, so the match waits, its clock
+        stopped and charged to nobody, and moves are refused until a board post succeeds (`board_posted`)."""
+        async with self._lock(match_id):
+            match = self._matches.get(match_id)
+            if match is None or match.held is not None:
+                return
+            now = self.time.now()
+            async with self._commit(match):
+                if match.clock is not None and match.clock.turn_started is not None:
+                    match.clock = match.clock.unposted(now)
+                    await self.store.update_clock(match.id, match.clock)
+                await self.store.log_action(match.id, "hold", None, reason, now)
+            match.held = reason
+        log.warning(
+            "match %s: its board could not be posted anywhere (%s); on hold, charged to nobody, until a board is "
+            "posted (/mod repost)",
+            match_id,
+            reason,
+        )
+
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        """Remember where a front-end posts a match: the thread it opened, or None for the channel itself
+        (persisted: it is found again after a restart). The games a death match starts next go there too."""
         async with self._lock(match_id):
             match = await self._running_match(match_id)
             series = self.series_of(match)
             async with self._commit(match):
                 match.place = replace(match.place, thread_id=thread_id)
                 await self.store.update_match(match, self.time.now())
-                if series is not None and series.place.thread_id is None:  # the next games go there too
+                if series is not None and series.place.thread_id != thread_id:
                     series.place = replace(series.place, thread_id=thread_id)
                     await self.store.update_series(series)
 

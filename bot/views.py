@@ -6,12 +6,14 @@ service re-checks everything (a click on an old board is refused by the ply it c
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 import discord
 
 from bot import discord_app, posts
+from bot import discord_limits as limits
 from bot.clock import ClockSettings
 from bot.games import GameError
 from bot.models import OPEN, Lobby, Match, Place
@@ -92,12 +94,28 @@ class PlaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick
         await play_choice(interaction, self.match_id, self.ply, str(values[0]))
 
 
+async def defer_public(interaction: discord.Interaction) -> None:
+    """Acknowledge now (the 3 s rule) with a public "thinking…" that the answer will fill in.
+
+    Check what can be checked before this: a refusal decided later is still private (`refuse` takes the
+    public placeholder away), but everyone saw the bot think."""
+    await interaction.response.defer(thinking=True)
+    interaction.extras["public_defer"] = True
+
+
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """An ephemeral refusal, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
+    """An ephemeral refusal, whether or not the interaction was answered already.
+
+    After a public deferral the first followup would fill the public placeholder (Discord keeps the
+    deferral's visibility), so the placeholder is deleted and the refusal sent as a private followup."""
+    message = limits.clip(message)
+    if not interaction.response.is_done():
         await interaction.response.send_message(message, ephemeral=True)
+        return
+    if interaction.extras.pop("public_defer", False):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    await interaction.followup.send(message, ephemeral=True)
 
 
 def _service(interaction: discord.Interaction) -> Any:
@@ -143,7 +161,9 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mov
         if len(listing) > 1900:
             listing = listing[:1900].rsplit(" ", 1)[0] + " …"
         await interaction.response.send_message(
-            f"{len(moves)} legal moves: {listing}\nPlay one with `/{match.game} move`.", ephemeral=True
+            f"{len(moves)} legal moves: {listing}\nPlay one with `/{match.game} move`.",
+            ephemeral=True,
+            allowed_mentions=limits.NOBODY,
         )
 
 
@@ -238,8 +258,14 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
             return await refuse(interaction, f"Only <@{self.to}> can accept this challenge.")
         if interaction.guild is None or interaction.channel is None:
             return await refuse(interaction, "Challenges are accepted in a server channel.")
-        challenger = interaction.guild.get_member(self.by) or await interaction.guild.fetch_member(self.by)
-        await interaction.response.defer(thinking=True)
+        try:
+            challenger = interaction.guild.get_member(self.by) or await interaction.guild.fetch_member(self.by)
+        except discord.NotFound:
+            await interaction.response.edit_message(
+                content="This challenge is void: the challenger has left the server.", view=None
+            )
+            return
+        await defer_public(interaction)
         try:
             match = await _service(interaction).create_match(
                 self.game,
@@ -250,7 +276,8 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         except (ServiceError, GameError) as error:
             return await refuse(interaction, str(error))
         if interaction.message is not None:
-            await interaction.message.edit(view=None)
+            with contextlib.suppress(discord.HTTPException):  # gone meanwhile: the match is on all the same
+                await interaction.message.edit(view=None)
         await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
 
 

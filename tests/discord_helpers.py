@@ -25,8 +25,8 @@ def make_bot(fake: DiscordFake, db: Path) -> GameBot:
 
 
 def boards(fake: DiscordFake, channel: Any) -> list[Any]:
-    """The board posts in a channel: messages that carry an image."""
-    return [m for m in fake.channel_messages(channel) if m.attachments]
+    """The board posts in a channel: messages that carry a PNG (the end-of-game replay is a GIF)."""
+    return [m for m in fake.channel_messages(channel) if any(a.filename.endswith(".png") for a in m.attachments)]
 
 
 def custom_ids(message: Any) -> list[str]:

@@ -30,8 +30,11 @@ async def test_a_finished_game_posts_its_replay_and_gives_its_record(fake: Disco
     assert not match.running
     final = boards(fake, thread)[-1]
     assert "Game over" in final.content
-    png, gif = final.attachments  # one message: the final board, then the animated replay
+    (png,) = final.attachments  # the final board is posted at once; the replay follows when it is built
     assert png.data.startswith(PNG) and png.filename.endswith(".png")
+    replay_post = fake.channel_messages(thread)[-1]
+    assert replay_post.id > final.id and "replay of match #1" in replay_post.content
+    (gif,) = replay_post.attachments
     assert gif.filename == "fish-1-replay.gif" and gif.data.startswith(GIF)
     standing = await bot.matches.moves(1)
     with Image.open(io.BytesIO(gif.data)) as image:

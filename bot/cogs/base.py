@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import discord_app, posts, views
+from bot import discord_limits as limits
 from bot.clock import ClockSettings
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
@@ -42,6 +43,14 @@ def parse_clock(text: str | None) -> ClockSettings | None:
         raise Refusal(f"Write the clock as move/reserve seconds, like 30/60 (not {text!r}).") from None
 
 
+def server_id(interaction: discord.Interaction) -> int:
+    """The server an interaction comes from. The command tree already turns direct messages away; this
+    makes sure no list ever falls back to every server's matches (`running(None)` means all of them)."""
+    if interaction.guild_id is None:
+        raise Refusal(discord_app.DM_LINE)
+    return interaction.guild_id
+
+
 def split_ply(value: str) -> tuple[str, int | None]:
     """A move value and the ply of the board it was offered on: `D4-F3@12` -> ("D4-F3", 12).
 
@@ -57,21 +66,22 @@ async def find_match(
     service: MatchService, interaction: discord.Interaction, game: str | None, match_id: int | None, mine: bool
 ) -> Match:
     """The match a command is about: the one named, the one whose thread this is, or the player's only one."""
+    guild_id = server_id(interaction)
     if match_id is not None:
         match = await service.get(match_id)
-        if match.place.guild_id != interaction.guild_id or (game is not None and match.game != game):
+        if match.place.guild_id != guild_id or (game is not None and match.game != game):
             raise Refusal(f"There is no match #{match_id} here.")
         return match
     here = [
         m
-        for m in service.running(interaction.guild_id, game)
+        for m in service.running(guild_id, game)
         if interaction.channel_id in (m.place.thread_id, m.place.channel_id if m.place.thread_id is None else None)
     ]
     if len(here) == 1:
         return here[0]
     if mine:
         player = discord_app.player(interaction.user)
-        own = [m for m in service.matches_of(player.id, game) if m.place.guild_id == interaction.guild_id]
+        own = [m for m in service.matches_of(player.id, game) if m.place.guild_id == guild_id]
         if len(own) == 1:
             return own[0]
         if own:
@@ -129,10 +139,12 @@ class GameCog(commands.GroupCog):
         seat = game.to_move(found.state)
         if seat is None or seat not in found.seats_of(discord_app.player(interaction.user).id):
             return []
-        return [
-            app_commands.Choice(name=text, value=f"{text}@{found.ply}" if complete else text)
-            for text, complete in self.suggest(found.state, current)[:25]
-        ]
+        choices = []
+        for text, complete in self.suggest(found.state, current):
+            value = f"{text}@{found.ply}" if complete else text
+            if len(value) <= limits.CHOICE:  # Discord refuses the whole answer for one longer choice
+                choices.append(app_commands.Choice(name=limits.shorten(text, limits.CHOICE), value=value))
+        return choices[: limits.CHOICES]
 
     def suggest(self, state: Any, current: str) -> list[tuple[str, bool]]:
         """(move, complete) for what was typed: legal moves starting with it first, then containing it.
@@ -168,7 +180,7 @@ class GameCog(commands.GroupCog):
         self, interaction: discord.Interaction, match: int | None, overlays: frozenset[str] = frozenset()
     ) -> None:
         found = await self._match(interaction, match, mine=True)
-        await interaction.response.defer(thinking=True)
+        await views.defer_public(interaction)
         now = discord.utils.utcnow().timestamp()
         post = await asyncio.to_thread(posts.build, self.service, found, [], now, overlays)
         await interaction.followup.send(
@@ -257,14 +269,14 @@ class TwoPlayerCog(GameCog):
             await self._against_computer(interaction, settings, level)
             return
         if opponent.bot:
-            raise Refusal(f"{opponent.display_name} is a bot and cannot play; challenge me to play the computer.")
+            raise Refusal(f"{discord_app.player(opponent).name} is a bot and cannot play; challenge me to play the computer.")
         timing = f" with {settings.describe()}" if settings else ""
         view = discord.ui.View(timeout=None)
         view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
             view=view,
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=limits.pinging(opponent.id),
         )
 
     async def _against_computer(
@@ -273,7 +285,7 @@ class TwoPlayerCog(GameCog):
         """The bot accepts at once: the challenger takes the first seat, a computer the second."""
         if interaction.guild is None or interaction.channel is None:
             raise Refusal("Games are played in a server channel.")
-        await interaction.response.defer(thinking=True)
+        await views.defer_public(interaction)
         match = await self.service.create_match(
             self.game_key,
             [discord_app.player(interaction.user), computer(level)],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot import discord_app
+from bot import discord_app, views
+from bot import discord_limits as limits
 from bot.clock import ClockSettings
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.cogs.mod import require_moderator
@@ -40,9 +41,9 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         if any(p.bot and p.id != me for p in (player1, player2)):
             raise Refusal("Other bots cannot play; choose me for a computer player (normal level).")
         if first.id not in (player1.id, player2.id):
-            raise Refusal(f"{first.display_name} is not one of the two players.")
+            raise Refusal(f"{discord_app.player(first).name} is not one of the two players.")
         assert interaction.guild is not None and interaction.channel is not None
-        await interaction.response.defer(thinking=True)
+        await views.defer_public(interaction)
         series = await self.service.create_series(
             self.game_key,
             [seat_for(player1, me), seat_for(player2, me)],
@@ -53,10 +54,10 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         )
         match = await self.service.get(series.games[0])
         await interaction.followup.send(
-            f"{interaction.user.display_name} started a best-of-{series.best_of} death match: "
+            f"{discord_app.player(interaction.user).name} started a best-of-{series.best_of} death match: "
             f"{player1.mention} vs {player2.mention}, {first.mention} places first. "
             f"Follow it in {discord_app.where(match)}.",
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=limits.pinging(*(p.id for p in (player1, player2) if p.id != me)),
         )
 
 

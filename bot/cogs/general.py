@@ -7,6 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import discord_app
+from bot import discord_limits as limits
+from bot.cogs.base import server_id
 from bot.cogs.mod import games_line
 
 
@@ -15,14 +17,15 @@ class GeneralCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="games", description="Matches running in this server")
-    async def games(self, interaction: discord.Interaction) -> None:
-        lines = [games_line(self.bot.matches, m) for m in self.bot.matches.running(interaction.guild_id)]
-        await interaction.response.send_message(
-            "\n".join(lines)
-            or "No matches are running here. Start one with `/fish challenge`, `/volcano new`"
-            " or `/themiscyra challenge`.",
-            ephemeral=True,
-        )
+    @app_commands.describe(page="which page of the list, when it is long (default 1)")
+    async def games(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        running = self.bot.matches.running(server_id(interaction))
+        if not running:
+            text = "No matches are running here. Start one with `/fish challenge`, `/volcano new` or `/geyser new`."
+        else:
+            lines = [f"{len(running)} running matches:", *(games_line(self.bot.matches, m) for m in running)]
+            text = limits.page(lines, page, command="/games")
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @commands.command(name="sync")
     @commands.is_owner()

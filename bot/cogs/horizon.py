@@ -113,6 +113,8 @@ class SpaceSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
         space = str(((interaction.data or {}).get("values") or [""])[0])
+        # Acknowledge first (Discord's 3 s): the move renders and posts the board, at the end a replay too.
+        await interaction.response.defer()
         try:
             notice = await service.move(
                 self.match_id,
@@ -123,7 +125,7 @@ class SpaceSelect(
             )
         except (ServiceError, GameError) as error:
             return await refuse(interaction, str(error))
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=f"Played: {notice.lines[0] if notice.lines else 'done'} ({card_name(self.card)})", view=None
         )
 

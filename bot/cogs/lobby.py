@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_app, posts, views
-from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal
+from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, server_id
 from bot.models import Lobby, Place, Player
 
 
@@ -46,12 +46,12 @@ class LobbyCog(GameCog):
         """The lobby named, or the only open one here that `fits`; `none` says what to do if there is none."""
         if lobby_id is not None:
             lobby = await self.service.get_lobby(lobby_id)
-            if lobby.place.guild_id != interaction.guild_id or lobby.game != self.game_key:
+            if lobby.place.guild_id != server_id(interaction) or lobby.game != self.game_key:
                 raise Refusal(f"There is no {self.title} lobby #{lobby_id} here.")
             return lobby
         found = [
             lobby
-            for lobby in await self.service.open_lobbies(interaction.guild_id)
+            for lobby in await self.service.open_lobbies(server_id(interaction))
             if lobby.game == self.game_key and fits(lobby)
         ]
         if len(found) == 1:
@@ -109,7 +109,9 @@ class LobbyCog(GameCog):
     async def start(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
         me = discord_app.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
-        await interaction.response.defer(thinking=True)  # the first board is posted before we answer
+        if (why := self.service.start_refusal(found, me)) is not None:  # before the public deferral: private
+            raise Refusal(why)
+        await views.defer_public(interaction)  # the first board is posted before we answer
         match = await self.service.start_lobby(found.id, me)
         await interaction.followup.send(
             f"{self.title} #{match.id} is on: {discord_app.where(match)}.",

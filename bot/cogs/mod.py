@@ -14,7 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import backup, discord_app, posts
-from bot.cogs.base import Refusal, find_match
+from bot import discord_limits as limits
+from bot.cogs.base import Refusal, find_match, server_id
 from bot.models import Match, Player
 from bot.service import MatchService, Notice
 
@@ -69,9 +70,12 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         await interaction.followup.send(f"Done: {notice.lines[0]}", ephemeral=True)
 
     @app_commands.command(description="Running matches in this server")
-    async def list(self, interaction: discord.Interaction) -> None:
-        lines = [games_line(self.service, m) for m in self.service.running(interaction.guild_id)]
-        await interaction.response.send_message("\n".join(lines) or "No matches are running.", ephemeral=True)
+    @app_commands.describe(page="which page of the list, when it is long (default 1)")
+    async def list(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        running = self.service.running(server_id(interaction))
+        lines = [f"{len(running)} running matches:", *(games_line(self.service, m) for m in running)]
+        text = limits.page(lines, page, command="/mod list") if running else "No matches are running."
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(description="Pause a match's clock")
     @app_commands.describe(match="match number (default: this thread's match)")
@@ -133,13 +137,23 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         if not found.running:
             raise Refusal(f"Match #{found.id} is over.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        line = f"{interaction.user.display_name} reposted the board."
-        await self.bot.post(Notice("board", found, (line,)))
-        await interaction.followup.send(f"Done: {line}", ephemeral=True)
+        held = found.held
+        line = f"{discord_app.player(interaction.user).name} reposted the board."
+        if held is not None:
+            line += " The match goes on: its clock starts with this board."
+        message = await self.bot.post(Notice("board", found, (line,)))
+        if message is None:
+            reason = found.held or held or "Discord refused every place"
+            raise Refusal(
+                f"The board of match #{found.id} could not be posted anywhere ({reason}), so the match stays on "
+                f"hold. Let the bot post in {discord_app.where(found)} (or its channel), then try again."
+            )
+        await interaction.followup.send(f"Done: {line} {message.jump_url}", ephemeral=True)
 
 
 def games_line(service: MatchService, match: Match) -> str:
-    return f"{posts.summary_line(service, match)} — {discord_app.where(match)}"
+    held = " — on hold: its board could not be posted" if match.held is not None else ""
+    return f"{posts.summary_line(service, match)} — {discord_app.where(match)}{held}"
 
 
 async def setup(bot: discord_app.GameBot) -> None:

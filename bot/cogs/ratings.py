@@ -41,7 +41,7 @@ class RatingsCog(commands.Cog):
         who = user or interaction.user
         rows = await self.bot.matches.stats(guild_id, discord_app.player(who).id)
         await interaction.response.send_message(
-            "\n".join(stats_lines(who.display_name, rows, _titles(), bold=True)),
+            "\n".join(stats_lines(discord_app.player(who).name, rows, _titles(), bold=True)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

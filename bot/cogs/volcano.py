@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_app, solitaire
+from bot.cogs.base import server_id
 from bot.cogs.lobby import LobbyCog
 from bot.games.volcano import OPENINGS
 
@@ -43,7 +44,7 @@ class VolcanoCog(LobbyCog, group_name="volcano", group_description="Volcano: cap
     @app_commands.command(description="The best solitaire scores in this server, per opening and layout")
     @app_commands.describe(opening="only this opening (default: all)")
     async def best(self, interaction: discord.Interaction, opening: str | None = None) -> None:
-        bests = await solitaire.best_scores(self.service, interaction.guild_id, opening)
+        bests = await solitaire.best_scores(self.service, server_id(interaction), opening)
         await interaction.response.send_message(
             "\n".join(solitaire.best_lines(bests, opening)), allowed_mentions=discord.AllowedMentions.none()
         )

@@ -173,6 +173,17 @@ def parse_turn(text: str) -> tuple[Step, ...]:
     return tuple(Step.parse(part) for part in re.split(r"[,;]", stripped))
 
 
+def _quiet_step_event(events: list[str], seat: int, step: Step) -> None:
+    """Say a step caused no eruption; quiet steps in a row share one line ("{0} steps b2-c3, c3-d4: no
+    eruption."), so a long turn typed at once stays short enough to post."""
+    last = events[-1] if events else ""
+    head, quiet = f"{{{seat}}} steps ", ": no eruption."
+    if last.startswith(head) and last.endswith(quiet):
+        events[-1] = f"{last[: -len(quiet)]}, {step}{quiet}"
+    else:
+        events.append(f"{head}{step}{quiet}")
+
+
 def piece_name(piece: str) -> str:
     return f"{COLOUR_NAMES[piece[0]]} {SIZE_NAMES[piece[1]]}"
 
@@ -547,7 +558,7 @@ class Volcano:
             landings.append((square, remaining.pop()))
         if not landings:
             work.seen = work.seen | {caps}
-            work.events.append(f"{{{seat}}} steps {step}: no eruption.")
+            _quiet_step_event(work.events, seat, step)
             if not _legal_steps(_filled(work.board), caps, work.seen):
                 work.events.append(f"{{{seat}}} has no legal step left: the turn passes without an eruption.")
                 self._finish_turn(work, seat, (), (), seats, resigned)

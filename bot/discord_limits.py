@@ -1,0 +1,93 @@
+"""Discord's documented limits, and the helpers that keep every send within them.
+
+Discord answers 400 to a message over 2,000 characters or an autocomplete choice over 100, so nothing the
+bot sends is left to chance: long lists are paged, long texts cut on a line with a marker, and user text
+(names, nicknames) has its mention syntax neutralised so that only the pings we mean go out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import discord
+
+MESSAGE = 2000
+"""Characters in a message's content."""
+CHOICE = 100
+"""Characters in an autocomplete choice's name and value (and a select option's label and value)."""
+CHOICES = 25
+"""Autocomplete choices, and options in a select menu."""
+BUTTON_LABEL = 80
+
+_MENTION = re.compile(r"@(everyone|here)|<(@[!&]?|#)(\d+)>")
+
+
+def neutral(text: str) -> str:
+    """`text` with every mention made inert (a zero-width space after the @ or <), so a nickname such as
+    `@everyone <@&123>` reads as itself and pings nobody, whatever a message's allowed mentions."""
+    return _MENTION.sub(lambda m: f"@\u200b{m[1]}" if m[1] else f"<\u200b{m[2]}{m[3]}>", text)
+
+
+def clip(text: str, limit: int = MESSAGE, marker: str = "\n…") -> str:
+    """`text` cut to `limit` characters, on a line break where there is one, ending with `marker`."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(marker)
+    head = text[:room]
+    if "\n" in head[room // 2 :]:
+        head = head[: head.rindex("\n")]
+    return head + marker
+
+
+def shorten(text: str, limit: int) -> str:
+    """One line cut to `limit` characters with an ellipsis (choice names, labels)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def page(lines: Sequence[str], number: int, *, command: str, limit: int = MESSAGE) -> str:
+    """Page `number` (from 1) of `lines`, as many whole lines as fit, with a footer saying how to see the
+    next page (`command` is e.g. "/games"). Pages are cut greedily, so every page is within `limit`."""
+    footer_room = 80
+    pages: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        line = clip(line, limit - footer_room, "…")
+        if pages[-1] and size + len(line) + 1 > limit - footer_room:
+            pages.append([])
+            size = 0
+        pages[-1].append(line)
+        size += len(line) + 1
+    count = len(pages)
+    number = min(max(1, number), count)
+    text = "\n".join(pages[number - 1])
+    if count > 1:
+        more = f" — `{command} page:{number + 1}` for the next" if number < count else ""
+        text += f"\nPage {number} of {count}{more}."
+    return text
+
+
+def and_more(lines: Iterable[str], limit: int = MESSAGE) -> str:
+    """As many whole lines as fit in `limit`, then "…and N more" for the rest."""
+    kept: list[str] = []
+    all_lines = list(lines)
+    size = 0
+    for index, line in enumerate(all_lines):
+        rest = len(all_lines) - index
+        tail = len(f"…and {rest} more") + 1
+        if size + len(line) + 1 + (tail if rest > 1 else 0) > limit:
+            kept.append(f"…and {rest} more")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
+
+
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Mentions that ping exactly these users: never @everyone, @here, roles or anyone else named."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in user_ids]
+    )
+
+
+NOBODY = discord.AllowedMentions.none()
