@@ -144,7 +144,29 @@ class GameCog(commands.GroupCog):
             value = f"{text}@{found.ply}" if complete else text
             if len(value) <= limits.CHOICE:  # Discord refuses the whole answer for one longer choice
                 choices.append(app_commands.Choice(name=limits.shorten(text, limits.CHOICE), value=value))
+        if not choices and "," in current:
+            choices = self.sendable_head(found, current.rpartition(",")[0])
         return choices[: limits.CHOICES]
+
+    def sendable_head(self, match: Match, head: str) -> list[app_commands.Choice[str]]:
+        """For a typed turn too long to be offered with its next step (a choice holds 100 characters): the
+        most of its steps that one choice can carry, so the player sends them and goes on step by step."""
+        game = self.service.games[self.game_key]
+        try:
+            steps = game.canonical(match.state, head).split(", ")
+        except GameError:
+            return []
+        mark = f"@{match.ply}"
+        count = len(steps)
+        while count and len(", ".join(steps[:count]) + mark) > limits.CHOICE:
+            count -= 1
+        if not count:
+            return []
+        sent = ", ".join(steps[:count])
+        what = f"the {count} steps so far" if count == len(steps) else f"the first {count} of {len(steps)} steps"
+        goes_on = game.to_move(game.play(match.state, sent)) == game.to_move(match.state)
+        name = limits.shorten(f"Send {what}{', then go on' if goes_on else ''}: {sent}", limits.CHOICE)
+        return [app_commands.Choice(name=name, value=sent + mark)]
 
     def suggest(self, state: Any, current: str) -> list[tuple[str, bool]]:
         """(move, complete) for what was typed: legal moves starting with it first, then containing it.
@@ -269,7 +291,8 @@ class TwoPlayerCog(GameCog):
             await self._against_computer(interaction, settings, level)
             return
         if opponent.bot:
-            raise Refusal(f"{discord_app.player(opponent).name} is a bot and cannot play; challenge me to play the computer.")
+            name = discord_app.player(opponent).name
+            raise Refusal(f"{name} is a bot and cannot play; challenge me to play the computer.")
         timing = f" with {settings.describe()}" if settings else ""
         view = discord.ui.View(timeout=None)
         view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))

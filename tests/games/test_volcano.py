@@ -632,3 +632,34 @@ def test_random_playouts_terminate_round_trip_and_replay(seats, seed):
     assert VOLCANO.dumps(replay) == VOLCANO.dumps(state)
     pieces = sum(len(s) for s in state.board) + sum(len(c) for c in state.captures)
     assert pieces == 75
+
+
+# --- Event text of a long turn -------------------------------------------------------------------
+
+
+def test_quiet_steps_in_a_row_share_one_line_and_an_eruption_keeps_its_own() -> None:
+    state = position({"a1": "R3G2"}, "a1 e1 a5 e5 c3")  # a1 is filled: stepping its cap off erupts
+    quiet = "c3-c4, c4-d4, d4-d5"  # over empty squares: no eruption
+    after = VOLCANO.play(state, quiet)
+    assert VOLCANO.events(after) == ("{0} steps c3-c4, c4-d4, d4-d5: no eruption.",)
+    assert VOLCANO.events(VOLCANO.play(state, "c3-c4")) == ("{0} steps c3-c4: no eruption.",)
+    erupting = next(s for s in VOLCANO.legal_moves(after) if VOLCANO.to_move(VOLCANO.play(after, s)) != 0)
+    events = VOLCANO.events(VOLCANO.play(state, f"{quiet}, {erupting}"))
+    assert events[0] == "{0} steps c3-c4, c4-d4, d4-d5: no eruption."
+    assert events[1].startswith(f"{{0}} steps {erupting}: ") and "erupts" in events[1]
+
+
+def test_the_longest_quiet_turn_is_one_short_line() -> None:
+    """A turn of quiet steps at the engine's input cap (600 characters) is one line, shorter than the text."""
+    state = position({}, "a1 e1 a5 e5 c3")
+    steps: list[str] = []
+    while len(", ".join(steps)) < 590:
+        step = next((s for s in VOLCANO.legal_moves(state) if VOLCANO.to_move(VOLCANO.play(state, s)) == 0), None)
+        if step is None:
+            break
+        steps.append(step)
+        state = VOLCANO.play(state, step)
+    assert len(steps) >= 40
+    start = position({}, "a1 e1 a5 e5 c3")
+    (line,) = VOLCANO.events(VOLCANO.play(start, ", ".join(steps)))
+    assert line == f"{{0}} steps {', '.join(steps)}: no eruption." and len(line) < 650
