@@ -1,4 +1,4 @@
-"""A local fake of the Discord API, so tests can drive a real discord.py bot without a network.
+r"""A local fake of the Discord API, so tests can drive a real discord.py bot without a network.
 
 How it works
 ------------
@@ -7,50 +7,89 @@ How it works
 * REST under ``/api/v10``: the routes a bot uses to log in, sync its command tree, answer interactions
   (callback, ``@original``, followups), post/edit/delete channel messages, create threads and look up
   guilds, members, roles and users. Every request is recorded (`RecordedRequest`: method, path, query,
-  JSON body or the multipart ``payload_json``, and the uploaded files with their bytes). No rate limit
-  headers are sent, so discord.py never sleeps. Unknown routes answer 404 and are listed by `check()`.
+  JSON body or the multipart ``payload_json``, the uploaded files with their bytes, and Discord's error
+  body if it failed). No rate limit headers are sent, so discord.py never sleeps. Unknown routes answer
+  404 and are listed by `check()`.
 * A gateway websocket at ``/gateway`` speaking plain JSON text frames (discord.py asks for
   ``compress=zlib-stream`` but decodes text frames as they are): HELLO, HEARTBEAT_ACK, READY followed
   by one GUILD_CREATE per guild on IDENTIFY, RESUME with a replay of the events the bot missed,
   GUILD_MEMBERS_CHUNK for member requests, and dispatches (INTERACTION_CREATE, MESSAGE_*, THREAD_*,
-  CHANNEL_*), filtered by the bot's intents as Discord does.
+  CHANNEL_*, GUILD_MEMBER_*), filtered by the bot's intents as Discord does.
 * discord.py is pointed at the fake by patching class attributes while it runs (`DiscordFake.patched`):
   ``discord.http.Route.BASE`` (REST; the webhook adapter that sends interaction callbacks and followups
   imports the same ``Route`` class), ``DiscordWebSocket.DEFAULT_GATEWAY`` (discord.py 2.7's non-sharded
   ``Client.connect`` never asks ``/gateway/bot``, it dials this default) and ``Asset.BASE`` (avatars are
   served as a 1x1 PNG). ``/gateway/bot`` answers too, for ``AutoShardedClient``.
 
-Tests act as users (`slash`, `autocomplete`, `click`, `select`, `say`). An interaction returns a
-`Reply` that waits (real time, `timeout` seconds) until the bot answered: the callback arrived and, for a
-deferral, the deferred message was filled in (or, for a deferred update, something was edited or sent).
-Messages (`FakeMessage`), threads (`FakeChannel`) and attachments (`FakeAttachment`, with bytes) live in
-memory and are current after edits. An ERROR logged by discord.py (e.g. a command raised) fails the
-waiting `Reply` at once with the traceback, and `check()` (run when `serve()` exits) fails the test on
-unknown routes or logged errors; clear ``fake.errors`` / ``fake.unknown_requests`` when expected.
+Tests act as users (`slash`, `autocomplete`, `click`, `select`, `say`), in a guild or, with ``dm=True``,
+in the user's DM with the bot. An interaction returns a `Reply` that waits (real time, `timeout` seconds)
+until the bot answered: the callback arrived and, for a deferral, the deferred message was filled in (or,
+for a deferred update, something was edited or sent). Messages (`FakeMessage`), threads (`FakeChannel`)
+and attachments (`FakeAttachment`, with bytes) live in memory and are current after edits. An ERROR
+logged by discord.py (e.g. a command raised) or a late first answer fails the waiting `Reply` at once.
 
-Discord rules it enforces, because bots break on them in production: an interaction must be answered
-within ``response_timeout`` (3 s) and only once; callback types must fit the interaction type; the first
-followup after a deferral fills the deferred message and keeps the deferral's ephemeral flag; channel
-routes cannot see ephemeral messages; only the bot's own messages can be edited; empty messages,
-content over 2000 characters, more than 5 action rows / 5 components per row, duplicate custom ids,
-over 10 files or files over 10 MiB, and over 25 autocomplete choices are rejected; users can only run
-commands that were synced (to their guild or globally) and whose ``default_member_permissions`` they
-have, only send registered options (typed, required, choices, min/max), only click components that are
-on the message and enabled, and only act in private threads they were added to (or with Manage Threads).
-Intents matter as on Discord: GUILD_CREATE carries every member only with the members intent (otherwise
-just the bot), message events need the messages intents, and other users' message content the
-message-content intent.
+Strict as Discord
+-----------------
+Every request body is validated against Discord's own OpenAPI description of the route
+(tests/discord_api: openapi.json, JSON Schema 2020-12) and against the documented limits the spec does
+not state; a failure answers 400 50035 "Invalid Form Body" with Discord's ``errors`` object naming the
+field (``components.0.components.0.label``). On top of the spec:
+
+* commands (bulk and single sync): chat-input and option names ``^[-_'\w]{1,32}$`` and lowercase,
+  descriptions 1-100, at most 25 options per level, required options first, unique names per level, at
+  most 25 choices (names 1-100, string values 1-100), 100 chat-input commands, and 4,000 characters of
+  name, description and choice texts per command (DESIGN.md's figure; Discord raised it to 8,000 in
+  2024, so a bot within the fake is within both);
+* messages (create, edit, interaction callbacks, followups, webhook edits): content 2,000, at most 10
+  attachments (alt text 1,024) of 10 MiB, 5 action rows of 1-5 buttons or one select alone, button
+  labels 80, custom ids 1-100 and unique, selects with 1-25 options (label/value/description 100),
+  placeholders 150, min/max values 0-25 and not more than the options, no empty messages;
+* ``allowed_mentions``: ``parse: ["users"]`` together with a ``users`` list (or roles) is a 400;
+* autocomplete answers: at most 25 choices, names and string values 1-100; thread names 1-100;
+* interactions: the first answer within ``response_timeout`` (3 s) from the dispatch to the callback's
+  arrival, simulated ``latency`` included, else 404 10062; answered once (40060); callback types that fit
+  the interaction; the token lives ``followup_lifetime`` (15 min), then 401 50027 for followups and
+  ``@original``; the first followup after a deferral fills the deferred message and keeps its ephemeral
+  flag (unless the bot deleted it); channel routes cannot see ephemeral messages; only the bot's own
+  messages can be edited; messages in archived threads cannot be edited (50083);
+* users can only run commands Discord would offer them: synced to their guild or globally (in DMs: global
+  ones whose ``contexts`` include 1, or without ``contexts`` whose ``dm_permission`` is not false; a
+  ``force=True`` stale client gets any), with their ``default_member_permissions``, registered options
+  (typed, required, choices, min/max), components that are on the message and enabled, and private
+  threads they were added to (or Manage Threads); DMs are their recipient's;
+* intents: GUILD_CREATE carries every member only with the members intent (otherwise just the bot),
+  message events need the messages intents, other users' message content the message-content intent.
+
+Every request refused through the bot's fault is recorded in ``fake.rejected`` (`Rejection`: the
+request, status, code and failing fields), whether or not the bot noticed (discord.py raises, but a bot
+may swallow it), and `check()`, run when `serve()` exits, fails the test on them, on unknown routes and on
+logged errors. A test that expects a rejection takes it off: ``fake.rejected.clear()`` (likewise
+``fake.errors`` / ``fake.unknown_requests``). Failures a test arranges are answered but not recorded.
+
+Failures and changes on demand
+------------------------------
+`fail_next` (any status for matching requests; mind discord.py's 5xx retries), `forbid`/`allow` (the
+bot's Send Messages in a channel: 403 50013), `lock_thread` (400 50083 while archived, 160005 once
+unarchived), `archive` (a post unarchives, an edit is refused), `delete_channel` (404 10003 on every
+route), `remove_member` (404 10007, GUILD_MEMBER_REMOVE), `set_nick`, ``add_user(global_name=...)`` and
+`age_interactions` (make interactions older, e.g. to expire their tokens).
+
+Pings: each `FakeMessage` records ``allowed_mentions`` as sent and ``pings`` (`Pings`: users, roles,
+everyone) as Discord decides them from the content; ``mentions`` and the private-thread rule (pinged
+users are added) follow them. `pinged` lists the messages that notified a user, `unsafe_pings` the
+bot's messages that pinged @everyone, @here or a role.
 
 Not supported: modals (callback type 9 is recorded, but there is no submit helper), context-menu
-commands, interactions outside guilds (the bot can open DMs and post in them), forum/voice/stage channels,
-permission overwrites, reactions beyond recording them, polls, pins, stickers, presences, voice, audit
-logs, webhooks other than interaction webhooks, sharding beyond one shard, and rate limiting.
+commands, group DMs, forum/voice/stage channels, permission overwrites (but `forbid`), reactions beyond
+recording them, polls, pins, stickers, presences, voice, audit logs, webhooks other than interaction
+webhooks, sharding beyond one shard, and rate limiting.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import http
 import json
 import logging
 import mimetypes
@@ -72,6 +111,9 @@ from aiohttp import web
 from discord.asset import Asset
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+
+from tests import discord_api
+from tests.discord_api import InvalidForm
 
 T = TypeVar("T")
 
@@ -97,6 +139,9 @@ SETTABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICAT
 TEXT, DM, NEWS = 0, 1, 5
 NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD = 10, 11, 12
 THREAD_TYPES = (NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+
+# Interaction contexts (where a command was run).
+CONTEXT_GUILD, CONTEXT_BOT_DM = 0, 1
 
 # Interaction types and callback types.
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
@@ -125,11 +170,35 @@ EVERYONE_PERMISSIONS = discord.Permissions(
     change_nickname=True,
 ).value
 MODERATOR_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_guild=True, manage_messages=True).value
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True, manage_threads=True).value
+# The bot's role has what README.md asks for at invite time, no more: no Manage Threads (so a locked thread
+# is closed to it) and no Mention Everyone (pings are recorded as if it had it, see `Pings`).
+BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    attach_files=True,
+    embed_links=True,
+    read_message_history=True,
+).value
+MANAGE_THREADS = discord.Permissions(manage_threads=True).value
+# What the app may do in its DM with a user (app_permissions of a DM interaction, per the docs).
+DM_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    add_reactions=True,
+    attach_files=True,
+    embed_links=True,
+    mention_everyone=True,
+    use_external_emojis=True,
+).value
 APPLICATION_FLAGS = 1 << 23  # APPLICATION_COMMAND_BADGE
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_MENTION = re.compile(r"<@!?(\d+)>")
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE_MENTION = re.compile(r"@(everyone|here)\b")
 
 
 def _now_iso() -> str:
@@ -156,12 +225,15 @@ def _tiny_png() -> bytes:
 
 def _walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every component, depth first: action rows, sections (with accessory) and containers nest others."""
-    for component in components:
-        yield component
-        yield from _walk_components(component.get("components") or [])
-        accessory = component.get("accessory")
-        if accessory:
-            yield from _walk_components([accessory])
+    return (component for _, component in discord_api.walk_components(components))
+
+
+def _offered_in(command: dict[str, Any], context: int) -> bool:
+    """Whether Discord offers a synced command in a context: its ``contexts``, else ``dm_permission``."""
+    contexts = command.get("contexts")
+    if contexts is not None:
+        return context in contexts
+    return context == CONTEXT_GUILD or command.get("dm_permission") is not False
 
 
 def _json_response(data: Any, status: int = 200) -> web.Response:
@@ -170,11 +242,18 @@ def _json_response(data: Any, status: int = 200) -> web.Response:
 
 
 class _ApiError(Exception):
-    """An error answered the way Discord does: ``{"message", "code", "errors"}`` with an HTTP status."""
+    """An error answered the way Discord does: ``{"message", "code", "errors"}`` with an HTTP status.
 
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+    ``expected`` marks failures a test arranged (`fail_next`, `forbid`, `lock_thread`, `delete_channel`,
+    `remove_member`): they are answered but not counted against the bot in `DiscordFake.rejected`.
+    """
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None, *, expected: bool = False
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.expected = expected
 
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {"message": self.message, "code": self.code}
@@ -182,14 +261,25 @@ class _ApiError(Exception):
             body["errors"] = self.errors
         return body
 
+    @classmethod
+    def invalid_form(cls, error: InvalidForm) -> _ApiError:
+        return cls(400, 50035, "Invalid Form Body", error.errors())
 
-def _invalid_form(field_name: str, message: str) -> _ApiError:
-    return _ApiError(
-        400,
-        50035,
-        "Invalid Form Body",
-        {field_name: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": message}]}},
-    )
+
+def _invalid_form(path: str, message: str, code: str = "BASE_TYPE_INVALID") -> _ApiError:
+    """A 50035 error at a dotted field path (``data.choices.0.name``), nested as Discord nests it."""
+    parts = tuple(int(part) if part.isdigit() else part for part in path.split(".") if part)
+    return _ApiError.invalid_form(InvalidForm(parts, code, message))
+
+
+def _flatten_errors(errors: dict[str, Any], path: str = "") -> Iterator[str]:
+    """``components.0.label: Must be 80 or fewer in length.`` lines from Discord's nested ``errors``."""
+    for key, value in errors.items():
+        if key == "_errors":
+            for error in value:
+                yield f"{path or '<body>'}: {error.get('message')} ({error.get('code')})"
+        elif isinstance(value, dict):
+            yield from _flatten_errors(value, f"{path}.{key}" if path else key)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -225,9 +315,46 @@ class RecordedRequest:
     json: Any
     files: list[Upload]
     status: int = 0
+    error: dict[str, Any] | None = None  # Discord's error body when it failed
+    at: float = 0.0  # event-loop time when it was handled (after the simulated latency)
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} -> {self.status}"
+
+
+@dataclass
+class Rejection:
+    """A bot request the fake refused as Discord would, through the bot's fault (see `DiscordFake.rejected`)."""
+
+    request: RecordedRequest
+    status: int
+    code: int
+    message: str
+    errors: dict[str, Any] | None = None
+
+    @property
+    def fields(self) -> list[str]:
+        """Each failing field as ``path: message (CODE)``, from Discord's ``errors`` object."""
+        return list(_flatten_errors(self.errors or {}))
+
+    def __str__(self) -> str:
+        where = f"{self.request.method} {self.request.path}"
+        detail = "; ".join(self.fields)
+        return f"{where} -> {self.status} {self.code} {self.message}" + (f": {detail}" if detail else "")
+
+
+@dataclass
+class Pings:
+    """Who a message notifies, as Discord decides from its content and ``allowed_mentions``."""
+
+    users: set[int] = field(default_factory=set)
+    roles: set[int] = field(default_factory=set)
+    everyone: bool = False  # @everyone or @here
+
+    @property
+    def unsafe(self) -> bool:
+        """Pings beyond named users: @everyone, @here or a role."""
+        return self.everyone or bool(self.roles)
 
 
 @dataclass
@@ -346,6 +473,7 @@ class FakeGuild:
     channel_ids: list[int]
     members: dict[int, dict[str, Any]]
     joined_at: str = field(default_factory=_now_iso)
+    left: set[int] = field(default_factory=set)  # users `remove_member` took out
 
     def role(self, name: str) -> dict[str, Any]:
         for role in self.roles:
@@ -372,7 +500,9 @@ class FakeMessage:
     application_id: int | None = None
     interaction_metadata: dict[str, Any] | None = None
     member: dict[str, Any] | None = None
-    mentions: list[dict[str, Any]] = field(default_factory=list)
+    mentions: list[dict[str, Any]] = field(default_factory=list)  # the users it pings, as in Discord's payload
+    allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (None: absent, so everything pings)
+    pings: Pings = field(default_factory=Pings)
     reactions: list[str] = field(default_factory=list)
     thread_id: int | None = None
     edited_timestamp: str | None = None
@@ -419,9 +549,9 @@ class FakeMessage:
             "timestamp": self.timestamp,
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
-            "mention_everyone": False,
+            "mention_everyone": self.pings.everyone,
             "mentions": self.mentions,
-            "mention_roles": [],
+            "mention_roles": [str(role) for role in sorted(self.pings.roles)],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
             "components": self.components,
@@ -467,6 +597,16 @@ class Callback:
 
 
 @dataclass
+class _Failure:
+    """An error `DiscordFake.fail_next` arranged: the next ``remaining`` matching requests answer it."""
+
+    method: str
+    pattern: re.Pattern[str]
+    error: _ApiError
+    remaining: int
+
+
+@dataclass
 class _InteractionRecord:
     payload: dict[str, Any]
     label: str
@@ -476,6 +616,7 @@ class _InteractionRecord:
     original: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     activity: int = 0  # edits/followups/deletes after the callback (what a deferred update waits for)
+    late: float | None = None  # seconds after the dispatch at which a refused (late) callback arrived
 
     @property
     def id(self) -> int:
@@ -632,11 +773,15 @@ class DiscordFake:
         channels: Sequence[str] = ("general", "games"),
         bot_name: str = "FakeBot",
         response_timeout: float = 3.0,
+        followup_lifetime: float = 900.0,
+        latency: float = 0.0,
         timeout: float = 10.0,
         heartbeat_interval: int = 45000,
         capture_loggers: Sequence[str] = ("discord",),
     ) -> None:
         self.response_timeout = response_timeout
+        self.followup_lifetime = followup_lifetime
+        self.latency = latency
         self.timeout = timeout
         self.heartbeat_interval = heartbeat_interval
         self._capture_loggers = tuple(capture_loggers)
@@ -672,7 +817,10 @@ class DiscordFake:
 
         self.requests: list[RecordedRequest] = []
         self.unknown_requests: list[RecordedRequest] = []
+        self.rejected: list[Rejection] = []
         self.errors: list[str] = []
+        self._failures: list[_Failure] = []
+        self._forbidden: set[int] = set()
         self.gateway_received: list[dict[str, Any]] = []
         self.gateway_sent: list[dict[str, Any]] = []
         self.gateway_queries: list[dict[str, str]] = []
@@ -689,7 +837,7 @@ class DiscordFake:
         self._loop_thread: int | None = None
         self._runner: web.AppRunner | None = None
         self._error_capture = _ErrorCapture(self)
-        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._setup_routes()
         self.port = 0
 
@@ -735,10 +883,13 @@ class DiscordFake:
             self._runner = None
 
     def check(self) -> None:
-        """Fail on requests the fake does not know (gaps to fill) and on errors the bot logged."""
+        """Fail on requests the fake does not know (gaps to fill), on requests Discord would have refused
+        (`rejected`, whether or not the bot noticed) and on errors the bot logged."""
         problems = []
         if self.unknown_requests:
             problems.append("unknown routes: " + ", ".join(f"{r.method} {r.path}" for r in self.unknown_requests))
+        if self.rejected:
+            problems.append("requests Discord would reject:\n" + "\n".join(str(r) for r in self.rejected))
         if self.errors:
             problems.append("errors logged while running:\n" + "\n".join(self.errors))
         if problems:
@@ -810,13 +961,19 @@ class DiscordFake:
         self._last_id = max(discord.utils.time_snowflake(datetime.now(UTC)), self._last_id + 1)
         return self._last_id
 
-    def add_user(self, name: str) -> dict[str, Any]:
-        """A user known to the fake (and a member of guilds added afterwards)."""
+    def add_user(self, name: str, *, global_name: str | None = None) -> dict[str, Any]:
+        """A user known to the fake (and a member of guilds added afterwards).
+
+        ``global_name`` is the display name (default: the name in title case), at most 32 characters.
+        """
+        global_name = name.title() if global_name is None else global_name
+        if not 1 <= len(global_name) <= 32:
+            raise ValueError(f"a display name has 1 to 32 characters, got {len(global_name)}")
         user: dict[str, Any] = {
             "id": str(self._snowflake()),
             "username": name,
             "discriminator": "0",
-            "global_name": name.title(),
+            "global_name": global_name,
             "avatar": None,
             "bot": False,
             "public_flags": 0,
@@ -959,6 +1116,137 @@ class DiscordFake:
         """Recorded requests whose path matches the regular expression (``re.search``)."""
         return [r for r in self.requests if r.method == method and re.search(path_pattern, r.path)]
 
+    def dm_channel(self, user: str | int | dict[str, Any]) -> FakeChannel:
+        """The DM channel between ``user`` and the bot (type 1), opened on first use as Discord does."""
+        user_id = self._user_id(user)
+        for place in self.channels.values():
+            if place.type == DM and int(place.recipients[0]["id"]) == user_id:
+                return place
+        recipient = self._users_by_id[user_id]
+        place = FakeChannel(
+            id=self._snowflake(), type=DM, name=f"dm-{recipient['username']}", guild_id=None, recipients=[recipient]
+        )
+        self.channels[place.id] = place
+        return place
+
+    def pinged(self, user: str | int | dict[str, Any]) -> list[FakeMessage]:
+        """Messages that notified ``user``, oldest first (deleted ones too: the notification went out)."""
+        user_id = self._user_id(user)
+        return [m for m in self.messages.values() if user_id in m.pings.users]
+
+    def unsafe_pings(self) -> list[FakeMessage]:
+        """The bot's messages that pinged @everyone, @here or a role (DESIGN.md: never)."""
+        return [m for m in self.messages.values() if m.pings.unsafe and int(m.author["id"]) == self.application_id]
+
+    # --- failures and changes a test arranges ----------------------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        path_pattern: str,
+        status: int,
+        code: int | None = None,
+        message: str | None = None,
+        count: int = 1,
+    ) -> None:
+        """The next ``count`` ``method`` requests whose path (relative to /api/v10) matches ``path_pattern``
+        (``re.search``) answer ``status`` with Discord's JSON error body, before any other check.
+
+        Defaults by status: 403 -> 50013 "Missing Permissions", 404 -> 10003 "Unknown Channel", 5xx -> 0
+        "Internal Server Error". Mind discord.py's retries: its REST client retries 500, 502, 504 and 524
+        (sleeping 1, 3, 5, 7 s; 5 tries) and raises 503 at once, while its webhook client (interaction
+        callbacks, followups, ``@original``) retries every 5xx, 503 included. Rate limits (429) are not modelled.
+        """
+        if status == 429:
+            raise ValueError("the fake does not model rate limits (discord.py would wait for retry_after)")
+        defaults = {403: (50013, "Missing Permissions"), 404: (10003, "Unknown Channel")}
+        phrase = "Internal Server Error" if status >= 500 else http.HTTPStatus(status).phrase
+        default_code, default_message = defaults.get(status, (0, phrase))
+        error = _ApiError(status, default_code if code is None else code, message or default_message, expected=True)
+        self._failures.append(_Failure(method.upper(), re.compile(path_pattern), error, count))
+
+    def forbid(self, channel: str | int | FakeChannel) -> None:
+        """Take Send Messages away from the bot in ``channel`` (a moderator's overwrite) until `allow`.
+
+        Posting a message or creating a thread there answers 403 50013 Missing Permissions, and interactions
+        there carry ``app_permissions`` without it. Interaction responses still work: they go through the
+        interaction's webhook, which channel permissions do not govern.
+        """
+        self._forbidden.add(self.channel(channel).id)
+
+    def allow(self, channel: str | int | FakeChannel) -> None:
+        """Give back what `forbid` took."""
+        self._forbidden.discard(self.channel(channel).id)
+
+    async def lock_thread(self, thread: str | int | FakeChannel) -> None:
+        """Lock and archive a thread as a moderator does (THREAD_UPDATE dispatched).
+
+        The bot has no Manage Threads, so it can no longer post there: Discord answers 400 50083 "Thread is
+        archived" for a locked and archived thread (what its API returns; see discord/discord-api-docs
+        issues 5517 and 6884), and 400 160005 "Thread is locked" once the bot has unarchived it (it may, as
+        the thread's creator, by PATCHing ``archived: false``). Editing its messages there answers 50083.
+        """
+        place = self._thread(thread)
+        place.locked = place.archived = True
+        await self._dispatch("THREAD_UPDATE", place.payload(), intent=INTENT_GUILDS)
+
+    async def archive(self, thread: str | int | FakeChannel) -> None:
+        """Archive a thread as Discord does after inactivity (THREAD_UPDATE dispatched).
+
+        The bot posting a message there unarchives it; editing a message there answers 400 50083 "Thread is
+        archived" (the bot should unarchive first), which counts as a rejection.
+        """
+        place = self._thread(thread)
+        place.archived = True
+        await self._dispatch("THREAD_UPDATE", place.payload(), intent=INTENT_GUILDS)
+
+    async def delete_channel(self, channel: str | int | FakeChannel) -> None:
+        """Delete a channel or thread as a moderator does (CHANNEL_DELETE / THREAD_DELETE dispatched).
+
+        Every route on it, its messages included, then answers 404 10003 Unknown Channel. A channel's
+        threads go with it.
+        """
+        await self._remove_channel(self.channel(channel))
+
+    async def remove_member(self, user: str | int | dict[str, Any], guild: FakeGuild | None = None) -> None:
+        """The user left the server: GUILD_MEMBER_REMOVE (with the members intent), GET member answers 404
+        10007 Unknown Member, and they are gone from its threads."""
+        guild = guild or self.guild
+        user_id = self._user_id(user)
+        member = guild.members.pop(user_id, None)
+        if member is None:
+            raise ValueError(f"{user!r} is not a member of {guild.name!r}")
+        guild.left.add(user_id)
+        for thread in self.threads:
+            if thread.guild_id == guild.id:
+                thread.member_ids.discard(user_id)
+        data = {"guild_id": str(guild.id), "user": member["user"]}
+        await self._dispatch("GUILD_MEMBER_REMOVE", data, intent=INTENT_GUILD_MEMBERS)
+
+    async def set_nick(
+        self, user: str | int | dict[str, Any], nick: str | None, guild: FakeGuild | None = None
+    ) -> None:
+        """Set a member's server nickname (None clears it): interactions carry it in ``member.nick``, so
+        discord.py's ``Member.display_name`` returns it; GUILD_MEMBER_UPDATE goes out with the members intent."""
+        if nick is not None and not 1 <= len(nick) <= 32:
+            raise ValueError(f"a nickname has 1 to 32 characters, got {len(nick)}")
+        guild = guild or self.guild
+        member = self.member(user, guild)
+        member["nick"] = nick
+        data = dict(member, guild_id=str(guild.id))
+        await self._dispatch("GUILD_MEMBER_UPDATE", data, intent=INTENT_GUILD_MEMBERS)
+
+    def age_interactions(self, seconds: float) -> None:
+        """Make every interaction so far ``seconds`` older: 3 to miss the first answer, 900 to expire tokens."""
+        for record in self._interactions.values():
+            record.sent_at -= seconds
+
+    def _thread(self, thread: str | int | FakeChannel) -> FakeChannel:
+        place = self.channel(thread)
+        if not place.is_thread:
+            raise TypeError(f"{place.name!r} is not a thread")
+        return place
+
     # --- permissions -----------------------------------------------------------------------------
 
     def permissions(self, user: str | int | dict[str, Any], guild: FakeGuild | None = None) -> int:
@@ -979,7 +1267,11 @@ class DiscordFake:
         return value
 
     def _check_can_see(self, user_id: int, channel: FakeChannel) -> None:
-        """Private threads are visible to their members and to members with Manage Threads only."""
+        """A DM is its recipient's; private threads are visible to their members and to Manage Threads."""
+        if channel.type == DM:
+            if int(channel.recipients[0]["id"]) != user_id:
+                raise PermissionError(f"{channel.name!r} is another user's DM with the bot")
+            return
         if channel.type != PRIVATE_THREAD or user_id in channel.member_ids:
             return
         guild = self._guild(channel.guild_id)
@@ -1017,6 +1309,11 @@ class DiscordFake:
             result = condition()
             if result:
                 return result
+            if record is not None and record.late is not None and record.callback is None:
+                raise AssertionError(
+                    f"the bot answered {record.label} {record.late:.2f} s after it was sent, past Discord's "
+                    f"{self.response_timeout} s: it can no longer be answered (404 10062 Unknown interaction)"
+                )
             if record is not None and len(self.errors) > record.errors_before:
                 new = "\n".join(self.errors[record.errors_before :])
                 raise AssertionError(f"the bot logged an error while handling {record.label}:\n{new}")
@@ -1033,6 +1330,8 @@ class DiscordFake:
             lines.append(f"callback: {record.callback}")
             lines.append(f"original: {record.original!r}; followups: {record.followups}")
         lines.append("last requests: " + ", ".join(str(r) for r in self.requests[-8:]))
+        if self.rejected:
+            lines.append("rejected:\n" + "\n".join(str(r) for r in self.rejected))
         if self.errors:
             lines.append("errors:\n" + "\n".join(self.errors))
         return "\n" + "\n".join(lines)
@@ -1077,6 +1376,8 @@ class DiscordFake:
         options: Mapping[str, Any] | None = None,
         *,
         channel: str | int | FakeChannel | None = None,
+        dm: bool = False,
+        force: bool = False,
         wait: bool = True,
         locale: str = "en-US",
     ) -> Reply:
@@ -1085,9 +1386,11 @@ class DiscordFake:
         Option values are typed from the synced command: str, int, float, bool; users (name, payload or
         id) for user/mentionable options, channels (name, id, FakeChannel) and roles (name) likewise, and
         ``(filename, bytes)`` for attachments. With ``wait=False`` it returns once the payload is sent.
+        ``dm=True`` runs it in the user's DM with the bot. Only commands Discord would offer there can be
+        run (a LookupError or PermissionError says why not) unless ``force=True``, a stale client.
         """
-        place = self.channel(channel)
-        data = self._command_data(user, place, command, dict(options or {}), focused=None)
+        place = self._interaction_place(user, channel, dm)
+        data = self._command_data(user, place, command, dict(options or {}), focused=None, force=force)
         return await self._interact(
             APPLICATION_COMMAND, user, place, data, label=f"/{command}", wait=wait, locale=locale
         )
@@ -1100,6 +1403,8 @@ class DiscordFake:
         *,
         focused: str | None = None,
         channel: str | int | FakeChannel | None = None,
+        dm: bool = False,
+        force: bool = False,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (default: the last option given); returns the bot's choices."""
         options = dict(options or {})
@@ -1108,8 +1413,8 @@ class DiscordFake:
                 raise ValueError("autocomplete needs at least the focused option's text")
             focused = list(options)[-1]
         options.setdefault(focused, "")
-        place = self.channel(channel)
-        data = self._command_data(user, place, command, options, focused=focused)
+        place = self._interaction_place(user, channel, dm)
+        data = self._command_data(user, place, command, options, focused=focused, force=force)
         reply = await self._interact(AUTOCOMPLETE, user, place, data, label=f"autocomplete /{command} {focused}")
         return reply.choices
 
@@ -1120,14 +1425,16 @@ class DiscordFake:
         custom_id: str | None = None,
         *,
         label: str | None = None,
+        dm: bool = False,
         wait: bool = True,
     ) -> Reply:
         """Press the button with ``custom_id`` (or ``label``) on ``message``, as ``user``.
 
         A bare ``defer()`` (type 6) that edits nothing never counts as done: pass ``wait=False`` and
-        ``await reply.wait_callback()`` for that.
+        ``await reply.wait_callback()`` for that. A message in a DM channel makes a DM interaction
+        (``dm=True`` only asserts that it is one).
         """
-        stored = self._component_message(user, message)
+        stored = self._component_message(user, message, dm)
         component = stored.component(custom_id, label=label)
         if component.get("type") != 2:
             raise TypeError(f"component {component.get('custom_id')!r} is not a button: {component}")
@@ -1145,10 +1452,11 @@ class DiscordFake:
         custom_id: str,
         values: Sequence[Any],
         *,
+        dm: bool = False,
         wait: bool = True,
     ) -> Reply:
         """Choose ``values`` in a select menu: option values for string selects, users/roles/channels else."""
-        stored = self._component_message(user, message)
+        stored = self._component_message(user, message, dm)
         component = stored.component(custom_id)
         kind = component.get("type")
         if kind not in (3, 5, 6, 7, 8):
@@ -1159,7 +1467,8 @@ class DiscordFake:
         if not low <= len(values) <= high:
             raise ValueError(f"select {custom_id!r} takes {low}..{high} values, got {len(values)}")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
-        guild = self._guild(self.channel(stored.channel_id).guild_id or self.guild.id)
+        guild_id = self.channel(stored.channel_id).guild_id
+        guild = self._guild(guild_id) if guild_id is not None else None
         if kind == 3:
             allowed = [o["value"] for o in component.get("options", [])]
             unknown = [v for v in values if v not in allowed]
@@ -1192,8 +1501,8 @@ class DiscordFake:
             author=author,
             content=content,
             member=member,
-            mentions=self._mentions(content),
         )
+        self._set_mentions(message, None)
         self._store_message(message, place)
         await self._emit_message("MESSAGE_CREATE", message)
         return message
@@ -1206,7 +1515,18 @@ class DiscordFake:
         await self._ws.close(code=code, message=b"fake disconnect")
         await self.wait_until(lambda: self._sessions_started > before, timeout=timeout, what="the bot to reconnect")
 
-    def _component_message(self, user: str | dict[str, Any], message: FakeMessage | Reply | int) -> FakeMessage:
+    def _interaction_place(
+        self, user: str | dict[str, Any], channel: str | int | FakeChannel | None, dm: bool
+    ) -> FakeChannel:
+        if not dm:
+            return self.channel(channel)
+        if channel is not None:
+            raise ValueError("dm=True runs in the user's DM with the bot: leave out channel")
+        return self.dm_channel(user)
+
+    def _component_message(
+        self, user: str | dict[str, Any], message: FakeMessage | Reply | int, dm: bool = False
+    ) -> FakeMessage:
         if isinstance(message, Reply):
             if message.message is None:
                 raise ValueError(f"{message!r} has no message to click on")
@@ -1215,7 +1535,10 @@ class DiscordFake:
         stored = self.messages.get(message_id)
         if stored is None or stored.deleted:
             raise KeyError(f"message {message_id} does not exist (or was deleted)")
-        self._check_can_see(self._user_id(user), self.channel(stored.channel_id))
+        place = self.channel(stored.channel_id)
+        if dm and place.type != DM:
+            raise ValueError(f"message {message_id} is in {place.name!r}, not in a DM")
+        self._check_can_see(self._user_id(user), place)
         return stored
 
     async def _component_interaction(
@@ -1223,6 +1546,21 @@ class DiscordFake:
     ) -> Reply:
         place = self.channel(message.channel_id)
         return await self._interact(MESSAGE_COMPONENT, user, place, data, label=label, wait=wait, message=message)
+
+    def _app_permissions(self, place: FakeChannel) -> int:
+        """The bot's permissions in a channel: its roles', less what `forbid` took there."""
+        if place.guild_id is None:
+            return DM_PERMISSIONS
+        value = self.permissions(self.application_id, self._guild(place.guild_id))
+        if place.id in self._forbidden:
+            taken = discord.Permissions(
+                send_messages=True,
+                send_messages_in_threads=True,
+                create_public_threads=True,
+                create_private_threads=True,
+            )
+            value &= ~taken.value
+        return value
 
     async def _interact(
         self,
@@ -1236,38 +1574,47 @@ class DiscordFake:
         message: FakeMessage | None = None,
         locale: str = "en-US",
     ) -> Reply:
+        """Dispatch INTERACTION_CREATE as Discord builds it: with ``member`` in a guild, ``user`` in a DM."""
         if self._ws is None or self._session_id is None:
             raise RuntimeError("the bot is not connected to the fake gateway (use `async with fake.run(bot)`)")
-        if place.guild_id is None:
-            raise NotImplementedError("interactions outside guilds are not supported by the fake")
-        guild = self._guild(place.guild_id)
         user_id = self._user_id(user)
-        if user_id not in guild.members:
-            raise ValueError(f"{user!r} is not a member of {guild.name!r}")
-        self._check_can_see(user_id, place)
-        member = dict(guild.members[user_id], permissions=str(self.permissions(user_id, guild)))
-        channel_payload = dict(place.payload(), permissions=member["permissions"])
         interaction_id = self._snowflake()
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
             "type": kind,
             "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
             "channel_id": str(place.id),
-            "channel": channel_payload,
-            "member": member,
             "token": f"fake-interaction-token-{interaction_id}",
             "version": 1,
-            "app_permissions": str(self.permissions(self.application_id, guild)),
+            "app_permissions": str(self._app_permissions(place)),
             "locale": locale,
-            "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
             "attachment_size_limit": MAX_FILE_SIZE,
         }
+        if place.guild_id is None:
+            self._check_can_see(user_id, place)
+            payload.update(
+                channel=dict(place.payload(), permissions=str(DM_PERMISSIONS)),
+                user=self._users_by_id[user_id],
+                authorizing_integration_owners={"0": "0"},  # "0": from the DM with the app's bot user
+                context=CONTEXT_BOT_DM,
+            )
+        else:
+            guild = self._guild(place.guild_id)
+            if user_id not in guild.members:
+                raise ValueError(f"{user!r} is not a member of {guild.name!r}")
+            self._check_can_see(user_id, place)
+            member = dict(guild.members[user_id], permissions=str(self.permissions(user_id, guild)))
+            payload.update(
+                guild_id=str(guild.id),
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                channel=dict(place.payload(), permissions=member["permissions"]),
+                member=member,
+                guild_locale="en-US",
+                authorizing_integration_owners={"0": str(guild.id)},
+                context=CONTEXT_GUILD,
+            )
         if message is not None:
             payload["message"] = self._message_payload(message)
         loop = asyncio.get_running_loop()
@@ -1282,15 +1629,37 @@ class DiscordFake:
 
     # --- slash command payloads ------------------------------------------------------------------
 
-    def _find_command(self, name: str, guild: FakeGuild) -> tuple[dict[str, Any], bool]:
-        for scope, is_guild in ((guild.id, True), (None, False)):
-            for command in self.registered_commands.get(scope, []):
-                if command["name"] == name and command.get("type", 1) == 1:
-                    return command, is_guild
+    def _find_command(self, name: str, guild: FakeGuild | None, *, force: bool = False) -> tuple[dict[str, Any], bool]:
+        """The synced chat-input command as the client offers it: in a guild the guild's, then the global
+        ones; in a DM only global ones (``force``: any, the first guild's too). Returns (command, is_guild)."""
+
+        def lookup(scope: int | None) -> dict[str, Any] | None:
+            commands = self.registered_commands.get(scope, [])
+            return next((c for c in commands if c["name"] == name and c.get("type", 1) == 1), None)
+
+        context = CONTEXT_GUILD if guild is not None else CONTEXT_BOT_DM
+        scopes = [guild.id, None] if guild is not None else [None]
+        if force and guild is None and self.guilds:
+            scopes.append(self.guild.id)
+        for scope in scopes:
+            command = lookup(scope)
+            if command is None:
+                continue
+            if not force and scope is None and not _offered_in(command, context):  # contexts govern global ones
+                where = "in DMs" if guild is None else f"in {guild.name!r}"
+                raise PermissionError(
+                    f"Discord would not offer /{name} {where}: contexts={command.get('contexts')}, "
+                    f"dm_permission={command.get('dm_permission')} (force=True models a stale client)"
+                )
+            return command, scope is not None
         known = sorted({c["name"] for cs in self.registered_commands.values() for c in cs})
-        raise LookupError(
-            f"/{name} is not registered in {guild.name!r} or globally (did the bot sync?); known: {known}"
-        )
+        if guild is None and any(lookup(g.id) for g in self.guilds):
+            raise LookupError(
+                f"Discord would not offer /{name} in DMs: it is a guild command, and DMs only offer global ones "
+                "(force=True models a stale client)"
+            )
+        where = f"in {guild.name!r} or globally" if guild is not None else "globally"
+        raise LookupError(f"/{name} is not registered {where} (did the bot sync?); known: {known}")
 
     def _command_data(
         self,
@@ -1300,20 +1669,25 @@ class DiscordFake:
         options: dict[str, Any],
         *,
         focused: str | None,
+        force: bool = False,
     ) -> dict[str, Any]:
         words = path.strip().lstrip("/").split()
         if not 1 <= len(words) <= 3:
             raise ValueError(f"a command path has 1 to 3 words, got {path!r}")
-        guild = self._guild(place.guild_id)
-        command, is_guild_command = self._find_command(words[0], guild)
-        required = command.get("default_member_permissions")
+        guild = self._guild(place.guild_id) if place.guild_id is not None else None
+        command, is_guild_command = self._find_command(words[0], guild, force=force)
         user_id = self._user_id(user)
-        if required is not None and (self.permissions(user_id, guild) & int(required)) != int(required):
-            missing = [name for name, on in discord.Permissions(int(required)) if on]
-            raise PermissionError(f"{self._users_by_id[user_id]['username']} cannot use /{words[0]}: needs {missing}")
+        # default_member_permissions govern guilds only (in DMs there are no members); "0": administrators only
+        raw = command.get("default_member_permissions") if guild is not None else None
+        if guild is not None and raw is not None:
+            required, held = int(raw), self.permissions(user_id, guild)
+            if held != ALL_PERMISSIONS and (required == 0 or held & required != required):
+                missing = [name for name, on in discord.Permissions(required) if on] or ["administrator"]
+                username = self._users_by_id[user_id]["username"]
+                raise PermissionError(f"{username} cannot use /{words[0]}: needs {missing}")
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
         if is_guild_command:
-            data["guild_id"] = str(guild.id)
+            data["guild_id"] = command["guild_id"]
         container, schema = data, command.get("options", [])
         for word in words[1:]:
             sub = next((o for o in schema if o["name"] == word and o["type"] in (1, 2)), None)
@@ -1348,7 +1722,7 @@ class DiscordFake:
             data["resolved"] = resolved
         return data
 
-    def _option_value(self, spec: dict[str, Any], value: Any, resolved: dict[str, Any], guild: FakeGuild) -> Any:
+    def _option_value(self, spec: dict[str, Any], value: Any, resolved: dict[str, Any], guild: FakeGuild | None) -> Any:
         """Type-check one option value as the Discord client would, filling ``resolved`` for entities."""
         kind, name = spec["type"], spec["name"]
         if kind == 3:
@@ -1379,18 +1753,24 @@ class DiscordFake:
             raise ValueError(f"option {name!r} must be one of {[c['value'] for c in choices]}, got {value!r}")
         return value
 
-    def _resolve_value(self, kind: int, value: Any, resolved: dict[str, Any], guild: FakeGuild) -> str:
-        """The id for a user (6), channel (7), role (8), mentionable (9) or attachment (11) option."""
+    def _resolve_value(self, kind: int, value: Any, resolved: dict[str, Any], guild: FakeGuild | None) -> str:
+        """The id for a user (6), channel (7), role (8), mentionable (9) or attachment (11) option.
+
+        In a DM (``guild`` None) users come without members and there are no roles.
+        """
         if kind == 9:
             is_role = (
-                isinstance(value, str) and any(r["name"] == value for r in guild.roles) and value not in self.users
+                guild is not None
+                and isinstance(value, str)
+                and any(r["name"] == value for r in guild.roles)
+                and value not in self.users
             )
             kind = 8 if is_role or (isinstance(value, dict) and "permissions" in value) else 6
         if kind == 6:
             user_id = self._user_id(value)
             user = self._users_by_id[user_id]
             resolved.setdefault("users", {})[str(user_id)] = user
-            if user_id in guild.members:
+            if guild is not None and user_id in guild.members:
                 member = {k: v for k, v in guild.members[user_id].items() if k != "user"}
                 member["permissions"] = str(self.permissions(user_id, guild))
                 resolved.setdefault("members", {})[str(user_id)] = member
@@ -1400,6 +1780,8 @@ class DiscordFake:
             resolved.setdefault("channels", {})[str(place.id)] = dict(place.payload(), permissions=str(ALL_PERMISSIONS))
             return str(place.id)
         if kind == 8:
+            if guild is None:
+                raise ValueError("there are no roles in a DM")
             role = value if isinstance(value, dict) else guild.role(str(value))
             resolved.setdefault("roles", {})[str(role["id"])] = role
             return str(role["id"])
@@ -1578,7 +1960,10 @@ class DiscordFake:
     # --- REST plumbing ---------------------------------------------------------------------------
 
     def _setup_routes(self) -> None:
-        app = "{application_id}"
+        """The REST routes, written as the spec's path templates so each finds its request schema."""
+        app = "/applications/{application_id}"
+        webhook = "/webhooks/{webhook_id}/{webhook_token}"
+        message = "/channels/{channel_id}/messages/{message_id}"
         table: list[tuple[str, str, Handler]] = [
             ("GET", "/gateway", self._get_gateway),
             ("GET", "/gateway/bot", self._get_gateway),
@@ -1587,36 +1972,36 @@ class DiscordFake:
             ("GET", "/users/{user_id}", self._get_user),
             ("GET", "/applications/@me", self._get_application),
             ("GET", "/oauth2/applications/@me", self._get_application),
-            ("GET", f"/applications/{app}/commands", self._get_commands),
-            ("PUT", f"/applications/{app}/commands", self._put_commands),
-            ("POST", f"/applications/{app}/commands", self._post_command),
-            ("GET", f"/applications/{app}/guilds/{{guild_id}}/commands", self._get_commands),
-            ("PUT", f"/applications/{app}/guilds/{{guild_id}}/commands", self._put_commands),
-            ("POST", f"/applications/{app}/guilds/{{guild_id}}/commands", self._post_command),
-            ("POST", "/interactions/{interaction_id}/{token}/callback", self._interaction_callback),
-            ("GET", f"/webhooks/{app}/{{token}}/messages/@original", self._get_original),
-            ("PATCH", f"/webhooks/{app}/{{token}}/messages/@original", self._edit_original),
-            ("DELETE", f"/webhooks/{app}/{{token}}/messages/@original", self._delete_original),
-            ("POST", f"/webhooks/{app}/{{token}}", self._post_followup),
-            ("GET", f"/webhooks/{app}/{{token}}/messages/{{message_id}}", self._get_followup),
-            ("PATCH", f"/webhooks/{app}/{{token}}/messages/{{message_id}}", self._edit_followup),
-            ("DELETE", f"/webhooks/{app}/{{token}}/messages/{{message_id}}", self._delete_followup),
+            ("GET", f"{app}/commands", self._get_commands),
+            ("PUT", f"{app}/commands", self._put_commands),
+            ("POST", f"{app}/commands", self._post_command),
+            ("GET", f"{app}/guilds/{{guild_id}}/commands", self._get_commands),
+            ("PUT", f"{app}/guilds/{{guild_id}}/commands", self._put_commands),
+            ("POST", f"{app}/guilds/{{guild_id}}/commands", self._post_command),
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._interaction_callback),
+            ("GET", f"{webhook}/messages/@original", self._get_original),
+            ("PATCH", f"{webhook}/messages/@original", self._edit_original),
+            ("DELETE", f"{webhook}/messages/@original", self._delete_original),
+            ("POST", webhook, self._post_followup),
+            ("GET", f"{webhook}/messages/{{message_id}}", self._get_followup),
+            ("PATCH", f"{webhook}/messages/{{message_id}}", self._edit_followup),
+            ("DELETE", f"{webhook}/messages/{{message_id}}", self._delete_followup),
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("PATCH", "/channels/{channel_id}", self._edit_channel),
             ("DELETE", "/channels/{channel_id}", self._delete_channel),
             ("GET", "/channels/{channel_id}/messages", self._get_messages),
             ("POST", "/channels/{channel_id}/messages", self._post_message),
-            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
-            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
-            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._thread_from_message),
+            ("GET", message, self._get_message),
+            ("PATCH", message, self._edit_message),
+            ("DELETE", message, self._delete_message),
+            ("POST", f"{message}/threads", self._thread_from_message),
             ("POST", "/channels/{channel_id}/threads", self._create_thread),
             ("GET", "/channels/{channel_id}/thread-members", self._get_thread_members),
             ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._add_thread_member),
             ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._remove_thread_member),
             ("POST", "/channels/{channel_id}/typing", self._typing),
-            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._add_reaction),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._remove_reaction),
+            ("PUT", f"{message}/reactions/{{emoji_name}}/@me", self._add_reaction),
+            ("DELETE", f"{message}/reactions/{{emoji_name}}/@me", self._remove_reaction),
             ("GET", "/guilds/{guild_id}", self._get_guild),
             ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
             ("GET", "/guilds/{guild_id}/roles", self._get_roles),
@@ -1624,29 +2009,40 @@ class DiscordFake:
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
             ("GET", "/guilds/{guild_id}/threads/active", self._get_active_threads),
         ]
-        for method, pattern, handler in table:
-            regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(pattern).replace(r"\{", "{").replace(r"\}", "}"))
-            self._routes.append((method, re.compile(f"^{regex}$"), handler))
+        for method, template, handler in table:
+            assert discord_api.has_operation(method, template), f"{method} {template} is not in Discord's spec"
+            regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
+            self._routes.append((method, re.compile(f"^{regex}$"), template, handler))
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body, uploads = await self._read_body(request)
         record = RecordedRequest(request.method, path, dict(request.query), body, uploads)
         self.requests.append(record)
+        if self.latency > 0:
+            await asyncio.sleep(self.latency)  # a slow network: it counts against every deadline
+        record.at = asyncio.get_running_loop().time()
         try:
-            for method, pattern, handler in self._routes:
+            self._injected_failure(record)
+            for method, pattern, template, handler in self._routes:
                 match = pattern.match(path)
                 if method == request.method and match:
                     needs_auth = not path.startswith(("/webhooks/", "/interactions/"))
                     if needs_auth and not request.headers.get("Authorization", "").startswith("Bot "):
                         raise _ApiError(401, 0, "401: Unauthorized")
+                    try:
+                        discord_api.check_body(method, template, body)
+                    except InvalidForm as error:
+                        raise _ApiError.invalid_form(error) from None
                     result = await handler(record, **match.groupdict())
                     break
             else:
                 self.unknown_requests.append(record)
-                raise _ApiError(404, 0, "404: Not Found")
+                raise _ApiError(404, 0, "404: Not Found", expected=True)  # listed in unknown_requests
         except _ApiError as error:
-            record.status = error.status
+            record.status, record.error = error.status, error.payload()
+            if not error.expected:
+                self.rejected.append(Rejection(record, error.status, error.code, error.message, error.errors))
             return _json_response(error.payload(), status=error.status)
         except Exception as error:  # a bug in the fake: fail the test, but answer 400 (a 5xx makes discord.py retry)
             logging.getLogger(__name__).exception("DiscordFake failed on %s %s", request.method, path)
@@ -1660,6 +2056,15 @@ class DiscordFake:
             return web.Response(status=204)
         record.status = 200
         return _json_response(result)
+
+    def _injected_failure(self, record: RecordedRequest) -> None:
+        """Raise the first `fail_next` failure that matches this request, using one of its count."""
+        for failure in self._failures:
+            if failure.method == record.method and failure.pattern.search(record.path):
+                failure.remaining -= 1
+                if failure.remaining <= 0:
+                    self._failures.remove(failure)
+                raise failure.error
 
     @staticmethod
     async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
@@ -1735,43 +2140,66 @@ class DiscordFake:
                 result.append(self._new_attachment(channel_id, upload.filename, upload.data, None))
         return result
 
-    @staticmethod
-    def _validate_message(body: dict[str, Any], uploads: list[Upload], *, edit: bool = False) -> None:
-        """Reject what Discord rejects, so a bot bug shows up here rather than in production."""
+    def _validate_message(
+        self,
+        body: dict[str, Any],
+        uploads: list[Upload],
+        *,
+        edit: FakeMessage | None = None,
+        prefix: tuple[str, ...] = (),
+    ) -> None:
+        """Reject what Discord rejects, so a bot bug shows up here rather than in production.
+
+        The spec has checked types and most lengths already; this adds files, layout and the rest
+        (`discord_api.check_message`). ``edit``: the message being edited (its flags count).
+        """
         if len(uploads) > 10:
-            raise _invalid_form("files", "Must be 10 or fewer files.")
+            raise _invalid_form(".".join((*prefix, "attachments")), "Must be 10 or fewer in length.")
         for upload in uploads:
             if upload.size > MAX_FILE_SIZE:
                 raise _ApiError(413, 40005, "Request entity too large")
-        content = body.get("content")
-        if content is not None and len(content) > 2000:
-            raise _invalid_form("content", "Must be 2000 or fewer in length.")
-        if len(body.get("embeds") or []) > 10:
-            raise _invalid_form("embeds", "Must be 10 or fewer in length.")
-        components = body.get("components") or []
-        if not int(body.get("flags") or 0) & FLAG_COMPONENTS_V2:
-            if len(components) > 5:
-                raise _invalid_form("components", "Must be 5 or fewer in length.")
-            for row in components:
-                if row.get("type") != 1 or len(row.get("components", [])) > 5:
-                    raise _invalid_form("components", "Each top-level component must be an action row of up to 5.")
-        custom_ids = [c["custom_id"] for c in _walk_components(components) if "custom_id" in c]
-        if len(custom_ids) != len(set(custom_ids)):
-            raise _invalid_form("components", "Component custom id cannot be duplicated")
-        if any(len(c) > 100 for c in custom_ids):
-            raise _invalid_form("components", "custom_id must be 100 or fewer in length.")
+        flags = int(body.get("flags") or 0) | (edit.flags if edit is not None else 0)
+        try:
+            discord_api.check_message(body, prefix=prefix, components_v2=bool(flags & FLAG_COMPONENTS_V2))
+        except InvalidForm as error:
+            raise _ApiError.invalid_form(error) from None
         has_body = any(
             body.get(key) for key in ("content", "embeds", "components", "sticker_ids", "poll", "attachments")
         )
-        if not edit and not has_body and not uploads:
+        if edit is None and not has_body and not uploads:
             raise _ApiError(400, 50006, "Cannot send an empty message")
 
-    def _mentions(self, content: str) -> list[dict[str, Any]]:
-        found = []
-        for user_id in dict.fromkeys(int(m) for m in _MENTION.findall(content or "")):
-            if user_id in self._users_by_id:
-                found.append(self._users_by_id[user_id])
-        return found
+    def _set_mentions(self, message: FakeMessage, allowed: dict[str, Any] | None, reply_to: Any = None) -> None:
+        """Decide who the message pings (`Pings`) and its ``mentions``, as Discord does.
+
+        Without ``allowed_mentions`` every user, role, @everyone and @here in the content pings (as if the
+        bot had Mention Everyone: many servers grant it); with it, only the kinds in ``parse`` and the ids
+        listed in ``users``/``roles``. A reply pings the replied-to author unless ``allowed_mentions`` is
+        given without ``replied_user: true``. Ephemeral messages notify nobody.
+        """
+        message.allowed_mentions = allowed
+        if message.ephemeral:
+            message.pings, message.mentions = Pings(), []
+            return
+        content = message.content or ""
+        users = [u for u in dict.fromkeys(int(m) for m in _USER_MENTION.findall(content)) if u in self._users_by_id]
+        guild_roles = {int(r["id"]) for r in self._guild(message.guild_id).roles} if message.guild_id else set()
+        roles = {int(m) for m in _ROLE_MENTION.findall(content)} & guild_roles
+        everyone = message.guild_id is not None and bool(_EVERYONE_MENTION.search(content))
+        if allowed is not None:
+            parse = set(allowed.get("parse") or [])
+            listed_users = {int(u) for u in allowed.get("users") or []}
+            listed_roles = {int(r) for r in allowed.get("roles") or []}
+            users = [u for u in users if "users" in parse or u in listed_users]
+            roles = {r for r in roles if "roles" in parse or r in listed_roles}
+            everyone = everyone and "everyone" in parse
+        replied = self.messages.get(int(reply_to.get("message_id") or 0)) if isinstance(reply_to, dict) else None
+        if replied is not None and (allowed is None or allowed.get("replied_user")):
+            author_id = int(replied.author["id"])
+            if author_id not in users and author_id != self.application_id:
+                users.append(author_id)
+        message.pings = Pings(users=set(users), roles=roles, everyone=everyone)
+        message.mentions = [self._users_by_id[u] for u in users]
 
     def _create_message(
         self,
@@ -1793,21 +2221,22 @@ class DiscordFake:
             components=list(body.get("components") or []),
             flags=flags,
             type=message_type,
-            mentions=self._mentions(body.get("content") or ""),
         )
+        self._set_mentions(message, body.get("allowed_mentions"), body.get("message_reference"))
         message.attachments = self._uploads_to_attachments(place.id, body, uploads, [])
         if record is not None:
-            user = record.payload["member"]["user"]
+            payload = record.payload
             message.webhook_id = self.application_id
             message.application_id = self.application_id
             message.interaction_metadata = {
-                "id": record.payload["id"],
-                "type": record.payload["type"],
-                "user": user,
-                "authorizing_integration_owners": record.payload["authorizing_integration_owners"],
+                "id": payload["id"],
+                "type": payload["type"],
+                "user": payload["member"]["user"] if "member" in payload else payload["user"],
+                "authorizing_integration_owners": payload["authorizing_integration_owners"],
             }
         self._store_message(message, place)
-        self._add_mentioned_to_private_thread(place, message, body)
+        if place.type == PRIVATE_THREAD:  # Discord adds the users a message pings to a private thread
+            place.member_ids |= message.pings.users
         return message
 
     def _store_message(self, message: FakeMessage, place: FakeChannel) -> None:
@@ -1817,21 +2246,15 @@ class DiscordFake:
             if place.is_thread:
                 place.message_count += 1
 
-    @staticmethod
-    def _add_mentioned_to_private_thread(place: FakeChannel, message: FakeMessage, body: dict[str, Any]) -> None:
-        """Discord adds users pinged in a private thread to it (only if the mention may ping)."""
-        if place.type != PRIVATE_THREAD:
-            return
-        allowed = body.get("allowed_mentions")
-        for user in message.mentions:
-            if allowed is None or "users" in allowed.get("parse", []) or user["id"] in allowed.get("users", []):
-                place.member_ids.add(int(user["id"]))
-
-    def _apply_edit(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload]) -> None:
-        self._validate_message(body, uploads, edit=True)
+    def _apply_edit(
+        self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload], *, prefix: tuple[str, ...] = ()
+    ) -> None:
+        self._validate_message(body, uploads, edit=message, prefix=prefix)
         if "content" in body:
             message.content = body["content"] or ""
-            message.mentions = self._mentions(message.content)
+        if "content" in body or "allowed_mentions" in body:
+            # Discord rebuilds the mentions from the edit's own allowed_mentions (absent: everything pings).
+            self._set_mentions(message, body.get("allowed_mentions"))
         if "embeds" in body:
             message.embeds = list(body["embeds"] or [])
         if "components" in body:
@@ -1840,10 +2263,41 @@ class DiscordFake:
             settable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
             message.flags = (message.flags & ~settable) | (int(body["flags"]) & settable)
         if "attachments" in body or uploads:
-            message.attachments = self._uploads_to_attachments(message.channel_id, body, uploads, message.attachments)
+            attachments = self._uploads_to_attachments(message.channel_id, body, uploads, message.attachments)
+            if len(attachments) > 10:
+                raise _invalid_form(".".join((*prefix, "attachments")), "Must be 10 or fewer in length.")
+            message.attachments = attachments
         message.flags &= ~FLAG_LOADING
         message.edited_timestamp = _now_iso()
         message.edits += 1
+
+    def _check_can_post(self, place: FakeChannel, *, webhook: bool = False) -> None:
+        """Whether the bot may create a (non-ephemeral) message there: `forbid` (channel routes only: an
+        interaction's webhook is not governed by channel permissions) and locked threads."""
+        if not webhook and place.id in self._forbidden:
+            raise _ApiError(403, 50013, "Missing Permissions", expected=True)
+        if place.is_thread and place.locked and not self._app_permissions(place) & MANAGE_THREADS:
+            if place.archived:
+                raise _ApiError(400, 50083, "Thread is archived", expected=True)
+            raise _ApiError(400, 160005, "Thread is locked", expected=True)
+
+    async def _unarchive_for_post(self, place: FakeChannel) -> None:
+        """A message posted in an archived thread unarchives it (THREAD_UPDATE), as on Discord."""
+        if place.is_thread and place.archived:
+            place.archived = False
+            await self._dispatch("THREAD_UPDATE", place.payload(), intent=INTENT_GUILDS)
+
+    def _check_can_edit(self, message: FakeMessage) -> None:
+        """Messages in archived (or locked) threads cannot be edited; a deleted channel's are gone."""
+        place = self.channels[message.channel_id]
+        if place.deleted:
+            raise _ApiError(404, 10003, "Unknown Channel", expected=True)
+        if message.ephemeral or not place.is_thread:
+            return
+        if place.archived:
+            raise _ApiError(400, 50083, "Thread is archived", expected=place.locked)
+        if place.locked and not self._app_permissions(place) & MANAGE_THREADS:
+            raise _ApiError(400, 160005, "Thread is locked", expected=True)
 
     def _message_payload(self, message: FakeMessage) -> dict[str, Any]:
         body = message.payload()
@@ -1870,13 +2324,15 @@ class DiscordFake:
         await self._dispatch(event, data, intent=intent)
 
     def _channel_or_404(self, channel_id: str | int) -> FakeChannel:
+        """A channel the bot may address; one a test deleted answers 404 too, but not as the bot's fault."""
         place = self.channels.get(int(channel_id))
         if place is None or place.deleted:
-            raise _ApiError(404, 10003, "Unknown Channel")
+            raise _ApiError(404, 10003, "Unknown Channel", expected=place is not None)
         return place
 
     def _channel_message_or_404(self, channel_id: str, message_id: str) -> FakeMessage:
         """Channel routes cannot see ephemeral messages, as on Discord."""
+        self._channel_or_404(channel_id)
         message = self.messages.get(int(message_id))
         if message is None or message.deleted or message.ephemeral or message.channel_id != int(channel_id):
             raise _ApiError(404, 10008, "Unknown Message")
@@ -1901,18 +2357,10 @@ class DiscordFake:
         return user
 
     async def _open_dm(self, record: RecordedRequest) -> dict[str, Any]:
-        user_id = int((record.json or {}).get("recipient_id", 0))
-        user = self._users_by_id.get(user_id)
-        if user is None:
+        user_id = int((record.json or {}).get("recipient_id") or 0)
+        if user_id not in self._users_by_id or user_id == self.application_id:
             raise _ApiError(400, 50033, "Invalid Recipient(s)")
-        for place in self.channels.values():
-            if place.type == DM and place.recipients and int(place.recipients[0]["id"]) == user_id:
-                return place.payload()
-        place = FakeChannel(
-            id=self._snowflake(), type=DM, name=f"dm-{user['username']}", guild_id=None, recipients=[user]
-        )
-        self.channels[place.id] = place
-        return place.payload()
+        return self.dm_channel(user_id).payload()
 
     async def _get_application(self, record: RecordedRequest) -> dict[str, Any]:
         return {
@@ -1966,8 +2414,10 @@ class DiscordFake:
         if scope is not None:
             self._guild(scope)
         body = record.json or []
-        if len(body) > 100:
-            raise _invalid_form("commands", "Must be 100 or fewer in length.")
+        try:
+            discord_api.check_commands(body)
+        except InvalidForm as error:
+            raise _ApiError.invalid_form(error) from None
         old = self.registered_commands.get(scope, [])
         self.registered_commands[scope] = [self._registered(c, scope, old) for c in body]
         return self.commands(scope)
@@ -1979,21 +2429,29 @@ class DiscordFake:
         scope = int(guild_id) if guild_id else None
         old = self.registered_commands.get(scope, [])
         command = self._registered(record.json or {}, scope, old)
-        self.registered_commands[scope] = [c for c in old if c["id"] != command["id"]] + [command]
+        commands = [c for c in old if c["id"] != command["id"]] + [command]
+        try:
+            discord_api.check_command(record.json or {})
+            discord_api.check_commands(commands)
+        except InvalidForm as error:
+            raise _ApiError.invalid_form(error) from None
+        self.registered_commands[scope] = commands
         return command
 
     # --- REST: interactions and their webhooks ---------------------------------------------------
 
     async def _interaction_callback(
-        self, record: RecordedRequest, interaction_id: str, token: str
+        self, record: RecordedRequest, interaction_id: str, interaction_token: str
     ) -> dict[str, Any] | None:
         interaction = self._interactions.get(int(interaction_id))
-        if interaction is None or interaction.token != token:
+        if interaction is None or interaction.token != interaction_token:
             raise _ApiError(404, 10062, "Unknown interaction")
         if interaction.callback is not None:
             raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if asyncio.get_running_loop().time() - interaction.sent_at > self.response_timeout:
-            raise _ApiError(404, 10062, "Unknown interaction")  # Discord's 3 s limit for the first answer
+        if record.at - interaction.sent_at > self.response_timeout:
+            # Discord's 3 s for the first answer, from the dispatch until the callback arrives (latency included).
+            interaction.late = record.at - interaction.sent_at
+            raise _ApiError(404, 10062, "Unknown interaction")
         body = record.json or {}
         callback_type = int(body.get("type", 0))
         data = body.get("data") or {}
@@ -2003,8 +2461,10 @@ class DiscordFake:
         place = self._channel_or_404(interaction.payload["channel_id"])
         flags = int(data.get("flags") or 0) & SETTABLE_FLAGS
         event: tuple[str, FakeMessage] | None = None
+        if callback_type in (CB_MESSAGE, CB_DEFERRED) and not flags & FLAG_EPHEMERAL:
+            self._check_can_post(place, webhook=True)
         if callback_type == CB_MESSAGE:
-            self._validate_message(data, record.files)
+            self._validate_message(data, record.files, prefix=("data",))
             message_type = 20 if kind == APPLICATION_COMMAND else 0
             interaction.original = self._create_message(
                 place, data, record.files, flags=flags, record=interaction, message_type=message_type
@@ -2024,17 +2484,17 @@ class DiscordFake:
         elif callback_type in (CB_DEFERRED_UPDATE, CB_UPDATE):
             interaction.original = self.messages[int(interaction.payload["message"]["id"])]
             if callback_type == CB_UPDATE:
-                self._apply_edit(interaction.original, data, record.files)
+                self._apply_edit(interaction.original, data, record.files, prefix=("data",))
                 event = ("MESSAGE_UPDATE", interaction.original)
         elif callback_type == CB_AUTOCOMPLETE:
-            choices = data.get("choices")
-            if not isinstance(choices, list) or len(choices) > 25:
-                raise _invalid_form("data.choices", "Must be a list of 25 or fewer choices.")
-            for choice in choices:
-                if not 1 <= len(str(choice.get("name", ""))) <= 100:
-                    raise _invalid_form("data.choices", "Choice names must be 1 to 100 characters.")
+            try:
+                discord_api.check_autocomplete(data)
+            except InvalidForm as error:
+                raise _ApiError.invalid_form(error) from None
         interaction.callback = Callback(callback_type, data, record.files)
         if event is not None:
+            if event[0] == "MESSAGE_CREATE":
+                await self._unarchive_for_post(place)
             await self._emit_message(*event)
         if record.query.get("with_response") not in ("1", "true", "True"):
             return None
@@ -2049,51 +2509,69 @@ class DiscordFake:
             response["resource"] = {"type": callback_type, "message": self._message_payload(original)}
         return response
 
-    def _interaction_for(self, application_id: str, token: str) -> _InteractionRecord:
-        interaction = self._interactions_by_token.get(token)
-        if int(application_id) != self.application_id or interaction is None:
+    def _interaction_for(self, webhook_id: str, webhook_token: str) -> _InteractionRecord:
+        """The interaction behind a webhook token; after ``followup_lifetime`` (15 min) the token is dead."""
+        interaction = self._interactions_by_token.get(webhook_token)
+        if int(webhook_id) != self.application_id or interaction is None:
             raise _ApiError(404, 10015, "Unknown Webhook")
+        if asyncio.get_running_loop().time() - interaction.sent_at > self.followup_lifetime:
+            raise _ApiError(401, 50027, "Invalid Webhook Token")
         return interaction
 
-    def _original_of(self, application_id: str, token: str) -> tuple[_InteractionRecord, FakeMessage]:
-        interaction = self._interaction_for(application_id, token)
+    def _original_of(self, webhook_id: str, webhook_token: str) -> tuple[_InteractionRecord, FakeMessage]:
+        interaction = self._interaction_for(webhook_id, webhook_token)
         original = interaction.original
         if original is None or original.deleted:
             raise _ApiError(404, 10008, "Unknown Message")
+        self._channel_or_404(original.channel_id)
         return interaction, original
 
-    async def _get_original(self, record: RecordedRequest, application_id: str, token: str) -> dict[str, Any]:
-        return self._message_payload(self._original_of(application_id, token)[1])
+    async def _get_original(self, record: RecordedRequest, webhook_id: str, webhook_token: str) -> dict[str, Any]:
+        return self._message_payload(self._original_of(webhook_id, webhook_token)[1])
 
-    async def _edit_original(self, record: RecordedRequest, application_id: str, token: str) -> dict[str, Any]:
-        interaction, original = self._original_of(application_id, token)
+    async def _edit_original(self, record: RecordedRequest, webhook_id: str, webhook_token: str) -> dict[str, Any]:
+        interaction, original = self._original_of(webhook_id, webhook_token)
+        self._check_can_edit(original)
         self._apply_edit(original, record.json or {}, record.files)
         interaction.activity += 1
         await self._emit_message("MESSAGE_UPDATE", original)
         return self._message_payload(original)
 
-    async def _delete_original(self, record: RecordedRequest, application_id: str, token: str) -> None:
-        interaction, original = self._original_of(application_id, token)
+    async def _delete_original(self, record: RecordedRequest, webhook_id: str, webhook_token: str) -> None:
+        interaction, original = self._original_of(webhook_id, webhook_token)
         original.deleted = True
         interaction.activity += 1
         await self._emit_message("MESSAGE_DELETE", original)
 
-    async def _post_followup(self, record: RecordedRequest, application_id: str, token: str) -> dict[str, Any] | None:
-        interaction = self._interaction_for(application_id, token)
+    async def _post_followup(
+        self, record: RecordedRequest, webhook_id: str, webhook_token: str
+    ) -> dict[str, Any] | None:
+        interaction = self._interaction_for(webhook_id, webhook_token)
         if interaction.callback is None:
             raise _ApiError(404, 10015, "Unknown Webhook")  # a followup needs an answered interaction
         body = record.json or {}
-        self._validate_message(body, record.files)
         original = interaction.original
-        if interaction.callback.type == CB_DEFERRED and original is not None and original.loading:
-            # The first followup fills the deferred message; its ephemeral flag comes from the deferral.
+        place = self._channel_or_404(interaction.payload["channel_id"])
+        self._validate_message(body, record.files)
+        if (
+            interaction.callback.type == CB_DEFERRED
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
+            # The first followup fills the deferred message; its ephemeral flag comes from the deferral
+            # (once the bot deleted the placeholder, a followup is a message of its own again).
+            self._check_can_edit(original)
             self._apply_edit(original, body, record.files)
             message = original
             await self._emit_message("MESSAGE_UPDATE", message)
         else:
-            place = self._channel_or_404(interaction.payload["channel_id"])
             flags = int(body.get("flags") or 0) & SETTABLE_FLAGS
+            if not flags & FLAG_EPHEMERAL:
+                self._check_can_post(place, webhook=True)
             message = self._create_message(place, body, record.files, flags=flags, record=interaction)
+            if not message.ephemeral:
+                await self._unarchive_for_post(place)
             await self._emit_message("MESSAGE_CREATE", message)
         interaction.followups.append(message)
         interaction.activity += 1
@@ -2101,29 +2579,35 @@ class DiscordFake:
             return self._message_payload(message)
         return None
 
-    def _followup_of(self, application_id: str, token: str, message_id: str) -> tuple[_InteractionRecord, FakeMessage]:
-        interaction = self._interaction_for(application_id, token)
+    def _followup_of(
+        self, webhook_id: str, webhook_token: str, message_id: str
+    ) -> tuple[_InteractionRecord, FakeMessage]:
+        interaction = self._interaction_for(webhook_id, webhook_token)
         for message in [interaction.original, *interaction.followups]:
             if message is not None and message.id == int(message_id) and not message.deleted:
+                self._channel_or_404(message.channel_id)
                 return interaction, message
         raise _ApiError(404, 10008, "Unknown Message")
 
     async def _get_followup(
-        self, record: RecordedRequest, application_id: str, token: str, message_id: str
+        self, record: RecordedRequest, webhook_id: str, webhook_token: str, message_id: str
     ) -> dict[str, Any]:
-        return self._message_payload(self._followup_of(application_id, token, message_id)[1])
+        return self._message_payload(self._followup_of(webhook_id, webhook_token, message_id)[1])
 
     async def _edit_followup(
-        self, record: RecordedRequest, application_id: str, token: str, message_id: str
+        self, record: RecordedRequest, webhook_id: str, webhook_token: str, message_id: str
     ) -> dict[str, Any]:
-        interaction, message = self._followup_of(application_id, token, message_id)
+        interaction, message = self._followup_of(webhook_id, webhook_token, message_id)
+        self._check_can_edit(message)
         self._apply_edit(message, record.json or {}, record.files)
         interaction.activity += 1
         await self._emit_message("MESSAGE_UPDATE", message)
         return self._message_payload(message)
 
-    async def _delete_followup(self, record: RecordedRequest, application_id: str, token: str, message_id: str) -> None:
-        interaction, message = self._followup_of(application_id, token, message_id)
+    async def _delete_followup(
+        self, record: RecordedRequest, webhook_id: str, webhook_token: str, message_id: str
+    ) -> None:
+        interaction, message = self._followup_of(webhook_id, webhook_token, message_id)
         message.deleted = True
         interaction.activity += 1
         await self._emit_message("MESSAGE_DELETE", message)
@@ -2134,8 +2618,11 @@ class DiscordFake:
         return self._channel_or_404(channel_id).payload()
 
     async def _edit_channel(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        """Channel and thread settings; threads follow Discord's archive and lock rules (docs: Threads)."""
         place = self._channel_or_404(channel_id)
         body = record.json or {}
+        if place.is_thread:
+            self._check_thread_edit(place, body)
         for key in ("name", "topic", "archived", "locked", "invitable", "auto_archive_duration", "rate_limit_per_user"):
             if key in body:
                 setattr(place, key, body[key])
@@ -2143,16 +2630,41 @@ class DiscordFake:
         await self._dispatch(event, place.payload(), intent=INTENT_GUILDS)
         return place.payload()
 
+    def _check_thread_edit(self, thread: FakeChannel, body: dict[str, Any]) -> None:
+        """Setting ``locked`` needs Manage Threads; unarchiving a locked thread needs it or being its
+        creator; an archived thread takes no other change; a locked one none without Manage Threads."""
+        manage = bool(self._app_permissions(thread) & MANAGE_THREADS)
+        if "name" in body and not 1 <= len(body["name"] or "") <= 100:
+            raise _invalid_form("name", "Must be between 1 and 100 in length.")
+        if "locked" in body and bool(body["locked"]) != thread.locked and not manage:
+            raise _ApiError(403, 50013, "Missing Permissions")
+        unarchives = thread.archived and body.get("archived") is False
+        if unarchives and thread.locked and not manage and thread.owner_id != self.application_id:
+            raise _ApiError(403, 50013, "Missing Permissions")
+        others = set(body) - {"archived", "locked"}
+        if thread.archived and not unarchives and body.get("archived") is not True:
+            raise _ApiError(400, 50083, "Thread is archived", expected=thread.locked)
+        if thread.locked and others and not manage:
+            raise _ApiError(400, 160005, "Thread is locked", expected=True)
+
     async def _delete_channel(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
         place = self._channel_or_404(channel_id)
+        await self._remove_channel(place)
+        return place.payload()
+
+    async def _remove_channel(self, place: FakeChannel) -> None:
+        """Delete a channel (and its threads) or a thread, and tell the bot (THREAD_DELETE/CHANNEL_DELETE)."""
         place.deleted = True
         payload = place.payload()
         if place.is_thread:
             data = {"id": payload["id"], "guild_id": payload["guild_id"], "parent_id": payload["parent_id"]}
             await self._dispatch("THREAD_DELETE", dict(data, type=place.type), intent=INTENT_GUILDS)
-        elif place.guild_id is not None:
+            return
+        for thread in self.threads:
+            if thread.parent_id == place.id:
+                thread.deleted = True
+        if place.guild_id is not None:
             await self._dispatch("CHANNEL_DELETE", payload, intent=INTENT_GUILDS)
-        return payload
 
     async def _get_messages(self, record: RecordedRequest, channel_id: str) -> list[dict[str, Any]]:
         place = self._channel_or_404(channel_id)
@@ -2165,14 +2677,12 @@ class DiscordFake:
 
     async def _post_message(self, record: RecordedRequest, channel_id: str) -> dict[str, Any]:
         place = self._channel_or_404(channel_id)
-        if place.is_thread:
-            if place.locked:
-                raise _ApiError(400, 50083, "Thread is archived")
-            place.archived = False  # posting in an archived thread unarchives it
+        self._check_can_post(place)
         body = record.json or {}
         self._validate_message(body, record.files)
         flags = int(body.get("flags") or 0) & (FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2)
         message = self._create_message(place, body, record.files, flags=flags)
+        await self._unarchive_for_post(place)
         await self._emit_message("MESSAGE_CREATE", message)
         return self._message_payload(message)
 
@@ -2183,6 +2693,7 @@ class DiscordFake:
         message = self._channel_message_or_404(channel_id, message_id)
         if int(message.author["id"]) != self.application_id:
             raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._check_can_edit(message)
         self._apply_edit(message, record.json or {}, record.files)
         for interaction in self._interactions.values():  # a deferred update may be finished this way
             if interaction.original is message:
@@ -2201,6 +2712,8 @@ class DiscordFake:
     def _new_thread(self, parent: FakeChannel, body: dict[str, Any], thread_id: int, thread_type: int) -> FakeChannel:
         if parent.type not in (TEXT, NEWS):
             raise _ApiError(400, 50024, "Cannot execute action on this channel type")
+        if parent.id in self._forbidden:
+            raise _ApiError(403, 50013, "Missing Permissions", expected=True)
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise _invalid_form("name", "Must be between 1 and 100 in length.")
@@ -2269,15 +2782,17 @@ class DiscordFake:
     async def _typing(self, record: RecordedRequest, channel_id: str) -> None:
         self._channel_or_404(channel_id)
 
-    async def _add_reaction(self, record: RecordedRequest, channel_id: str, message_id: str, emoji: str) -> None:
+    async def _add_reaction(self, record: RecordedRequest, channel_id: str, message_id: str, emoji_name: str) -> None:
         message = self._channel_message_or_404(channel_id, message_id)
-        if unquote(emoji) not in message.reactions:
-            message.reactions.append(unquote(emoji))
+        if unquote(emoji_name) not in message.reactions:
+            message.reactions.append(unquote(emoji_name))
 
-    async def _remove_reaction(self, record: RecordedRequest, channel_id: str, message_id: str, emoji: str) -> None:
+    async def _remove_reaction(
+        self, record: RecordedRequest, channel_id: str, message_id: str, emoji_name: str
+    ) -> None:
         message = self._channel_message_or_404(channel_id, message_id)
         with contextlib.suppress(ValueError):
-            message.reactions.remove(unquote(emoji))
+            message.reactions.remove(unquote(emoji_name))
 
     # --- REST: guilds ----------------------------------------------------------------------------
 
@@ -2305,7 +2820,7 @@ class DiscordFake:
         guild = self._guild(guild_id)
         member = guild.members.get(int(user_id))
         if member is None:
-            raise _ApiError(404, 10007, "Unknown Member")
+            raise _ApiError(404, 10007, "Unknown Member", expected=int(user_id) in guild.left)
         return member
 
     async def _get_active_threads(self, record: RecordedRequest, guild_id: str) -> dict[str, Any]:
