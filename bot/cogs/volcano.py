@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_app, solitaire
+from bot import discord_limits as limits
 from bot.cogs.base import server_id
 from bot.cogs.lobby import LobbyCog
 from bot.games.volcano import OPENINGS
@@ -46,7 +47,7 @@ class VolcanoCog(LobbyCog, group_name="volcano", group_description="Volcano: cap
     async def best(self, interaction: discord.Interaction, opening: str | None = None) -> None:
         bests = await solitaire.best_scores(self.service, server_id(interaction), opening)
         await interaction.response.send_message(
-            "\n".join(solitaire.best_lines(bests, opening)), allowed_mentions=discord.AllowedMentions.none()
+            limits.and_more(solitaire.best_lines(bests, opening)), allowed_mentions=limits.NOBODY
         )
 
     @best.autocomplete("opening")
