@@ -313,9 +313,10 @@ async def test_every_command_is_a_server_command_and_a_dm_gets_one_line(fake: Di
     assert commands and all(c.get("contexts") == [0] and c.get("integration_types") == [0] for c in commands)
     with pytest.raises((LookupError, PermissionError)):
         await fake.slash("carol", "games", dm=True)  # Discord does not even offer it there
-    for command in ("games", "mod list", "fish board"):
+    for command in ("games", "mod list", "fish board", "fish rules", "leaderboard"):
         user = "mod" if command.startswith("mod") else "carol"
-        reply = await fake.slash(user, command, dm=True, force=True)  # an old client does anyway
+        options = {"game": "fish"} if command == "leaderboard" else {}
+        reply = await fake.slash(user, command, options, dm=True, force=True)  # an old client does anyway
         assert reply.content == DM_LINE and "#1" not in (reply.content or "")
     assert await fake.autocomplete("alice", "fish move", {"move": ""}, dm=True, force=True) == []
     assert (await bot.matches.get(1)).ply == 0
@@ -355,6 +356,7 @@ async def test_pings_reach_only_the_player_to_move_whatever_the_nicknames(fake: 
     for board in boards(fake, thread):
         mover = alice if f"<@{alice}> to move" in board.content else bob
         assert board.pings.users == {mover} and not board.pings.unsafe, board.content
+        assert board.allowed_mentions == {"parse": [], "users": [mover]}  # said, not left to the default
     names = [m for m in fake.channel_messages(thread) if "@\u200beveryone" in m.content]
     assert names and all(f"<\u200b@{alice}>" in m.content for m in names)  # bob's name, shown inert
 
