@@ -377,3 +377,26 @@ async def test_every_name_the_bot_stores_is_inert(fake: DiscordFake, bot: GameBo
     assert discord_app.limits.neutral(match.names[0]) == match.names[0]
     await asyncio.sleep(0)
     assert boards(fake, fake.threads[-1])[0].attachments[0].data.startswith(PNG)
+
+
+async def test_after_a_restart_a_match_that_cannot_be_posted_waits_unflagged(
+    fake: DiscordFake, bot: GameBot, db_path: Path
+) -> None:
+    await challenge(fake, clock="1/0")  # a one-second clock: any time charged would flag it at once
+    await move(fake, bot)
+    await bot.close()
+    games = fake.channel("games")
+    await fake.delete_channel(fake.threads[-1])
+    fake.forbid(games)
+    restarted = make_bot(fake, db_path)
+    restarted.hold_retries = ()
+    async with fake.run(restarted):
+        await fake.wait_until(lambda: (m := restarted.matches.running_match(1)) is not None and m.held is not None)
+        await asyncio.sleep(2.5)  # past the 1 s allowance and its grace: no flag for a board nobody saw
+        match = await restarted.matches.get(1)
+        assert match.running and match.clock is not None and not match.clock.running
+        fake.allow(games)
+        repost = await fake.slash("mod", "mod repost", {"match": 1}, channel="general")
+        assert (repost.content or "").startswith("Done")
+        assert (await restarted.matches.get(1)).clock.running  # type: ignore[union-attr]
+        assert boards(fake, fake.threads[-1])
