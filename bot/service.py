@@ -82,6 +82,10 @@ class TimeUp(ServiceError):
     pass
 
 
+class ChallengeTaken(ServiceError):
+    pass
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """What just happened to a match, for front-ends to show. Sent after the change is committed.
@@ -219,15 +223,31 @@ class MatchService:
         seed: int | None = None,
         clock: ClockSettings | None = None,
         place: Place | None = None,
+        challenge: int | None = None,
     ) -> Match:
-        """A casual match; refused with a readable ValueError for a bad game, seat count or option."""
+        """A casual match; refused with a readable ValueError for a bad game, seat count or option.
+
+        `challenge` names the challenge it answers (a front-end's id for it): a challenge starts one match,
+        so accepting it again (a double click, or after a restart) is refused, in the same transaction."""
         game = self._game_or_refuse(game_key)
         match = self._new_match(game, tuple(players), options or {}, seed, clock, place or Place())
         async with self.store.transaction():
+            if challenge is not None:
+                await self._refuse_accepted(challenge)
             match.id = await self.store.insert_match(match)
+            if challenge is not None:
+                await self.store.insert_challenge(challenge, match.id)
         self._matches[match.id] = match
         await self._notify([Notice("started", match, self._start_lines(match))])
         return match
+
+    async def _refuse_accepted(self, challenge: int) -> None:
+        if (started := await self.store.challenge_match(challenge)) is not None:
+            raise ChallengeTaken(f"This challenge was accepted already: it is match #{started}.")
+
+    async def check_challenge(self, challenge: int) -> None:
+        """Refuse a challenge accepted before (front-ends ask before they answer in public)."""
+        await self._refuse_accepted(challenge)
 
     async def create_series(
         self,

@@ -134,6 +134,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX ratings_by_player ON ratings(guild, player_id);
     """,
+    # 5: accepted challenges, so a challenge starts one match however often (and whenever) Accept is clicked
+    """
+    CREATE TABLE challenges (
+        message_id INTEGER PRIMARY KEY,     -- the challenge's message (Discord id)
+        match_id INTEGER NOT NULL REFERENCES matches(id)
+    );
+    """,
 ]
 
 
@@ -370,6 +377,15 @@ class Store:
             (game, OVER, guild_id),
         ) as cursor:
             return [row[0] for row in await cursor.fetchall()]
+
+    async def insert_challenge(self, message_id: int, match_id: int) -> None:
+        await self._db.execute("INSERT INTO challenges (message_id, match_id) VALUES (?, ?)", (message_id, match_id))
+
+    async def challenge_match(self, message_id: int) -> int | None:
+        """The match an accepted challenge started, or None if it was never accepted."""
+        async with self._db.execute("SELECT match_id FROM challenges WHERE message_id = ?", (message_id,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else None
 
     async def load_match(self, match_id: int) -> Match | None:
         async with self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cursor:

@@ -265,6 +265,11 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
                 content="This challenge is void: the challenger has left the server.", view=None
             )
             return
+        message_id = interaction.message.id if interaction.message is not None else interaction.id
+        try:
+            await _service(interaction).check_challenge(message_id)  # before answering in public
+        except ServiceError as error:
+            return await refuse(interaction, str(error))
         await defer_public(interaction)
         try:
             match = await _service(interaction).create_match(
@@ -272,6 +277,7 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
                 [discord_app.player(challenger), discord_app.player(interaction.user)],
                 clock=self.clock,
                 place=Place(interaction.guild.id, interaction.channel.id),
+                challenge=message_id,  # a second click, even a simultaneous one, is refused here
             )
         except (ServiceError, GameError) as error:
             return await refuse(interaction, str(error))

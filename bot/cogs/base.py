@@ -97,6 +97,8 @@ class GameCog(commands.GroupCog):
     """Shared commands; a subclass sets `game_key` and its group: `class FishCog(GameCog, group_name="fish")`."""
 
     game_key = ""
+    continues_turns = False
+    """Whether autocomplete continues a typed turn of several moves (see `suggest`); never for chance."""
 
     def __init__(self, bot: discord_app.GameBot) -> None:
         self.bot = bot
@@ -140,11 +142,12 @@ class GameCog(commands.GroupCog):
         if seat is None or seat not in found.seats_of(discord_app.player(interaction.user).id):
             return []
         choices = []
-        for text, complete in self.suggest(found.state, current):
+        # From what the mover may see (no seed, no hidden card): no suggestion can tell a roll or a card to come.
+        for text, complete in self.suggest(game.view(found.state, seat), current):
             value = f"{text}@{found.ply}" if complete else text
             if len(value) <= limits.CHOICE:  # Discord refuses the whole answer for one longer choice
                 choices.append(app_commands.Choice(name=limits.shorten(text, limits.CHOICE), value=value))
-        if not choices and "," in current:
+        if not choices and self.continues_turns and "," in current:
             choices = self.sendable_head(found, current.rpartition(",")[0])
         return choices[: limits.CHOICES]
 
@@ -152,8 +155,9 @@ class GameCog(commands.GroupCog):
         """For a typed turn too long to be offered with its next step (a choice holds 100 characters): the
         most of its steps that one choice can carry, so the player sends them and goes on step by step."""
         game = self.service.games[self.game_key]
+        state = game.view(match.state, game.to_move(match.state))
         try:
-            steps = game.canonical(match.state, head).split(", ")
+            steps = game.canonical(state, head).split(", ")
         except GameError:
             return []
         mark = f"@{match.ply}"
@@ -164,20 +168,24 @@ class GameCog(commands.GroupCog):
             return []
         sent = ", ".join(steps[:count])
         what = f"the {count} steps so far" if count == len(steps) else f"the first {count} of {len(steps)} steps"
-        goes_on = game.to_move(game.play(match.state, sent)) == game.to_move(match.state)
+        goes_on = game.to_move(game.play(state, sent)) == game.to_move(state)
         name = limits.shorten(f"Send {what}{', then go on' if goes_on else ''}: {sent}", limits.CHOICE)
         return [app_commands.Choice(name=name, value=sent + mark)]
 
     def suggest(self, state: Any, current: str) -> list[tuple[str, bool]]:
         """(move, complete) for what was typed: legal moves starting with it first, then containing it.
 
-        In games whose turn is several moves (Volcano's steps, sent as `b2-c3, c3-d4`), the moves typed
-        before the last comma are kept and the suggestions continue from the position they lead to.
+        In games whose turn is several moves (`continues_turns`: Volcano's steps, sent as `b2-c3, c3-d4`),
+        the moves typed before the last comma are kept and the suggestions continue from the position they
+        lead to. Only games without chance may: playing a typed head in Geyser would roll its battle's dice,
+        and the suggestions (or their absence) would tell them before the player decides.
         A game's cog may offer partial moves too (complete False: they carry no ply).
         """
         game = self.service.games[self.game_key]
         seat = game.to_move(state)
         done, typed = "", current.strip().lower().replace(" ", "")
+        if "," in current and not self.continues_turns:
+            return []
         if "," in current:
             head, _, tail = current.rpartition(",")
             try:

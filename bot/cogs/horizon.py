@@ -73,8 +73,10 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-c
         if match.ply != self.ply or not match.running:
             return await refuse(interaction, "The board has changed since: use /horizon play again.")
         seat = match.seats_of(discord_app.player(interaction.user).id)
+        if HORIZON.to_move(match.state) not in seat:  # the clicker, not the menu, decides whose hand this is
+            return await refuse(interaction, "It is not your turn: this menu is for the player to move.")
         spaces = [m.split()[2] for m in HORIZON.legal_moves(match.state) if m.startswith(f"place {card} ")]
-        if not seat or not spaces:
+        if not spaces:
             return await refuse(interaction, "That card cannot be placed now.")
         other = match.players[1 - seat[0]].name
         options = [

@@ -23,6 +23,7 @@ def _suggest(names: tuple[str, ...], current: str) -> list[app_commands.Choice[s
 
 class VolcanoCog(LobbyCog, group_name="volcano", group_description="Volcano: caps, eruptions and captures, 1 to 6"):
     game_key = "volcano"
+    continues_turns = True  # a turn is steps until an eruption, and nothing in Volcano is left to chance
 
     @app_commands.command(description="Open a Volcano lobby: others join, you start (alone: solitaire)")
     @app_commands.describe(
