@@ -102,8 +102,9 @@ class ComputerPlayers:
             await self.service.move(match_id, player.id, choice.move, ply=ply)
         except (StaleBoard, MatchNotRunning, MatchPaused, TimeUp):
             pass  # undone, ended, paused or flagged while thinking: a later notice wakes it again if need be
-        except (ServiceError, GameError):
-            log.exception("the computer's move was refused in match %s", match_id)
+        except (ServiceError, GameError) as error:  # a refusal quotes the move: not for a game with hidden cards
+            why = type(error).__name__ if getattr(game, "public_move", None) else str(error)
+            log.error("the computer's move was refused in match %s: %s", match_id, why)
 
     def within_clock(self, level: Level, match: Match) -> Level:
         """A computer on a clock thinks at most half the time it has left, so it never loses on time."""

@@ -7,6 +7,7 @@ person, never see more than its own view, and stay out of the way of undo, pause
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
@@ -280,3 +281,23 @@ async def test_a_killed_worker_process_is_replaced_and_the_computer_still_answer
         assert computers.executor is not pool
     finally:
         await computers.close()
+
+
+async def test_a_refused_computer_move_in_event_horizon_names_no_card_in_the_log(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    Recorder(service)
+    computers = ComputerPlayers(service, executor=InlineExecutor())
+    real_move = service.move
+
+    async def refuse_computer(match_id: int, player_id: str, text: str, **kwargs: Any) -> Any:
+        if player_id.startswith("computer"):
+            raise ServiceError(f"{text} is not allowed now")  # a refusal quotes the move, card and all
+        return await real_move(match_id, player_id, text, **kwargs)
+
+    monkeypatch.setattr(service, "move", refuse_computer)
+    with caplog.at_level("DEBUG", logger="bot"):  # the bot's own log, at every level
+        await service.create_match("horizon", [computer("easy"), ALICE], seed=11, options={"first": 0})
+        await computers.idle()
+    assert any("refused" in r.getMessage() for r in caplog.records)
+    assert re.search(r"\b(T[1-8]|F[1-4]|B[1-4]|MI)\b", caplog.text) is None, caplog.text  # tracebacks too
