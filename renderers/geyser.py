@@ -3,13 +3,14 @@
 The 11x11 grid is water (blue) and land (sage, with a sandy coast); rows run 1-11 from the TOP, as in
 data/geyser_map.txt. A normal geyser is a pale crater with its ring ("6/8" ... "2/12") on a dark tag; the
 Mother Geyser is a bigger, hot crater tagged "M·7". A controlled geyser's rim takes its controller's colour.
-Starting squares have a cream inset outline and an "S". Tokens are discs in their seat colour with a white
-count badge when several share a square. The last move is an arrow in the mover's colour; the last battle's
-dice (attacker on top, each die rimmed in its side's colour, with its +geysers bonus and total) sit in the
-top-left water corner, the last firing phase's two dice in the top-right one (dark cards over the water),
-and the geysers they fired boil: a red square and a gold pool (a red and gold star for the Mother). Squares
-a pending choice may use (a new token, a start) get dotted rings. Sprites depend on few inputs, so they are
-painted once and pasted.
+Starting squares have a cream inset outline and an "S" (only f1 and f11 in a two-player game: a6 and k6 are
+plain land then). The panel shows the round as "Round 17 of 100" (gold in the last round). Tokens are discs
+in their seat colour with a white count badge when several share a square. The last move is an arrow in the
+mover's colour; the last battle's dice (attacker on top, each die rimmed in its side's colour, with its
++geysers bonus and total) sit in the top-left water corner, the last firing phase's two dice in the
+top-right one (dark cards over the water), and the geysers they fired boil: a red square and a gold pool (a
+red and gold star for the Mother). Squares a pending choice may use (a new token, a start) get dotted rings.
+Sprites depend on few inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.games.geyser import (
     RING_OF,
     SIZE,
     SQUARE_NAMES,
-    STARTS,
+    TWO_PLAYER_STARTS,
     GeyserState,
 )
 from renderers.draw import (
@@ -279,8 +280,9 @@ def _is_coast(square: int, dx: int, dy: int) -> bool:
 
 
 @cache
-def _background() -> Image.Image:
-    """Water, land, coast, starting squares, unclaimed geysers, coordinates and the panel: what never changes."""
+def _background(starts: tuple[int, ...]) -> Image.Image:
+    """Water, land, coast, the game's starting squares, unclaimed geysers, coordinates and the panel: what
+    never changes in a game."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BOARD_BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((PANEL_LEFT - 4, 0, WIDTH, HEIGHT), fill=PANEL)
@@ -304,7 +306,7 @@ def _background() -> Image.Image:
         ):
             if _is_coast(square, dx, dy):
                 draw.rectangle(box, fill=COAST)
-    for square in STARTS:
+    for square in starts:
         left, top, right, bottom = square_box(square)
         draw.rectangle((left + 4, top + 4, right - 5, bottom - 5), outline=INK, width=4)
         draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=START_MARK, width=2)
@@ -335,7 +337,7 @@ def _draw_choices(image: Image.Image, state: GeyserState) -> None:
         return
     squares: list[int] = []
     if state.phase == "start" or (state.pending is None and not state.tokens_of(seat) and seat not in state.out):
-        squares = [s for s in STARTS if state.board[s] is None]
+        squares = [s for s in state.start_squares if state.board[s] is None]
     elif state.pending is not None and state.pending[0] == "place":
         geyser = state.pending[1]
         squares = [
@@ -416,7 +418,7 @@ def _draw_fire(image: Image.Image, draw: ImageDraw.ImageDraw, state: GeyserState
 
 def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: island, eruptions, geysers, tokens, last move, dice, panel."""
-    image = _background().copy()
+    image = _background(state.start_squares).copy()
     board = ImageDraw.Draw(image)
     for square in fired_squares(state):
         paste(image, _burst(square == MOTHER), square_centre(square))
@@ -511,6 +513,8 @@ def _draw_panel(
 
 def _choice_text(state: GeyserState, seat: int) -> str:
     """What the player to move has to do, in a line or two."""
+    if state.phase == "start" and state.start_squares == TWO_PLAYER_STARTS:
+        return "Start on f1 or f11 (dotted); the other player starts opposite."
     if state.phase == "start":
         return "Put a token on a free starting square (S, dotted)."
     if state.pending is not None and state.pending[0] == "place":
@@ -519,7 +523,7 @@ def _choice_text(state: GeyserState, seat: int) -> str:
         _, src, dst = state.pending
         return f"Tie on {SQUARE_NAMES[dst]}: roll again, or retreat to {SQUARE_NAMES[src]}."
     if not state.tokens_of(seat):
-        return "No token on the island: re-enter on a free starting square."
+        return "No token on the island: re-enter on a free starting square (dotted)."
     if state.controls(seat) >= 3:
         return f"Move a token one square. The Mother ({SQUARE_NAMES[MOTHER]}) is open to you."
     return f"Move a token one square. Mother ({SQUARE_NAMES[MOTHER]}) needs 3 geysers."
@@ -537,24 +541,33 @@ def _draw_status(
     """The round and the next fire roller; the result, or whose turn it is and what to do; the last move."""
     width = right - left
     if state.phase == "play":
-        head = f"Round {state.round}"
-        text(draw, (left, y), head, 13, TEXT, bold=True)
-        head_w = font(13, True).getlength(head + " ")
-        tail = f"· next fire roll: {caption.name(state.roller)}"
+        head = f"Round {state.round} of {state.rounds}"
+        last = state.round >= state.rounds
+        text(draw, (left, y), head, 15, HIGHLIGHT if last else TEXT, bold=True)
+        head_w = font(15, True).getlength(head + " ")
+        tail = "· last round" if last else f"· next fire roll: {caption.name(state.roller)}"
         if head_w + font(12).getlength(tail) > width:  # a long name: on a line of its own
-            y += 17
+            y += 19
             head_w, tail = 0, tail[2:]
-        text(draw, (left + head_w, y + 1), fit(tail, 12, width - head_w), 12, MUTED)
-        y += 20
+        text(draw, (left + head_w, y + 2), fit(tail, 12, width - head_w), 12, MUTED)
+        y += 22
     elif state.phase == "start":
-        text(draw, (left, y), "Setup: starting squares", 13, TEXT, bold=True)
-        y += 20
+        text(draw, (left, y), f"Setup · {state.rounds} rounds", 15, TEXT, bold=True)
+        y += 22
     lines: list[str] = []
     if caption.result is not None:
         lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
     elif state.phase == "over":
-        headline = "Game over" if state.winner is None else f"{caption.name(state.winner)} wins"
-        lines = wrap(headline, 15, width - 20, bold=True, max_lines=2)
+        names = [caption.name(s) for s in state.winners]
+        if len(names) > 1:  # a shared win: every name short enough that "share the win" still shows
+            names = [fit(name, 15, (width - 20) / 2 - 10, bold=True) for name in names]
+        if not names:
+            headline = "Game over"
+        elif len(names) == 1:
+            headline = f"{names[0]} wins"
+        else:
+            headline = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+        lines = wrap(headline, 15, width - 20, bold=True, max_lines=3)
     if lines:
         rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
         for k, line in enumerate(lines):

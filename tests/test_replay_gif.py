@@ -18,9 +18,9 @@ from renderers.replay import replay_gif as build
 from tests.test_discord_horizon import scrambled
 
 
-def random_states(key: str, plies: int, seed: int = 2) -> list[Any]:
+def random_states(key: str, plies: int, seed: int = 2, **options: Any) -> list[Any]:
     game = GAMES[key]
-    state = game.new(2, seed)
+    state = game.new(2, seed, **options)
     states, rng = [state], random.Random(seed)
     while len(states) <= plies and game.to_move(state) is not None:
         state = game.play(state, rng.choice(game.legal_moves(state)))
@@ -66,7 +66,7 @@ def test_one_frame_per_move_with_the_last_one_held(key: str) -> None:
 
 
 def test_a_long_game_is_sampled_and_kept_under_the_size_limit() -> None:
-    states = random_states("geyser", 300)
+    states = random_states("geyser", 300, rounds=1000)  # past the default cap of 100 rounds
     assert len(states) == 301
     data = build("geyser", states, max_frames=40)
     shown = frames(data)

@@ -8,9 +8,10 @@ Dice: `apply` (the tree) rolls exactly the engine's dice for the determinized se
 it agrees with `game.play`; each search iteration samples a fresh seed, so battles and firings are
 averaged over many rolls.
 
-Random games run for tens of thousands of plies, so the search does not play on at all: each new leaf is
-judged by `evaluate`, an estimate per seat of the turns still needed to win (claim geysers until 3 are
-held, then walk a free token onto the Mother), turned into shares of 1. Short playouts (random, or a
+Random games run for a hundred rounds (the round cap), so the search does not play on at all: each new
+leaf is judged by `evaluate`, an estimate per seat of the turns still needed to win (claim geysers until 3
+are held, then walk a free token onto the Mother), turned into shares of 1; as the last round nears and
+nobody can reach the Mother in time, the geysers held (which win at the cap) take over. Short playouts (random, or a
 goal-directed policy) were measured and lost more often against the greedy player. The tree looks only at
 the few best moves by a one-ply judgement (`pruned`): with ~200 iterations, averaging over every reply
 made quiet moves look as good as claims.
@@ -33,10 +34,10 @@ from bot.games.geyser import (
     RING_OF,
     SQUARE_NAMES,
     SQUARES,
-    STARTS,
     STEPS,
     GeyserState,
     _die,
+    start_squares,
 )
 
 # --- the island as flat tables ------------------------------------------------------------------------
@@ -110,11 +111,13 @@ class Pos:
         "phase",
         "roller",
         "round",
+        "rounds",
         "seats",
         "seed",
+        "starts",
         "supply",
         "turn",
-        "winner",
+        "winners",
     )
 
     def __init__(self) -> None:
@@ -129,7 +132,9 @@ class Pos:
         self.order: tuple[int, ...] = ()
         self.round = 0
         self.roller = 0
-        self.winner: int | None = None
+        self.rounds = 100
+        self.starts: tuple[int, ...] = start_squares(2)
+        self.winners: tuple[int, ...] = ()
         self.mother = True
         self.seed = 0
         self.dice = 0
@@ -138,8 +143,8 @@ class Pos:
         p = Pos.__new__(Pos)
         p.seats, p.board, p.supply, p.out = self.seats, self.board[:], self.supply[:], self.out
         p.phase, p.turn, p.pending, p.first, p.order = self.phase, self.turn, self.pending, self.first, self.order
-        p.round, p.roller, p.winner, p.mother = self.round, self.roller, self.winner, self.mother
-        p.seed, p.dice = self.seed, self.dice
+        p.round, p.roller, p.winners, p.mother = self.round, self.roller, self.winners, self.mother
+        p.seed, p.dice, p.rounds, p.starts = self.seed, self.dice, self.rounds, self.starts
         return p
 
     def key(self) -> tuple[Any, ...]:
@@ -156,8 +161,10 @@ class Pos:
             self.order,
             self.round,
             self.roller,
-            self.winner,
+            self.winners,
             self.dice,
+            self.rounds,
+            self.starts,
         )
 
 
@@ -178,7 +185,8 @@ def from_state(state: GeyserState, seed: int | None = None) -> Pos:
     else:
         p.pending = (1, pend[1], pend[2])
     p.first, p.order, p.round, p.roller = state.first, tuple(state.order), state.round, state.roller
-    p.winner, p.mother = state.winner, state.seven == "mother"
+    p.winners, p.mother = state.winners, state.seven == "mother"
+    p.rounds, p.starts = state.rounds, state.start_squares
     p.seed = state.seed if seed is None else seed  # type: ignore[assignment]
     p.dice = state.dice
     return p
@@ -214,7 +222,7 @@ def legal(p: Pos) -> list[int]:
         return []
     board = p.board
     if p.phase == START:
-        return [START_BASE + s for s in STARTS if not board[s]]
+        return [START_BASE + s for s in p.starts if not board[s]]
     pend = p.pending
     if pend is not None:
         if pend[0] == 1:
@@ -239,7 +247,7 @@ def legal(p: Pos) -> list[int]:
                     continue
             found.append(base + b)
     if not mine:
-        entries = [START_BASE + s for s in STARTS if not board[s]] if p.supply[seat] > 0 else []
+        entries = [START_BASE + s for s in p.starts if not board[s]] if p.supply[seat] > 0 else []
         return entries or [PASS]
     return found or [PASS]
 
@@ -341,7 +349,7 @@ def _advance(p: Pos, seat: int, src: int, dst: int, roll: Callable[[], int]) -> 
 
 def _finish(p: Pos, seat: int, pending: tuple[int, ...] | None, done: bool, roll: Callable[[], int]) -> None:
     if p.out and len(_live(p)) == 1:
-        p.winner, p.phase, p.turn, p.pending = _live(p)[0], OVER, None, None
+        p.winners, p.phase, p.turn, p.pending = (_live(p)[0],), OVER, None, None
         return
     if not done:
         p.pending = pending
@@ -352,10 +360,16 @@ def _finish(p: Pos, seat: int, pending: tuple[int, ...] | None, done: bool, roll
     if not order:
         winner = _fire(p, roll)
         if winner is not None:
-            p.winner, p.phase, p.turn = winner, OVER, None
+            p.winners, p.phase, p.turn = (winner,), OVER, None
             return
         if p.out and len(_live(p)) == 1:
-            p.winner, p.phase, p.turn = _live(p)[0], OVER, None
+            p.winners, p.phase, p.turn = (_live(p)[0],), OVER, None
+            return
+        if p.round >= p.rounds:  # the round cap: the most normal geysers among the players still in win
+            live = _live(p)
+            held = [controls(p.board, s) for s in live]
+            top = max(held)
+            p.winners, p.phase, p.turn = tuple(s for s, h in zip(live, held, strict=True) if h == top), OVER, None
             return
         order = _seat_order(p.first, p.seats, p.out)
         p.round += 1
@@ -447,7 +461,7 @@ def turns_to_win(p: Pos) -> list[float]:
                 frontier = [GEYSER_LIST[i] for i in held[s]]
                 cost += STUCK
             else:
-                frontier = [x for x in STARTS if not board[x]] or list(STARTS)
+                frontier = [x for x in p.starts if not board[x]] or list(p.starts)
                 cost += 1.0
         mine = held[s]
         cost += HOLD_RISK * sum(RISK[i] for i in mine)
@@ -487,15 +501,35 @@ def turns_to_win(p: Pos) -> list[float]:
     return result
 
 
-def evaluate(p: Pos) -> tuple[float, ...]:
-    """Each seat's share of the win: 1/0 once the game is over, else a softmax of the turns it needs."""
-    if p.phase == OVER:
-        return tuple(1.0 if s == p.winner else 0.0 for s in range(p.seats))
-    turns = turns_to_win(p)
-    low = min(turns)
-    weights = [math.exp((low - t) / TEMPERATURE) for t in turns]
+CAP_TEMPERATURE = 0.8
+"""How sharply a lead in geysers held turns into a share of a win at the round cap."""
+CAP_SPAN = 3.0
+"""Rounds over which the judge turns from the race to the Mother to the geysers held at the cap."""
+
+
+def _softmax(values: list[float], temperature: float) -> list[float]:
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
     total = sum(weights)
-    return tuple(w / total for w in weights)
+    return [w / total for w in weights]
+
+
+def evaluate(p: Pos) -> tuple[float, ...]:
+    """Each seat's share of the win: split among the winners once the game is over, else a softmax of
+    the turns it needs, blended into a softmax of the geysers held as the round cap comes nearer than
+    the quickest win (a seat's turns are about the rounds it needs)."""
+    if p.phase == OVER:
+        share = 1.0 / len(p.winners) if p.winners else 0.0
+        return tuple(share if s in p.winners else 0.0 for s in range(p.seats))
+    turns = turns_to_win(p)
+    race = _softmax([-t for t in turns], TEMPERATURE)
+    left = p.rounds - p.round + 1  # rounds still to play, this one included
+    cap = min(1.0, max(0.0, (min(turns) - left) / CAP_SPAN + 0.5))
+    if cap == 0.0:
+        return tuple(race)
+    held = [-1e3 if p.out >> s & 1 else float(controls(p.board, s)) for s in range(p.seats)]
+    most = _softmax(held, CAP_TEMPERATURE)
+    return tuple((1 - cap) * r + cap * m for r, m in zip(race, most, strict=True))
 
 
 # --- choosing which moves the tree looks at --------------------------------------------------------------
@@ -515,6 +549,7 @@ def _after(p: Pos, board: list[int], pending: tuple[int, ...] | None) -> float:
     """The mover's share in `p` with `board` and `pending` swapped in (no dice, no firing)."""
     q = Pos.__new__(Pos)
     q.seats, q.board, q.supply, q.phase, q.turn, q.pending = p.seats, board, p.supply, PLAY, p.turn, pending
+    q.starts, q.round, q.rounds, q.out = p.starts, p.round, p.rounds, p.out
     return evaluate(q)[p.turn]  # type: ignore[index]
 
 
@@ -600,7 +635,8 @@ class GeyserModel(PublicModel):
         return position.turn
 
     def moves(self, position: Pos) -> list[int]:
-        key = (tuple(position.board), position.turn, position.pending, tuple(position.supply))
+        left = position.rounds - position.round  # the judge ranking the moves looks at the round cap
+        key = (tuple(position.board), position.turn, position.pending, tuple(position.supply), position.starts, left)
         found = self._moves.get(key)
         if found is None:
             if len(self._moves) > 20_000:

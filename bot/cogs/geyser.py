@@ -20,14 +20,16 @@ class GeyserCog(LobbyCog, group_name="geyser", group_description="Geyser: dice, 
     @app_commands.describe(
         seven="what a 7 fires: the Mother Geyser (default) or nothing (calm)",
         tokens="tokens each player has, the starting one included (default 12)",
+        rounds="rounds before the game ends and the most geysers held win (default 100)",
     )
     async def new(
         self,
         interaction: discord.Interaction,
         seven: Literal["mother", "calm"] | None = None,
         tokens: app_commands.Range[int, 1, 40] | None = None,
+        rounds: app_commands.Range[int, 10, 1000] | None = None,
     ) -> None:
-        await self.open_lobby(interaction, {"seven": seven, "tokens": tokens})
+        await self.open_lobby(interaction, {"seven": seven, "tokens": tokens, "rounds": rounds})
 
 
 async def setup(bot: discord_app.GameBot) -> None:

@@ -3,7 +3,9 @@
 2 to 4 players move tokens one square at a time across an island of geysers, claim geysers (and a new
 token with each claim), fight battles with a die plus the geysers they control, and after every round
 2d6 fire one ring of geysers, destroying what stands on it. A player on the Mother Geyser after a firing
-phase wins.
+phase wins; after the last round (option `rounds`, default 100) the most geysers win, equal most sharing.
+With two players only the opposite starting squares f1 and f11 are used: the first player picks one and
+the engine puts the second player's token on the other in the same move.
 
 Chance follows OpenSpiel's idea of chance nodes, kept inside the engine: every die comes from the seed and
 a counter in the state (`_die`), so the same seed and moves give the same game. Choices a roll or a claim
@@ -44,6 +46,7 @@ SQUARE_NAMES = tuple(f"{COLUMNS[s % SIZE]}{s // SIZE + 1}" for s in range(SQUARE
 _SQUARE_BY_NAME = {name: s for s, name in enumerate(SQUARE_NAMES)}
 LAND = frozenset(s for s, cell in enumerate(CELLS) if cell != "~")
 STARTS = tuple(s for s, cell in enumerate(CELLS) if cell == "S")
+"""Every starting square of the map (f1, a6, k6, f11): a game of 3 or 4 players uses all four."""
 MOTHER = CELLS.index("M")
 RING_OF = {s: int(cell) for s, cell in enumerate(CELLS) if cell in "23456"}
 """Normal geyser square -> its ring, named by its lower number (6 = the 6/8 ring)."""
@@ -69,6 +72,20 @@ def _opposite(square: int) -> int:
     return SQUARES - 1 - square
 
 
+TWO_PLAYER_STARTS = tuple(s for s in STARTS if SQUARE_NAMES[s] in ("f1", "f11"))
+"""A two-player game's starting squares: the opposite pair f1 and f11 (a6 and k6 are plain land then)."""
+STARTS_OPTIONS = ("two", "four")
+"""The `starts` option: "two" (the rules: a two-player game uses f1 and f11 only) or "four" (all four, the
+setup before that ruling, kept so that matches begun under it replay from their logs; see `loads`)."""
+ROUNDS = (10, 1000)
+"""The `rounds` option's range (default 100)."""
+
+
+def start_squares(seats: int, starts: str = "two") -> tuple[int, ...]:
+    """The starting squares a game of `seats` players uses, for setup and for re-entry alike."""
+    return TWO_PLAYER_STARTS if seats == 2 and starts == "two" else STARTS
+
+
 def square_name(square: int) -> str:
     return SQUARE_NAMES[square]
 
@@ -89,7 +106,9 @@ class GeyserState:
 
     `phase` is "start" (placing starting tokens), "play" or "over". `pending` is a choice the seat to
     move must make before its turn ends: ("place", geyser) after a claim, ("tie", from, to) after a tied
-    battle. `order` holds the seats still to play this round; when it empties, the geysers fire.
+    battle. `order` holds the seats still to play this round; when it empties, the geysers fire; after
+    the firing phase of round `rounds` the most geysers win. `winners` are the seats that won (several
+    share a win on the round cap) and `starts` the option that says which starting squares are used.
     `dice` counts the dice rolled so far (the next die is `_die(seed, dice)`); `last_rolls` are the
     rolls of the last move, in words; `last_battle` is its last battle roll (attacker seat, die, geysers,
     defender seat, die, geysers) and `last_fire` the two dice of a firing phase it ended.
@@ -106,9 +125,11 @@ class GeyserState:
     order: tuple[int, ...] = ()
     round: int = 0
     roller: int = 0
-    winner: int | None = None
+    winners: tuple[int, ...] = ()
     end: str | None = None
     seven: str = "mother"
+    rounds: int = 100
+    starts: str = "two"
     seed: int | None = None
     dice: int = 0
     last_seat: int | None = None
@@ -118,6 +139,16 @@ class GeyserState:
     last_rolls: tuple[str, ...] = ()
     ply: int = 0
     events: tuple[str, ...] = ()
+
+    @property
+    def winner(self) -> int | None:
+        """The one winner, or None while running, or when several share the win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def start_squares(self) -> tuple[int, ...]:
+        """The starting squares this game uses (f1 and f11 only with two players)."""
+        return start_squares(self.seats, self.starts)
 
     def tokens_of(self, seat: int) -> list[int]:
         return [s for s, held in enumerate(self.board) if held is not None and held[0] == seat]
@@ -143,6 +174,13 @@ def _text(move: tuple[str, int | None, int | None]) -> str:
 def _seat_order(start: int, seats: int, out: set[int] | frozenset[int]) -> tuple[int, ...]:
     """The seats still in, in seat order from `start` (or the first one in after it)."""
     return tuple((start + k) % seats for k in range(seats) if (start + k) % seats not in out)
+
+
+def _whole(value: Any) -> int | None:
+    """An option's whole number (digits in text too, as a terminal gives them), or None."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _die(seed: int, index: int) -> int:
@@ -191,7 +229,7 @@ class Geyser:
     title = "Geyser"
     min_players = 2
     max_players = 4
-    options = frozenset({"seven", "tokens"})
+    options = frozenset({"seven", "tokens", "rounds", "starts"})
     rules_card = ""  # set below
 
     # --- setting up ---
@@ -201,12 +239,30 @@ class Geyser:
         seven = options.get("seven", "mother")
         if seven not in ("mother", "calm"):
             raise BadOptions("seven must be mother (7 fires the Mother Geyser) or calm (7 fires nothing).")
-        tokens = options.get("tokens", 12)
-        if isinstance(tokens, str) and tokens.strip().isdigit():
-            tokens = int(tokens)
-        if not isinstance(tokens, int) or isinstance(tokens, bool) or not 1 <= tokens <= 40:
+        tokens = _whole(options.get("tokens", 12))
+        if tokens is None or not 1 <= tokens <= 40:
             raise BadOptions("tokens must be a whole number from 1 to 40.")
-        return GeyserState(seats=seats, board=(None,) * SQUARES, supply=(tokens,) * seats, seven=seven, seed=seed)
+        rounds = _whole(options.get("rounds", 100))
+        if rounds is None or not ROUNDS[0] <= rounds <= ROUNDS[1]:
+            raise BadOptions(
+                f"rounds must be a whole number from {ROUNDS[0]} to {ROUNDS[1]}: after that many rounds the"
+                " most geysers win (default 100)."
+            )
+        starts = options.get("starts", "two")
+        if starts not in STARTS_OPTIONS:
+            raise BadOptions(
+                "starts must be two (a two-player game starts on f1 and f11 only) or four (all four starting"
+                " squares, the setup before that ruling)."
+            )
+        return GeyserState(
+            seats=seats,
+            board=(None,) * SQUARES,
+            supply=(tokens,) * seats,
+            seven=seven,
+            rounds=rounds,
+            starts=starts,
+            seed=seed,
+        )
 
     # --- reading ---
 
@@ -218,7 +274,7 @@ class Geyser:
         if seat is None:
             return []
         if state.phase == "start":
-            return [f"start {SQUARE_NAMES[s]}" for s in STARTS if state.board[s] is None]
+            return [f"start {SQUARE_NAMES[s]}" for s in state.start_squares if state.board[s] is None]
         if state.pending is not None:
             if state.pending[0] == "tie":
                 return ["again", "retreat"]
@@ -226,7 +282,7 @@ class Geyser:
                 "skip"
             ]
         if not state.tokens_of(seat):  # re-entry from the supply (an empty supply is out: it never gets here)
-            entries = [f"start {SQUARE_NAMES[s]}" for s in STARTS if state.board[s] is None]
+            entries = [f"start {SQUARE_NAMES[s]}" for s in state.start_squares if state.board[s] is None]
             return (entries if state.supply[seat] > 0 else []) or ["pass"]
         steps = [f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in self._steps(state, seat)]
         return steps or ["pass"]
@@ -266,7 +322,7 @@ class Geyser:
     def outcome(self, state: GeyserState) -> Outcome | None:
         if state.phase != "over":
             return None
-        winners = frozenset() if state.winner is None else frozenset({state.winner})
+        winners = frozenset(state.winners)
         scores = tuple(1.0 if s in winners else 0.0 for s in range(state.seats))
         return Outcome(scores, winners, state.end or "the game is over")
 
@@ -322,6 +378,8 @@ class Geyser:
         if state.phase == "start":
             if kind != "start":
                 return f"First every player puts a token on a starting square: {', '.join(legal)}."
+            if a in STARTS and a not in state.start_squares:
+                return f"{shown[6:]} is plain land in a two-player game: start on {' or '.join(m[6:] for m in legal)}."
             return f"{shown[6:]} is not a free starting square: {', '.join(m[6:] for m in legal)}."
         if state.pending is not None:
             if state.pending[0] == "tie":
@@ -340,6 +398,8 @@ class Geyser:
         if kind == "start":
             if state.tokens_of(seat):
                 return "You still have tokens on the island: move one."
+            if a in STARTS and a not in state.start_squares:
+                return f"{SQUARE_NAMES[a]} is plain land in a two-player game: the starting squares are f1 and f11."
             return f"{SQUARE_NAMES[a]} is not a free starting square."  # type: ignore[index]
         assert a is not None and b is not None
         held = state.board[a]
@@ -487,8 +547,11 @@ class Geyser:
 
         def over(winner: int, end: str, event: str) -> GeyserState:
             work.events.append(event.format(f"{{{winner}}}"))
+            return ended((winner,), end)
+
+        def ended(winners: tuple[int, ...], end: str) -> GeyserState:
             return self._freeze(
-                state, work, turn=None, phase="over", winner=winner, end=end, last_seat=seat, last_move=last_move
+                state, work, turn=None, phase="over", winners=winners, end=end, last_seat=seat, last_move=last_move
             )
 
         def live() -> list[int]:
@@ -510,12 +573,34 @@ class Geyser:
                 return over(winner, end, event)
             if len(live()) == 1:
                 return over(live()[0], "every other player is out", "{} is the last player left and wins.")
+            if round_no >= state.rounds:  # the round cap: the most normal geysers win, equal most share
+                winners, end = self._round_cap(work, live(), round_no, state.rounds)
+                return ended(winners, end)
             order = _seat_order(state.first, state.seats, work.out)
             round_no += 1
             roller = _seat_order(roller + 1, state.seats, work.out)[0]
         return self._freeze(
             state, work, turn=order[0], order=order, round=round_no, roller=roller, last_seat=seat, last_move=last_move
         )
+
+    @staticmethod
+    def _round_cap(work: _Work, live: list[int], round_no: int, rounds: int) -> tuple[tuple[int, ...], str]:
+        """The end after the firing phase of the last round: the players still in who control the most
+        normal geysers win (none held by anyone: they all share it). Returns the winners and the end."""
+        held = {s: work.controls(s) for s in live}
+        top = max(held.values())
+        winners = tuple(s for s in live if held[s] == top)
+        names = [f"{{{s}}}" for s in winners]
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        head = f"Round {round_no} of {rounds} is over"
+        if len(winners) == 1:
+            work.events.append(f"{head}: {who} holds the most geysers ({top}) and wins.")
+            return winners, f"the most geysers after {round_no} rounds"
+        if top:
+            work.events.append(f"{head}: {who} hold the most geysers ({top} each) and share the win.")
+        else:
+            work.events.append(f"{head}: nobody holds a geyser, so {who} share the win.")
+        return winners, f"the most geysers after {round_no} rounds, shared"
 
     def _fire(self, work: _Work, roller: int, seven: str) -> int | None:
         """The Geyser Firing Phase: the roller rolls 2d6 and that ring's geysers destroy their tokens."""
@@ -582,6 +667,8 @@ class Geyser:
         order: tuple[int, ...] | None = None,
         seven: str = "mother",
         dice: int = 0,
+        rounds: int = 100,
+        starts: str = "two",
     ) -> GeyserState:
         """A hand-built position in the play phase (tests, puzzles): `tokens` maps squares to (seat, count).
 
@@ -606,6 +693,8 @@ class Geyser:
             round=round,
             roller=first,
             seven=seven,
+            rounds=rounds,
+            starts=starts,
             seed=seed,
             dice=dice,
         )
@@ -619,14 +708,21 @@ class Geyser:
         return json.dumps({"game": self.key, **data}, separators=(",", ":"))
 
     def loads(self, text: str) -> GeyserState:
+        """A state from `dumps`. A state saved before the round cap and the two-player starting squares
+        has no `rounds` (it gets the default, 100), no `starts` (it began with all four starting squares
+        in use: "four") and a single `winner` (now `winners`)."""
         data = json.loads(text)
         data.pop("game")
+        if "winner" in data:
+            winner = data.pop("winner")
+            data["winners"] = [] if winner is None else [winner]
+        data.setdefault("starts", "four")
         board: list[tuple[int, int] | None] = [None] * SQUARES
         for name, (seat, count) in data["board"].items():
             board[_SQUARE_BY_NAME[name]] = (seat, count)
         data["board"] = tuple(board)
         data["out"] = frozenset(data["out"])
-        for name in ("supply", "order", "last_battle", "last_rolls", "events"):
+        for name in ("supply", "order", "winners", "last_battle", "last_rolls", "events"):
             data[name] = tuple(data[name])
         for name in ("pending", "last_move", "last_fire"):
             data[name] = tuple(data[name]) if data[name] is not None else None
@@ -635,8 +731,9 @@ class Geyser:
 
 RULES_CARD = """\
 Geyser — 2 to 4 players, two dice, an island of geysers (columns a-k, rows 1-11 from the top).
-• Start: put a token on a starting square (geyser move start a6); with two players the other starts opposite.
-  An opening roll decides who starts; play goes round in seat order.
+• Start: put a token on a starting square (geyser move start a6). With two players only f1 and f11 are used:
+  the first player picks one, the other starts opposite. An opening roll decides who starts; play goes round
+  in seat order. With no token left on the island, re-enter on a free starting square (start f1).
 • A turn: move one token one square up, down, left or right onto land (geyser move f6-f7). Your tokens may share.
 • Landing on a geyser you do not control claims it: you may place a new token next to it (place e5, or skip).
   You may not move your last token off a geyser you control.
@@ -644,7 +741,8 @@ Geyser — 2 to 4 players, two dice, an island of geysers (columns a-k, rows 1-1
 • Battle: moving onto another player's token: each side rolls a die + geysers controlled; the loser's token is
   destroyed. A tie: the attacker rolls again or retreats (again / retreat).
 • After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed.
-  Standing on the Mother Geyser after a firing phase wins."""
+  Standing on the Mother Geyser after a firing phase wins.
+• After the last round (100 unless the match says otherwise) the most geysers held win; equal most share."""
 
 Geyser.rules_card = RULES_CARD
 GEYSER = Geyser()

@@ -10,18 +10,20 @@ import pytest
 
 from bot.ai import LEVELS, think
 from bot.ai import geyser as ai
-from bot.games.geyser import GEYSER, GeyserState
+from bot.games.geyser import GEYSER, GeyserState, parse_square
 
 MODEL = ai.MODEL
 BUDGET = dataclasses.replace(LEVELS["easy"], iterations=40, seconds=None)
 
 
-def random_positions(games: int, plies: int, players: int | None = None, policy: str = "random") -> list[GeyserState]:
+def random_positions(
+    games: int, plies: int, players: int | None = None, policy: str = "random", **options: object
+) -> list[GeyserState]:
     """Positions of seeded games (2 to 4 seats) played by random or greedy players."""
     found = []
     for seed in range(games):
         rng = random.Random(seed)
-        state = GEYSER.new(players or 2 + seed % 3, seed)
+        state = GEYSER.new(players or 2 + seed % 3, seed, **options)
         for _ in range(plies):
             if GEYSER.to_move(state) is None:
                 break
@@ -38,7 +40,13 @@ def random_positions(games: int, plies: int, players: int | None = None, policy:
 
 @pytest.fixture(scope="module")
 def positions() -> list[GeyserState]:
-    return random_positions(9, 150) + random_positions(12, 120, policy="greedy")
+    capped = random_positions(6, 400, rounds=10) + random_positions(3, 200, players=2, rounds=10, starts="four")
+    return random_positions(9, 150) + random_positions(12, 120, policy="greedy") + capped
+
+
+def test_the_positions_reach_the_round_cap(positions):
+    ends = {s.end for s in positions if GEYSER.to_move(s) is None}
+    assert "the most geysers after 10 rounds" in ends and "the most geysers after 10 rounds, shared" in ends
 
 
 def test_move_generator_is_the_engines(positions):
@@ -85,6 +93,72 @@ def test_games_played_to_the_end_agree_with_the_engine():
         ended += 1
         assert MODEL.evaluate(p) == tuple(1.0 if s == state.winner else 0.0 for s in range(state.seats))
     assert ended == 8
+
+
+def test_the_model_knows_the_two_player_starting_squares():
+    state = GEYSER.new(2, 5)
+    p = ai.from_state(state)
+    assert [ai.notation(m) for m in ai.legal(p)] == ["start f1", "start f11"]
+    after = MODEL.apply(p, ai.START_BASE + parse_square("f11"))  # the other token goes on f1 in the same move
+    assert after.key() == ai.from_state(GEYSER.play(state, "start f11")).key()
+    assert after.board[parse_square("f1")] == 4 + 1 and after.phase == ai.PLAY
+    reenter = GEYSER.state_from_position(2, {"c3": (1, 1)}, supply=(3, 10))
+    assert [ai.notation(m) for m in ai.legal(ai.from_state(reenter))] == ["start f1", "start f11"]
+    blocked = GEYSER.state_from_position(2, {"f1": (1, 1), "f11": (1, 1)}, supply=(3, 10))
+    assert ai.legal(ai.from_state(blocked)) == [ai.PASS]
+    four = GEYSER.state_from_position(2, {"c3": (1, 1)}, supply=(3, 10), starts="four")
+    assert len(ai.legal(ai.from_state(four))) == 4
+    three = GEYSER.state_from_position(3, {"c3": (1, 1), "h9": (2, 1)}, supply=(3, 10, 11))
+    assert len(ai.legal(ai.from_state(three))) == 4
+
+
+def last_turn(tokens: dict[str, tuple[int, int]], seats: int = 2) -> GeyserState:
+    """Seat 0 plays the last turn of round 100 of 100."""
+    return GEYSER.state_from_position(seats, tokens, turn=0, first=1 % seats, order=(0,), round=100)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "seats", "values"),
+    [
+        ({"c3": (0, 1), "d1": (0, 1), "k4": (0, 1), "a8": (1, 1)}, 2, (1.0, 0.0)),
+        ({"c3": (0, 1), "d1": (0, 1), "a8": (1, 1), "k6": (2, 1)}, 3, (0.5, 0.5, 0.0)),
+        ({"c3": (0, 1), "k6": (1, 1), "f11": (2, 1)}, 3, (1 / 3, 1 / 3, 1 / 3)),
+    ],
+)
+def test_the_model_ends_at_the_round_cap_like_the_engine(tokens, seats, values):
+    state = last_turn(tokens, seats)
+    for seed in range(6):  # whatever the firing destroys, the model and the engine agree on the winners
+        state = dataclasses.replace(state, seed=seed)
+        p = MODEL.apply(ai.from_state(state), parse_square("c3") * 128 + parse_square("c4"))
+        after = GEYSER.play(state, "c3-c4")
+        assert after.phase == "over" and p.key() == ai.from_state(after).key()
+        share = 1 / len(after.winners)
+        assert MODEL.evaluate(p) == pytest.approx(tuple(share if s in after.winners else 0 for s in range(seats)))
+    quiet = dataclasses.replace(state, seed=next(s for s in range(99) if ai._die(s, 0) + ai._die(s, 1) == 7))
+    step = parse_square("c3") * 128 + parse_square("c4")
+    assert ai.notation(step) == "c3-c4"
+    assert MODEL.evaluate(MODEL.apply(ai.from_state(quiet), step)) == pytest.approx(values)
+
+
+def test_near_the_round_cap_the_judge_counts_geysers_held():
+    tokens = {"d1": (0, 1), "k4": (0, 1), "a8": (0, 1), "b9": (0, 1)}  # three geysers, far from the Mother
+    tokens |= {"e5": (1, 1), "f5": (1, 1), "g5": (1, 1), "g6": (1, 1)}  # three too, and next to it...
+    tokens |= {"h4": (0, 1)}  # ...but seat 0 holds a fourth
+    early = GEYSER.state_from_position(2, tokens, turn=1, round=5)
+    late = dataclasses.replace(early, round=100)
+    assert MODEL.evaluate(ai.from_state(early))[1] > 0.5  # the race: seat 1 steps onto the Mother next
+    assert MODEL.evaluate(ai.from_state(late))[0] > MODEL.evaluate(ai.from_state(early))[0]
+
+
+def test_on_the_last_turn_the_computer_claims_a_geyser_instead_of_racing_to_the_mother():
+    """Seat 0 holds 3 geysers and has a token two steps from the Mother; seat 1 holds 4. Early on, the
+    race is worth more; on the last turn of the last round only a 4th geyser (c7, a shared win) counts."""
+    tokens = {"d1": (0, 1), "k4": (0, 1), "a8": (0, 1), "f4": (0, 1), "c6": (0, 1)}
+    tokens |= {"h11": (1, 1), "j8": (1, 1), "d10": (1, 1), "b4": (1, 1), "i9": (1, 1)}
+    state = last_turn(tokens)
+    assert think("geyser", GEYSER.view(state, 0), 0, BUDGET, 1).move == "c6-c7"
+    early = dataclasses.replace(state, round=5)
+    assert think("geyser", GEYSER.view(early, 0), 0, BUDGET, 1).move == "f4-f5"
 
 
 def test_evaluate_gives_shares_and_favours_the_seat_nearer_the_win():

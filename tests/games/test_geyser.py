@@ -29,6 +29,7 @@ from bot.games.geyser import (
     SQUARE_NAMES,
     STARTS,
     STEPS,
+    TWO_PLAYER_STARTS,
     GeyserState,
     _die,
     _load_map,
@@ -118,7 +119,7 @@ def play_all(state: GeyserState, *moves: str) -> GeyserState:
 def test_registry_and_identity():
     assert GAMES["geyser"] is GEYSER
     assert (GEYSER.key, GEYSER.title, GEYSER.min_players, GEYSER.max_players) == ("geyser", "Geyser", 2, 4)
-    assert GEYSER.options == frozenset({"seven", "tokens"})
+    assert GEYSER.options == frozenset({"seven", "tokens", "rounds", "starts"})
     assert "f6-f7" in GEYSER.rules_card and "start a6" in GEYSER.rules_card
 
 
@@ -202,12 +203,35 @@ def test_players_place_in_seat_order_on_free_starting_squares(seats):
     assert state.supply == (11,) * seats
 
 
-@pytest.mark.parametrize(("first", "second"), [("f1", "f11"), ("f11", "f1"), ("a6", "k6"), ("k6", "a6")])
+@pytest.mark.parametrize(("first", "second"), [("f1", "f11"), ("f11", "f1")])
 def test_with_two_players_the_second_starts_opposite_without_a_choice(first, second):
     state = GEYSER.play(GEYSER.new(2, 1), f"start {first}")
     assert tokens(state) == {first: (0, 1), second: (1, 1)}
-    assert state.phase == "play" and state.supply == (11, 11)
-    assert f"{{1}} starts opposite, on {second}." in GEYSER.events(state)
+    assert state.phase == "play" and state.supply == (11, 11) and state.ply == 1  # no setup move for seat 1
+    assert GEYSER.events(state)[:2] == (f"{{0}} starts on {first}.", f"{{1}} starts opposite, on {second}.")
+
+
+def test_two_players_start_on_f1_or_f11_only_a6_and_k6_are_plain_land():
+    assert {SQUARE_NAMES[s] for s in TWO_PLAYER_STARTS} == {"f1", "f11"}
+    state = GEYSER.new(2, 1)
+    assert state.start_squares == TWO_PLAYER_STARTS and GEYSER.new(3, 1).start_squares == STARTS
+    assert GEYSER.legal_moves(state) == ["start f1", "start f11"] == GEYSER.choices(state)
+    for name in ("a6", "k6"):
+        assert refusal(state, f"start {name}") == f"{name} is plain land in a two-player game: start on f1 or f11."
+    assert refusal(state, "start c3") == "c3 is not a free starting square: f1, f11."
+
+
+@pytest.mark.parametrize(("first", "second"), [("a6", "k6"), ("k6", "a6"), ("f1", "f11")])
+def test_the_starts_four_option_keeps_the_setup_older_matches_began_with(first, second):
+    four = {f"start {n}" for n in ("f1", "a6", "k6", "f11")}
+    state = GEYSER.new(2, 1, starts="four")
+    assert state.starts == "four" and set(GEYSER.legal_moves(state)) == four
+    state = GEYSER.play(state, f"start {first}")
+    assert tokens(state) == {first: (0, 1), second: (1, 1)} and state.phase == "play"
+    reenter = pos({"c3": (1, 1)}, supply=(3, 10), starts="four")
+    assert set(GEYSER.legal_moves(reenter)) == four
+    with pytest.raises(BadOptions, match=r"starts must be two .* or four"):
+        GEYSER.new(2, 1, starts="three")
 
 
 def test_the_opening_roll_highest_starts_and_it_is_logged():
@@ -259,13 +283,27 @@ def test_supply_is_twelve_including_the_starting_token_and_the_tokens_option():
     assert GEYSER.play(GEYSER.new(2, 0), "start f1").supply == (11, 11)
     assert GEYSER.new(2, 0, tokens=5).supply == (5, 5)
     assert GEYSER.new(2, 0, tokens="7").supply == (7, 7)
-    assert GEYSER.play(GEYSER.new(2, 0, tokens=1), "start a6").supply == (0, 0)
+    assert GEYSER.play(GEYSER.new(2, 0, tokens=1), "start f1").supply == (0, 0)
     for bad in (0, 41, "x", True, 2.5):
         with pytest.raises(BadOptions, match="tokens"):
             GEYSER.new(2, 0, tokens=bad)
     with pytest.raises(BadOptions, match="seven"):
         GEYSER.new(2, 0, seven="loud")
     assert GEYSER.new(2, 0, seven="calm").seven == "calm" and GEYSER.new(2, 0).seven == "mother"
+
+
+def test_the_rounds_option_defaults_to_100_and_takes_10_to_1000():
+    assert GEYSER.new(2, 0).rounds == 100 and GEYSER.new(4, 0).rounds == 100
+    assert [GEYSER.new(3, 0, rounds=n).rounds for n in (10, 57, 1000)] == [10, 57, 1000]
+    assert GEYSER.new(2, 0, rounds=" 250 ").rounds == 250  # as the terminal gives it
+    for bad in (9, 1001, 0, -5, "x", "", True, 2.5, None, "10.5"):
+        with pytest.raises(BadOptions) as caught:
+            GEYSER.new(2, 0, rounds=bad)
+        assert str(caught.value) == (
+            "rounds must be a whole number from 10 to 1000: after that many rounds the most geysers win (default 100)."
+        )
+    capped = GEYSER.new(2, 0, rounds=12)
+    assert GEYSER.loads(GEYSER.dumps(capped)) == capped and '"rounds":12' in GEYSER.dumps(capped)
 
 
 # --- Steps -----------------------------------------------------------------------------------------
@@ -650,9 +688,9 @@ def test_the_starting_player_rolls_after_round_one_then_the_roller_passes_left()
 
 def test_a_new_game_starts_with_the_first_player_as_roller():
     seed = seed_with(lambda d: d[1] > d[0], 2)
-    state = GEYSER.play(GEYSER.new(2, seed), "start a6")
+    state = GEYSER.play(GEYSER.new(2, seed), "start f1")
     assert state.first == state.roller == 1
-    state = play_all(state, "k6-j6", "a6-b6")
+    state = play_all(state, "f11-e11", "f1-e1")
     assert GEYSER.events(state)[-1].startswith("Firing phase: {1} rolls ") and state.roller == 0
 
 
@@ -715,6 +753,139 @@ def test_a_player_on_the_mother_can_be_attacked_there_before_the_firing():
     assert held(over, "f6") == (1, 1) and over.winner == 1
 
 
+# --- The round cap --------------------------------------------------------------------------------
+
+
+def last_round(tokens: dict[str, tuple[int, int]], seats: int = 2, **kw) -> GeyserState:
+    """The last turn of round 100 (of 100 by default): seat 0 steps c3-c4, then the geysers fire 3+3 (the
+    6/8 ring) unless `dice` says otherwise."""
+    kw.setdefault("round", 100)
+    kw.setdefault("dice", dice_at(3, 3))
+    return pos({"c3": (0, 1), **tokens}, seats=seats, order=(0,), **kw)
+
+
+def test_after_the_firing_of_the_last_round_the_most_geysers_win():
+    state = last_round({"d1": (0, 1), "k4": (0, 2), "a8": (1, 1)})
+    over = GEYSER.play(state, "c3-c4")
+    assert over.phase == "over" and GEYSER.to_move(over) is None and over.round == 100
+    assert over.winners == (0,) and over.winner == 0 and over.last_fire == (3, 3)
+    assert GEYSER.outcome(over) == Outcome((1.0, 0.0), frozenset({0}), "the most geysers after 100 rounds")
+    assert GEYSER.events(over)[-2:] == (
+        "Firing phase: {0} rolls 3+3 = 6: the 6/8 ring fires; nothing is destroyed.",
+        "Round 100 of 100 is over: {0} holds the most geysers (2) and wins.",
+    )
+    assert GEYSER.legal_moves(over) == [] and refusal(over, "c4-c3") == "The game is over: no more moves."
+    # one round earlier the game goes on into the last round
+    before = GEYSER.play(replace(state, round=99), "c3-c4")
+    assert before.phase == "play" and before.round == 100 and GEYSER.outcome(before) is None
+
+
+def test_the_rounds_option_sets_the_last_round():
+    state = last_round({"d1": (1, 1)}, round=10, rounds=10)
+    assert GEYSER.play(state, "c3-c4").winners == (1,)
+    longer = GEYSER.play(replace(state, rounds=11), "c3-c4")
+    assert longer.phase == "play" and longer.round == 11
+    new = GEYSER.new(2, 0, rounds=10)
+    assert new.rounds == 10 and GEYSER.play(new, "start f1").rounds == 10
+
+
+def test_geysers_fired_in_the_last_firing_phase_no_longer_count():
+    state = last_round({"e5": (0, 1), "g5": (0, 1), "e7": (0, 1), "h11": (1, 1)})  # 3+3 fires the 6/8 ring
+    over = GEYSER.play(state, "c3-c4")
+    assert over.winners == (1,) and held(over, "e5") is None
+    assert GEYSER.events(over)[-1] == "Round 100 of 100 is over: {1} holds the most geysers (1) and wins."
+
+
+def test_equal_most_geysers_share_the_win():
+    state = last_round({"d1": (0, 1), "k4": (0, 1), "a8": (1, 1), "h11": (2, 1), "b4": (2, 1)}, seats=3)
+    over = GEYSER.play(state, "c3-c4")
+    assert over.winners == (0, 2) and over.winner is None
+    outcome = GEYSER.outcome(over)
+    assert outcome == Outcome((1.0, 0.0, 1.0), frozenset({0, 2}), "the most geysers after 100 rounds, shared")
+    assert not outcome.is_draw
+    assert GEYSER.events(over)[-1] == (
+        "Round 100 of 100 is over: {0} and {2} hold the most geysers (2 each) and share the win."
+    )
+    assert GEYSER.loads(GEYSER.dumps(over)) == over and '"winners":[0,2]' in GEYSER.dumps(over)
+
+
+def test_with_no_geyser_held_every_player_still_in_shares_and_an_out_player_does_not():
+    state = replace(last_round({"k6": (1, 1), "f11": (2, 1)}, seats=4, supply=(11, 11, 11, 0)), out=frozenset({3}))
+    over = GEYSER.play(state, "c3-c4")
+    assert over.winners == (0, 1, 2)
+    assert GEYSER.outcome(over).scores == (1.0, 1.0, 1.0, 0.0)
+    shared = "nobody holds a geyser, so {0}, {1} and {2} share the win."
+    assert GEYSER.events(over)[-1] == f"Round 100 of 100 is over: {shared}"
+
+
+def test_a_player_on_the_mother_after_the_last_firing_wins_over_more_geysers():
+    board = {"f5": (0, 1), "d1": (0, 1), "k4": (0, 1), "a8": (0, 1)}
+    board |= {"h11": (1, 1), "b4": (1, 1), "j8": (1, 1), "d10": (1, 1)}
+    state = pos(board, order=(0,), round=10, rounds=10, dice=dice_at(2, 2))  # 4: the 4/10 ring, nobody on it
+    over = GEYSER.play(state, "f5-f6")
+    assert over.winners == (0,) and over.end == "on the Mother Geyser after the firing phase"
+
+
+def test_random_players_are_stopped_by_the_round_cap():
+    rng = random.Random(4)
+    state = GEYSER.new(3, 4, rounds=10)
+    log = []
+    while GEYSER.to_move(state) is not None:
+        move = rng.choice(GEYSER.legal_moves(state))
+        log.append(GEYSER.canonical(state, move))
+        state = GEYSER.play(state, move)
+    assert state.round == 10 and state.end.startswith("the most geysers after 10 rounds")
+    assert set(state.winners) == {s for s in range(3) if state.controls(s) == max(map(state.controls, range(3)))}
+    assert GEYSER.dumps(play_all(GEYSER.new(3, 4, rounds=10), *log)) == GEYSER.dumps(state)
+
+
+# --- Stored games from before the round cap and the two-player starting squares ---------------------
+
+OLD_LOG = (
+    "start a6 [opening 5 6]", "k6-k7", "a6-a7 [fire 5+5]", "k7-j7", "a7-a8", "skip [fire 2+2]", "j7-j6",
+    "pass [fire 4+4]", "j6-j7", "pass [fire 6+2]", "j7-j8", "place j7", "pass [fire 2+6]", "j7-j8",
+    "pass [fire 5+6]", "start a6", "pass [fire 4+6]", "a6-a5", "pass [fire 5+5]", "a5-a4", "pass [fire 6+5]",
+    "a4-a5", "pass [fire 2+1]", "a5-a4", "pass [fire 3+6]", "a4-a5", "pass [fire 1+1]", "a5-a4",
+    "start a6 [fire 2+3]", "a4-b4", "place c3", "a6-a7 [fire 2+4]", "c3-c4", "a7-a6 [fire 3+4]", "c4-b4",
+    "a6-a5 [fire 5+5]", "b4-b3", "a5-a6 [fire 2+2]", "b3-b4", "a6-b6 [fire 1+3]", "b4-c4",
+)  # fmt: skip
+"""The move log of a two-player game (seed 0, tokens 2) played before the ruling: it starts on a6 (so
+the other player got k6) and re-enters on a6 three times."""
+OLD_STATE = (
+    '{"game":"geyser","seats":2,"board":{"b4":[1,1],"c4":[1,1],"b6":[0,1]},"supply":[1,0],"out":[],'
+    '"phase":"play","turn":0,"pending":null,"first":1,"order":[0],"round":19,"roller":1,"winner":null,'
+    '"end":null,"seven":"mother","seed":0,"dice":38,"last_seat":1,"last_move":[34,35],"last_battle":[],'
+    '"last_fire":null,"last_rolls":[],"ply":41,"events":["{1} moves b4-c4."]}'
+)
+"""Its final state as the engine saved it then (no rounds, no starts, a single `winner`)."""
+OLD_OVER = (
+    '{"game":"geyser","seats":2,"board":{"d1":[0,1],"k4":[0,1],"f6":[0,1],"k6":[1,1],"a8":[0,1]},'
+    '"supply":[8,11],"out":[],"phase":"over","turn":null,"pending":null,"first":0,"order":[0],"round":1,'
+    '"roller":0,"winner":0,"end":"on the Mother Geyser after the firing phase","seven":"mother","seed":7,'
+    '"dice":17,"last_seat":0,"last_move":[49,60],"last_battle":[],"last_fire":[2,2],"last_rolls":["fire 2+2"],'
+    '"ply":1,"events":["{0} moves f5-f6.","Firing phase: {0} rolls 2+2 = 4: the 4/10 ring fires; nothing is '
+    'destroyed.","{0} stands on the Mother Geyser after the firing and wins."]}'
+)
+"""A finished game as the engine saved it then."""
+
+
+def test_a_state_saved_before_the_change_loads_with_the_default_rounds_and_its_four_starts():
+    old = GEYSER.loads(OLD_STATE)
+    assert old.rounds == 100 and old.starts == "four" and old.winners == () and old.round == 19
+    assert GEYSER.to_move(old) == 0 and set(GEYSER.legal_moves(old)) == {"b6-a6", "b6-b5", "b6-b7", "b6-c6"}
+    assert GEYSER.loads(GEYSER.dumps(old)) == old
+    over = GEYSER.loads(OLD_OVER)
+    assert over.winners == (0,) and over.winner == 0 and over.rounds == 100
+    assert GEYSER.outcome(over) == Outcome((1.0, 0.0), frozenset({0}), "on the Mother Geyser after the firing phase")
+
+
+def test_an_old_two_player_log_that_used_a6_replays_with_starts_four():
+    with pytest.raises(IllegalMove, match="a6 is plain land in a two-player game"):
+        GEYSER.play(GEYSER.new(2, 0, tokens=2), OLD_LOG[0])  # the rules today refuse its first move...
+    replayed = play_all(GEYSER.new(2, 0, tokens=2, starts="four"), *OLD_LOG)  # ...the option keeps it
+    assert replayed == GEYSER.loads(OLD_STATE)
+
+
 # --- Passing, re-entry, players out -----------------------------------------------------------------
 
 
@@ -730,16 +901,31 @@ def test_pass_only_when_there_is_no_legal_move():
 
 
 def test_re_entry_on_a_free_starting_square_when_no_token_is_on_the_board():
-    state = pos({"f1": (1, 1), "c3": (1, 1)}, supply=(3, 10))
+    state = pos({"f1": (1, 1), "c3": (1, 1), "h9": (2, 1)}, seats=3, supply=(3, 10, 11))
     assert set(GEYSER.legal_moves(state)) == {"start k6", "start f11", "start a6"}
     assert "is not a free starting square" in refusal(state, "start f1")
     assert "is not a free starting square" in refusal(state, "start c4")
     assert refusal(state, "c3-c4") == "You have no token on c3."
     after = GEYSER.play(state, "Start A6")
-    assert held(after, "a6") == (0, 1) and after.supply == (2, 10) and GEYSER.to_move(after) == 1
+    assert held(after, "a6") == (0, 1) and after.supply == (2, 10, 11) and GEYSER.to_move(after) == 1
     assert GEYSER.events(after) == ("{0} re-enters on a6.",)
     on_board = pos({"c3": (0, 1), "k6": (1, 1)})
     assert refusal(on_board, "start f1") == "You still have tokens on the island: move one."
+
+
+def test_with_two_players_re_entry_is_on_f1_or_f11_only():
+    state = pos({"c3": (1, 1)}, supply=(3, 10))
+    assert GEYSER.legal_moves(state) == ["start f1", "start f11"]
+    why = "is plain land in a two-player game: the starting squares are f1 and f11."
+    assert refusal(state, "start a6") == f"a6 {why}" and refusal(state, "start k6") == f"k6 {why}"
+    after = GEYSER.play(state, "start f11")
+    assert held(after, "f11") == (0, 1) and GEYSER.events(after) == ("{0} re-enters on f11.",)
+    one_free = pos({"f1": (1, 1), "c3": (1, 1)}, supply=(3, 10))
+    assert GEYSER.legal_moves(one_free) == ["start f11"]
+    # f1 and f11 taken: a6 and k6 are free, but a two-player game does not use them, so the player passes
+    blocked = pos({"f1": (1, 1), "f11": (1, 1)}, supply=(3, 10))
+    assert GEYSER.legal_moves(blocked) == ["pass"]
+    assert GEYSER.events(GEYSER.play(blocked, "pass")) == ("{0} cannot move and passes.",)
 
 
 def test_with_every_starting_square_taken_a_player_with_no_token_passes():

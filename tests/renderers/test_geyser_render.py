@@ -116,7 +116,7 @@ def test_water_and_land_look_different_everywhere() -> None:
 
 
 def test_geysers_the_mother_and_starting_squares_are_marked() -> None:
-    image = shot(GEYSER.new(2, 1))
+    image = shot(GEYSER.new(3, 1))
     plain = crop(image, "c2").tobytes()  # plain land, same shade as...
     assert colours_in(image, "c2") <= LAND_COLOURS | {geyser.GRID_LINE, geyser.COAST}
     for index in GEYSERS:
@@ -129,6 +129,28 @@ def test_geysers_the_mother_and_starting_squares_are_marked() -> None:
     # each ring's tag differs: the 6/8 geyser e5 and the 4/10 geyser e3 differ, both empty
     assert crop(image, "e5").tobytes() != crop(image, "e3").tobytes()
     assert RING_OF[parse_square("e5")] == 6 and RING_OF[parse_square("e3")] == 4
+
+
+@pytest.mark.parametrize("state", [GEYSER.new(2, 1), position({"c3": (0, 1), "h9": (1, 1)})])
+def test_a_two_player_board_marks_only_f1_and_f11_as_starting_squares(state: GeyserState) -> None:
+    image, four = shot(state), shot(GEYSER.new(3, 1))
+    for name in ("f1", "f11"):
+        assert geyser.START_MARK in colours_in(image, name)
+    for name in ("a6", "k6"):  # plain land in a two-player game: drawn as the land next to it
+        assert geyser.START_MARK not in colours_in(image, name)
+        assert colours_in(image, name) <= LAND_COLOURS | {geyser.GRID_LINE, geyser.COAST}
+        assert crop(image, name).tobytes() != crop(four, name).tobytes()
+    legacy = shot(replace(state, starts="four"))  # a match begun before the ruling keeps all four
+    assert geyser.START_MARK in colours_in(legacy, "a6") and geyser.START_MARK in colours_in(legacy, "k6")
+
+
+def test_two_player_setup_rings_f1_and_f11_only() -> None:
+    state = GEYSER.new(2, 1)
+    image, bare = shot(state), shot(replace(state, phase="play", turn=1, round=1))
+    ring = geyser.SEAT_COLOURS[0]
+    assert ring in colours_in(image, "f1") and ring in colours_in(image, "f11")
+    assert ring not in colours_in(image, "a6") and ring not in colours_in(image, "k6")
+    assert ring not in colours_in(bare, "f1")
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
@@ -308,12 +330,31 @@ def gold_pixels(image: Image.Image) -> int:
 
 def test_a_finished_game_shows_its_winner() -> None:
     state = position({"f6": (0, 1), "e5": (0, 1), "h9": (1, 1)})
-    final = replace(state, phase="over", turn=None, winner=0, end="on the Mother Geyser after the firing phase")
+    final = replace(state, phase="over", turn=None, winners=(0,), end="on the Mother Geyser after the firing phase")
     image = shot(final)
     assert gold_pixels(image) > gold_pixels(shot(state)) + 3000  # the filled result box
-    other = shot(replace(final, winner=1))
+    other = shot(replace(final, winners=(1,)))
     assert panel(other).tobytes() != panel(image).tobytes()
     assert geyser.SEAT_COLOURS[0] in colours_in(image, "f6")
+
+
+def result_box_rows(image: Image.Image) -> int:
+    """How many rows of the panel the gold result box spans (one more line of text: about 20 more)."""
+    strip = panel(image).crop((6, 0, 10, geyser.HEIGHT))
+    return sum(1 for y in range(strip.height) if strip.getpixel((2, y)) == geyser.HIGHLIGHT)
+
+
+def test_a_shared_win_at_the_round_cap_names_every_winner() -> None:
+    state = position({"d1": (0, 1), "a8": (1, 1), "h11": (2, 1)}, seats=3, round=100)
+    end = "the most geysers after 100 rounds, shared"
+    one = shot(replace(state, phase="over", turn=None, winners=(0,), end=end))
+    two = shot(replace(state, phase="over", turn=None, winners=(0, 2), end=end))
+    three = shot(replace(state, phase="over", turn=None, winners=(0, 1, 2), end=end))
+    assert len({panel(i).tobytes() for i in (one, two, three)}) == 3
+    assert result_box_rows(one) < result_box_rows(two)  # "alice wins" / "alice and carol share the win"
+    long = Caption(names=("a name far too long to fit in the panel, really", "b" * 40, "Ørjan Søndergård-Ĳsselmeer"))
+    shared = shot(replace(state, phase="over", turn=None, winners=(0, 1, 2), end=end), caption=long)
+    assert result_box_rows(shared) <= 12 + 20 * 3 + 1  # three lines at most, the names cut short
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -333,6 +374,25 @@ def test_random_positions_of_random_games_render_with_any_caption(seats: int) ->
             viewer = rng.choice((None, *range(seats)))
             image = open_png(render("geyser", state, viewer, caption=caption))
             assert image.size == (geyser.WIDTH, geyser.HEIGHT)
+
+
+def round_line(image: Image.Image) -> Image.Image:
+    """The panel's status lines under the player boxes of a two-player board (the round comes first)."""
+    return image.crop((geyser.PANEL_LEFT, 170, geyser.WIDTH, 220))
+
+
+def test_the_panel_shows_the_round_of_the_cap_and_the_last_round_in_gold() -> None:
+    state = position({"c3": (0, 1), "h9": (1, 1)}, round=17)
+    image = shot(state)
+    assert round_line(image).tobytes() != round_line(shot(replace(state, rounds=50))).tobytes()  # "of 100"/"of 50"
+    assert panel(image).tobytes() != panel(shot(replace(state, round=18))).tobytes()
+    gold = {c for _, c in round_line(image).getcolors(1 << 16) or []}
+    assert geyser.HIGHLIGHT not in gold
+    last = shot(replace(state, round=100))
+    assert geyser.HIGHLIGHT in {c for _, c in round_line(last).getcolors(1 << 16) or []}
+    assert board(last) == board(image)
+    setup = shot(GEYSER.new(2, 1))
+    assert panel(setup).tobytes() != panel(shot(GEYSER.new(2, 1, rounds=20))).tobytes()  # "Setup · 100 rounds"
 
 
 def test_render_draws_through_the_registry_and_the_view() -> None:
