@@ -1,19 +1,31 @@
-"""Starting the bot: read the config, open the store and the service, pick the front-end."""
+"""Starting the bot: read the config, open the store and the service, pick the front-end.
+
+A database the bot cannot use (damaged, unreadable, read-only, locked, on a full disk) or a log file it
+cannot write stops the start with one line naming the file and the way out, and exit status 1: no
+traceback, and in Discord mode before connecting.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import shlex
+from pathlib import Path
 
-from bot.backup import BackupSchedule
+from bot.backup import BackupSchedule, backups
 from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.local import Terminal
-from bot.service import MatchService
-from bot.store import Store
+from bot.service import DiskFull, MatchService, NotSaved
+from bot.store import DAMAGED, FULL, LOCKED, NEWER, READ_ONLY, Store, StoreUnusable
 
 log = logging.getLogger("bot")
+
+
+def log_path(config: Config) -> Path:
+    """The log goes to a file beside the database."""
+    return config.database_path.parent / "bot.log"
 
 
 async def run_offline(config: Config) -> None:
@@ -26,6 +38,8 @@ async def run_offline(config: Config) -> None:
     backups = BackupSchedule.start(store, config.backups, config.backup_hours, config.backup_keep)
     try:
         resumed = await service.start()
+        print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
+        print(f"Database: {config.database_path}  ·  log: {log_path(config)}")
         for match in resumed:
             await terminal.repost(match, "Back after a restart: a fresh move clock, reserves unchanged.")
             computers.poke(match)
@@ -38,21 +52,87 @@ async def run_offline(config: Config) -> None:
         await store.close()
 
 
+async def check_store(config: Config) -> None:
+    """Open and check the database (StoreUnusable if the bot cannot use it), then close it again."""
+    store = await Store.open(config.database_path)
+    await store.close()
+
+
+def start_log(config: Config) -> Path:
+    """Log to the file beside the database; a folder or file the bot cannot write stops the start."""
+    log_file = log_path(config)
+    try:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_file, encoding="utf-8")
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise SystemExit(
+            f"Cannot write the log file {log_file} ({reason}), so the bot will not start. Make {log_file.parent}"
+            " writable for the user running the bot, or set DATABASE_PATH to a database in a writable folder"
+            " (the log goes beside it)."
+        ) from None
+    logging.basicConfig(
+        handlers=[handler], level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # aiosqlite logs every SQL statement with its parameters at DEBUG: stored states, hidden cards and seeds
+    # included. The bot's log must never hold those, whatever LOG_LEVEL says.
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
+    return log_file
+
+
+def refusal(config: Config, error: StoreUnusable | NotSaved) -> str:
+    """One line for the person starting the bot: which file, what is wrong, and the way out."""
+    path = config.database_path
+    if isinstance(error, DiskFull) or (isinstance(error, StoreUnusable) and error.problem == FULL):
+        return f"The database {path} cannot be written: its disk is full. Free some space, then start the bot again."
+    if isinstance(error, NotSaved):
+        error = StoreUnusable(str(path), READ_ONLY, "it became read-only while starting")
+    restore = restore_hint(config)
+    if error.problem == DAMAGED:
+        way_out = restore[:1].upper() + restore[1:]
+        return f"The database {path} is damaged ({error.detail}), so the bot will not start on it. {way_out}"
+    if error.problem == LOCKED:
+        return f"The database {path} is locked ({error.detail}). Stop the other program, then start the bot again."
+    if error.problem == NEWER:
+        return f"The database {path} is from a newer version of the bot ({error.detail}). Run that one, or {restore}"
+    access = "writable" if error.problem == READ_ONLY else "readable and writable"
+    return (
+        f"The database {path} is {error.problem} ({error.detail}), so the bot will not start on it. Make it and its"
+        f" folder {access} for the user running the bot, or {restore}"
+    )
+
+
+def restore_hint(config: Config) -> str:
+    """How to put the newest backup in place (README.md, "Backups"), in one sentence."""
+    database = config.database_path
+    try:
+        newest = backups(config.backups)[-1:]
+    except OSError:
+        newest = []
+    source = shlex.quote(str(newest[0])) if newest else "BACKUP"
+    steps = (
+        f"`cp {source} {shlex.quote(str(database))}`, delete {database.name}-wal and"
+        f' {database.name}-shm beside it if they are there, and start the bot again (README.md, "Backups").'
+    )
+    if newest:
+        return f"restore the newest backup: {steps}"
+    return f"restore a backup (none found in {config.backups}): {steps}"
+
+
 def run(config: Config | None = None) -> None:
     config = config or Config.load()
-    log_file = config.database_path.parent / "bot.log"
-    log_file.parent.mkdir(parents=True, exist_ok=True)
-    # The terminal is for the game; the log goes to a file beside the database.
-    logging.basicConfig(
-        filename=log_file, level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    if config.discord_token:
-        from bot.discord_app import run_discord
+    log_file = start_log(config)
+    try:
+        if config.discord_token:
+            asyncio.run(check_store(config))  # refused here, before connecting to Discord
+            from bot.discord_app import run_discord
 
-        print(f"Connecting to Discord (database: {config.database_path}, log: {log_file}).")
-        run_discord(config)
-        return
-    print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
-    print(f"Database: {config.database_path}  ·  log: {log_file}")
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_offline(config))
+            print(f"Connecting to Discord (database: {config.database_path}, log: {log_file}).")
+            run_discord(config)  # a store refused in setup_hook after all ends up below too
+            return
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_offline(config))
+    except (StoreUnusable, NotSaved) as error:
+        line = refusal(config, error)
+        log.error("not starting: %s", line)
+        raise SystemExit(line) from None

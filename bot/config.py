@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from bot.models import UserLimits
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = ROOT / "data" / "bot.sqlite3"
@@ -33,6 +35,8 @@ class Config:
     """Hours between scheduled backups; 0 turns them off."""
     backup_keep: int = 7
     """How many backups are kept (the oldest go first)."""
+    limits: UserLimits = field(default_factory=UserLimits)
+    """What one person may have open at once in a server (LIMIT_LOBBIES, LIMIT_CHALLENGES, LIMIT_COMPUTER_GAMES)."""
 
     @property
     def backups(self) -> Path:
@@ -77,7 +81,18 @@ class Config:
             backup_dir=backup_dir,
             backup_hours=backup_hours,
             backup_keep=backup_keep,
+            limits=UserLimits(*(_count(get, key, default) for key, default in LIMITS)),
         )
+
+
+LIMITS = (("LIMIT_LOBBIES", 3), ("LIMIT_CHALLENGES", 5), ("LIMIT_COMPUTER_GAMES", 3))
+
+
+def _count(get: Callable[[str], str | None], key: str, default: int) -> int:
+    text = get(key) or str(default)
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise SystemExit(f"{key} must be a whole number from 1 to 1000, not {text!r}.")
+    return int(text)
 
 
 def _backup_settings(get: Callable[[str], str | None]) -> tuple[Path, float, int]:

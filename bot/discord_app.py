@@ -99,7 +99,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database_path)
-        self.service = MatchService(self.store)
+        self.service = MatchService(self.store, limits=self.config.limits)
         self.service.subscribe(self.on_notice)  # first: a computer answers a move once its board is posted
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds

@@ -134,6 +134,17 @@ class Series:
         return (self.first + game_no - 1) % len(self.players)
 
 
+@dataclass(frozen=True, slots=True)
+class UserLimits:
+    """What one person may have going at once in one server, so nobody can flood a server (or the bot):
+    open lobbies they created, challenges nobody has accepted yet (sent in the last day), and running
+    games against the computer. Offline (the terminal, no server) nothing is limited."""
+
+    lobbies: int = 3
+    challenges: int = 5
+    computer_games: int = 3
+
+
 OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
 
 

@@ -37,6 +37,7 @@ from bot.models import (
     Place,
     Player,
     Series,
+    UserLimits,
     computer,
 )
 from bot.store import Store
@@ -86,6 +87,22 @@ class ChallengeTaken(ServiceError):
     pass
 
 
+class NotSaved(ServiceError):
+    """The database could not take the change (it became read-only); it was rolled back (bot/store.py)."""
+
+
+class DiskFull(NotSaved):
+    """The database's disk is full; the change was rolled back and play resumes once there is space."""
+
+
+class LimitReached(ServiceError):
+    pass
+
+
+CHALLENGE_WINDOW = 24 * 3600.0
+"""Seconds a challenge nobody accepted counts against its sender's limit."""
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """What just happened to a match, for front-ends to show. Sent after the change is committed.
@@ -119,9 +136,10 @@ class _Pending:
 class MatchService:
     """Owns matches and series; see the module docstring."""
 
-    def __init__(self, store: Store, clock: TimeSource | None = None):
+    def __init__(self, store: Store, clock: TimeSource | None = None, limits: UserLimits | None = None):
         self.store = store
         self.time = clock or SystemTime()
+        self.limits = limits or UserLimits()
         self.games: dict[str, Game] = store.games
         self._matches: dict[int, Match] = {}
         self._series: dict[int, Series] = {}
@@ -231,12 +249,14 @@ class MatchService:
         so accepting it again (a double click, or after a restart) is refused, in the same transaction."""
         game = self._game_or_refuse(game_key)
         match = self._new_match(game, tuple(players), options or {}, seed, clock, place or Place())
+        if (why := self.computer_games_refusal(players, match.place.guild_id)) is not None:
+            raise LimitReached(why)
         async with self.store.transaction():
             if challenge is not None:
                 await self._refuse_accepted(challenge)
             match.id = await self.store.insert_match(match)
             if challenge is not None:
-                await self.store.insert_challenge(challenge, match.id)
+                await self.store.accept_challenge(challenge, match.id)
         self._matches[match.id] = match
         await self._notify([Notice("started", match, self._start_lines(match))])
         return match
@@ -248,6 +268,41 @@ class MatchService:
     async def check_challenge(self, challenge: int) -> None:
         """Refuse a challenge accepted before (front-ends ask before they answer in public)."""
         await self._refuse_accepted(challenge)
+
+    # --- limits per person per server (UserLimits) ---
+
+    async def challenge_refusal(self, guild_id: int | None, by: Player) -> str | None:
+        """Why `by` may not send another challenge here now (too many nobody accepted), or None."""
+        if guild_id is None:
+            return None
+        since = self.time.now() - CHALLENGE_WINDOW
+        if await self.store.open_challenges(guild_id, by.id, since) >= self.limits.challenges:
+            return (
+                f"You have {self.limits.challenges} challenges here that nobody has accepted yet: wait until one "
+                "is accepted (challenges older than a day no longer count)."
+            )
+        return None
+
+    async def record_challenge(self, challenge: int, guild_id: int | None, by: Player) -> None:
+        """A challenge was sent (its id is the front-end's): it counts as open until it is accepted."""
+        async with self.store.transaction():
+            await self.store.insert_challenge(challenge, guild_id, by.id, self.time.now())
+
+    def computer_games_refusal(self, players: list[Player] | tuple[Player, ...], guild_id: int | None) -> str | None:
+        """Why these players may not start another game with a computer here, or None."""
+        if guild_id is None or not any(p.is_computer for p in players):
+            return None
+        for person in (p for p in players if not p.is_computer):
+            playing = [
+                m for m in self.running(guild_id) if m.seats_of(person.id) and any(p.is_computer for p in m.players)
+            ]
+            if len(playing) >= self.limits.computer_games:
+                ids = ", ".join(f"#{m.id}" for m in playing)
+                return (
+                    f"{person.name} already plays {len(playing)} games against the computer here ({ids}): "
+                    "finish or resign one first."
+                )
+        return None
 
     async def create_series(
         self,
@@ -360,8 +415,17 @@ class MatchService:
         options = dict(options or {})
         game.new(game.min_players, 0, **options)  # raises BadOptions for an unknown option or a bad value
         lobby = Lobby(0, game_key, creator, [creator], options, clock, place or Place(), created_at=self.time.now())
-        async with self._lobby_lock, self.store.transaction():
-            lobby.id = await self.store.insert_lobby(lobby)
+        async with self._lobby_lock:
+            if lobby.place.guild_id is not None:
+                here = await self.store.open_lobbies(lobby.place.guild_id)
+                mine = [lb for lb in here if lb.creator.id == creator.id]
+                if len(mine) >= self.limits.lobbies:
+                    ids = ", ".join(f"#{lb.id}" for lb in mine)
+                    raise LimitReached(
+                        f"You have {len(mine)} open lobbies here ({ids}): start one, or leave it to cancel it, first."
+                    )
+            async with self.store.transaction():
+                lobby.id = await self.store.insert_lobby(lobby)
         return lobby
 
     async def join_lobby(self, lobby_id: int, player: Player) -> Lobby:
@@ -430,7 +494,7 @@ class MatchService:
             return f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can start it."
         if len(lobby.players) < game.min_players:
             return f"{game.title} needs at least {game.min_players} players; {len(lobby.players)} joined."
-        return None
+        return self.computer_games_refusal(lobby.players, lobby.place.guild_id)
 
     async def get_lobby(self, lobby_id: int) -> Lobby:
         lobby = await self.store.load_lobby(lobby_id)
@@ -439,10 +503,8 @@ class MatchService:
         return lobby
 
     async def open_lobbies(self, guild_id: int | None = None) -> list[Lobby]:
-        found = [await self.store.load_lobby(i) for i in await self.store.lobby_ids(OPEN)]
-        return [
-            lobby for lobby in found if lobby is not None and (guild_id is None or lobby.place.guild_id == guild_id)
-        ]
+        """One server's open lobbies (None: the offline ones)."""
+        return await self.store.open_lobbies(guild_id)
 
     async def solitaire_results(self, game_key: str, guild_id: int | None) -> list[tuple[Match, float]]:
         """A server's finished one-player games that ended by the rules (not resigned, adjudicated or
@@ -947,7 +1009,7 @@ class MatchService:
                 return f"Game over ({result.reason})."
             return f"Game over: a draw ({result.reason})."
         names = " and ".join(match.players[s].name for s in sorted(result.winners))
-        return f"Game over: {names} wins ({result.reason})."
+        return f"Game over: {names} {'wins' if len(result.winners) == 1 else 'win'} ({result.reason})."
 
     def series_line(self, series: Series) -> str:
         result = series.result

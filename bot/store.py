@@ -8,8 +8,11 @@ all. WAL mode lets readers run while a write commits; `synchronous=FULL` makes a
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import logging
 import sqlite3
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,6 +24,8 @@ from bot.clock import ClockSettings, MatchClock
 from bot.games import GAMES, Game, Outcome
 from bot.models import OVER, RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
 from bot.ratings import PlayerRating, Rating
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -134,14 +139,108 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX ratings_by_player ON ratings(guild, player_id);
     """,
-    # 5: accepted challenges, so a challenge starts one match however often (and whenever) Accept is clicked
+    # 5: challenges, so a challenge starts one match however often (and whenever) Accept is clicked and a
+    #    player's open ones can be counted; open lobbies are found per server by index
     """
     CREATE TABLE challenges (
         message_id INTEGER PRIMARY KEY,     -- the challenge's message (Discord id)
-        match_id INTEGER NOT NULL REFERENCES matches(id)
+        guild_id INTEGER,
+        by_id TEXT,                         -- the challenger's player id (NULL: not recorded when sent)
+        created_at REAL,
+        match_id INTEGER REFERENCES matches(id)  -- the match it started; NULL while open
     );
+    CREATE INDEX challenges_open ON challenges(guild_id, by_id, match_id);
+    CREATE INDEX lobbies_open ON lobbies(status, guild_id);
+    """,
+    # 6: Geyser games begun before two-player games started on f1 and f11 only and before the round cap keep
+    #    the rules they began with (their logs replay as played): all four starting squares, 1,000 rounds
+    """
+    UPDATE matches SET options = json_set(options, '$.starts', 'four', '$.rounds', 1000)
+        WHERE game = 'geyser' AND json_extract(options, '$.starts') IS NULL;
     """,
 ]
+
+DAMAGED, UNREADABLE, READ_ONLY, LOCKED, FULL, NEWER = "damaged", "unreadable", "read-only", "locked", "full", "newer"
+"""Why `Store.open` refuses a database (StoreUnusable.problem)."""
+
+
+class StoreUnusable(RuntimeError):
+    """The bot must not start on this database: `problem` is one of DAMAGED, UNREADABLE, READ_ONLY, LOCKED,
+    FULL, NEWER; `detail` says what SQLite or the system found. The message names the file."""
+
+    def __init__(self, path: str, problem: str, detail: str) -> None:
+        super().__init__(f"database {path} is {problem}: {detail}")
+        self.path, self.problem, self.detail = path, problem, detail
+
+
+def _sqlite_code(error: sqlite3.Error) -> int:
+    """The primary SQLite result code of an error (SQLITE_FULL, SQLITE_READONLY, ...), 0 if unknown."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF
+    text = str(error).lower()
+    if "disk is full" in text:
+        return sqlite3.SQLITE_FULL
+    return sqlite3.SQLITE_READONLY if "readonly" in text else 0
+
+
+def _unusable(path: str, error: sqlite3.Error) -> StoreUnusable:
+    """What an error met while opening and checking the database means for the person starting the bot."""
+    code = _sqlite_code(error)
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return StoreUnusable(path, DAMAGED, str(error))
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM):
+        return StoreUnusable(path, READ_ONLY, str(error))
+    if code == sqlite3.SQLITE_BUSY:
+        return StoreUnusable(path, LOCKED, f"{error}: another program is writing it (is the bot already running?)")
+    if code == sqlite3.SQLITE_FULL:
+        return StoreUnusable(path, FULL, str(error))
+    return StoreUnusable(path, UNREADABLE, str(error))
+
+
+def _file_problem(path: str) -> StoreUnusable | None:
+    """What the system says before SQLite does: a file (or its folder, where SQLite keeps the -wal and -shm
+    files) that the bot may not read or write."""
+    file = Path(path)
+    for mode, problem in (("rb", UNREADABLE), ("r+b", READ_ONLY)):
+        try:
+            if file.exists():
+                with open(file, mode):
+                    pass
+        except OSError as error:
+            return StoreUnusable(path, problem, _reason(error))
+    try:
+        with tempfile.TemporaryFile(dir=file.parent):
+            pass
+    except OSError as error:
+        if error.errno == errno.ENOSPC:
+            return StoreUnusable(path, FULL, _reason(error))
+        return StoreUnusable(path, READ_ONLY, f"its folder is not writable: {_reason(error)}")
+    return None
+
+
+def _reason(error: OSError) -> str:
+    return (error.strerror or str(error)).lower()
+
+
+def _not_saved(path: str, error: sqlite3.Error) -> Exception | None:
+    """The player-facing refusal for a write the database could not take (full disk, read-only), or None."""
+    from bot.service import DiskFull, NotSaved  # here, not at the top: bot.service imports this module
+
+    code = _sqlite_code(error)
+    if code == sqlite3.SQLITE_FULL:
+        log.error("database %s: the disk is full (%s); the change was rolled back, nothing saved", path, error)
+        return DiskFull(
+            "The bot's disk is full: the move was not saved, and nothing changed. "
+            "Try again once whoever runs the bot has freed some space."
+        )
+    if code == sqlite3.SQLITE_READONLY:
+        log.error("database %s became read-only (%s); the change was rolled back, nothing saved", path, error)
+        return NotSaved(
+            "The bot's database has become read-only: the move was not saved, and nothing changed. "
+            "Tell whoever runs the bot."
+        )
+    return None
 
 
 class Store:
@@ -155,19 +254,67 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, games: dict[str, Game] | None = None) -> Store:
-        """Open (creating and migrating if needed) the database; `games` defaults to every game."""
+        """Open (creating and migrating if needed) the database; `games` defaults to every game.
+
+        A database the bot cannot use is refused here with StoreUnusable, its connection closed (an open
+        one would keep the process alive): damaged (`PRAGMA quick_check`), unreadable, locked, from a
+        newer version, or read-only (a write probe, rolled back), so it fails at start, not at the first move.
+        """
         path = str(path)
         if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=FULL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db, path, GAMES if games is None else games)
-        await store._migrate()
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreUnusable(path, UNREADABLE, f"its folder cannot be made ({_reason(error)})") from None
+            if (problem := _file_problem(path)) is not None:
+                raise problem
+        connection = aiosqlite.connect(path, isolation_level=None)
+        try:
+            db = await connection
+        except sqlite3.Error as error:
+            # aiosqlite stops its worker thread after a failed connect: let it finish while this loop runs
+            if (thread := getattr(connection, "_thread", None)) is not None:
+                await asyncio.to_thread(thread.join, 5)
+            raise _unusable(path, error) from None
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=FULL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            store = cls(db, path, GAMES if games is None else games)
+            await store._check()
+            await store._migrate()
+            await store._probe_write()
+        except BaseException as error:
+            try:
+                await db.close()
+            except sqlite3.Error:
+                log.exception("closing the refused database %s failed", path)
+            if isinstance(error, sqlite3.Error):
+                raise _unusable(path, error) from None
+            raise
         return store
+
+    async def _check(self) -> None:
+        """`PRAGMA quick_check` (the cheap one: no index cross-checks); a damaged database is refused."""
+        async with self._db.execute("PRAGMA quick_check(3)") as cursor:
+            verdict = " ".join("; ".join(str(row[0]) for row in await cursor.fetchall()).split())  # one line
+        if verdict != "ok":
+            raise StoreUnusable(self.path, DAMAGED, f"PRAGMA quick_check found: {verdict[:300]}")
+
+    async def _probe_write(self) -> None:
+        """Write one harmless change and roll it back: a read-only database fails here, not at the first move."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            await self._db.execute(f"PRAGMA user_version={await self.schema_version()}")
+        finally:
+            await self._rollback()
+
+    async def _rollback(self) -> None:
+        """Roll back the open transaction, unless SQLite already has (it does by itself on a full disk)."""
+        if self._db.in_transaction:
+            await self._db.execute("ROLLBACK")
 
     async def close(self) -> None:
         await self._db.close()
@@ -177,7 +324,7 @@ class Store:
             row = await cursor.fetchone()
         version = row[0] if row else 0
         if version > len(MIGRATIONS):
-            raise RuntimeError(f"database {self.path} is from a newer version (schema {version})")
+            raise StoreUnusable(self.path, NEWER, f"it is from a newer version of the bot (schema {version})")
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             # executescript commits first; the version bump lands in the same script so a crash
             # between the two cannot leave a half-applied migration marked as done.
@@ -190,15 +337,26 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        """Everything written inside commits together, or nothing does."""
+        """Everything written inside commits together, or nothing does.
+
+        A write the database cannot take (its disk is full, or it has become read-only) rolls the whole
+        transaction back and is raised as `bot.service.DiskFull` / `NotSaved`, ServiceErrors that
+        front-ends show as a plain refusal; the next transaction, once there is space, goes through as usual.
+        """
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    await self._rollback()
+                    raise
+            except sqlite3.OperationalError as error:
+                refusal = _not_saved(self.path, error)
+                if refusal is None:
+                    raise
+                raise refusal from error
 
     # --- writes (call inside transaction()) ---
 
@@ -343,22 +501,14 @@ class Store:
     async def load_lobby(self, lobby_id: int) -> Lobby | None:
         async with self._db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)) as cursor:
             row = await cursor.fetchone()
-        if row is None:
-            return None
-        creator = json.loads(row["creator"])
-        clock = json.loads(row["clock"]) if row["clock"] else None
-        return Lobby(
-            id=row["id"],
-            game=row["game"],
-            creator=Player(creator["id"], creator["name"]),
-            players=[Player(p["id"], p["name"]) for p in json.loads(row["players"])],
-            options=json.loads(row["options"]),
-            clock=ClockSettings(**clock) if clock else None,
-            place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
-            status=row["status"],
-            match_id=row["match_id"],
-            created_at=row["created_at"],
-        )
+        return None if row is None else _lobby(row)
+
+    async def open_lobbies(self, guild_id: int | None) -> list[Lobby]:
+        """A server's open lobbies, oldest first (one indexed query, however many are open elsewhere)."""
+        async with self._db.execute(
+            "SELECT * FROM lobbies WHERE status = 'open' AND guild_id IS ? ORDER BY id", (guild_id,)
+        ) as cursor:
+            return [_lobby(row) for row in await cursor.fetchall()]
 
     async def lobby_ids(self, status: str) -> list[int]:
         async with self._db.execute("SELECT id FROM lobbies WHERE status = ? ORDER BY id", (status,)) as cursor:
@@ -378,14 +528,35 @@ class Store:
         ) as cursor:
             return [row[0] for row in await cursor.fetchall()]
 
-    async def insert_challenge(self, message_id: int, match_id: int) -> None:
-        await self._db.execute("INSERT INTO challenges (message_id, match_id) VALUES (?, ?)", (message_id, match_id))
+    async def insert_challenge(self, message_id: int, guild_id: int | None, by_id: str, at: float) -> None:
+        await self._db.execute(
+            "INSERT OR IGNORE INTO challenges (message_id, guild_id, by_id, created_at) VALUES (?, ?, ?, ?)",
+            (message_id, guild_id, by_id, at),
+        )
+
+    async def accept_challenge(self, message_id: int, match_id: int) -> None:
+        """Record the match a challenge started (a challenge sent before this was recorded gets a row now)."""
+        await self._db.execute(
+            "INSERT INTO challenges (message_id, match_id) VALUES (?, ?)"
+            " ON CONFLICT(message_id) DO UPDATE SET match_id = excluded.match_id",
+            (message_id, match_id),
+        )
 
     async def challenge_match(self, message_id: int) -> int | None:
         """The match an accepted challenge started, or None if it was never accepted."""
         async with self._db.execute("SELECT match_id FROM challenges WHERE message_id = ?", (message_id,)) as cursor:
             row = await cursor.fetchone()
-        return int(row[0]) if row else None
+        return int(row[0]) if row and row[0] is not None else None
+
+    async def open_challenges(self, guild_id: int | None, by_id: str, since: float) -> int:
+        """How many challenges `by_id` sent in a server since `since` that nobody has accepted."""
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM challenges WHERE guild_id IS ? AND by_id = ? AND match_id IS NULL"
+            " AND created_at >= ?",
+            (guild_id, by_id, since),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def load_match(self, match_id: int) -> Match | None:
         async with self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cursor:
@@ -572,3 +743,20 @@ def _rating(row: aiosqlite.Row) -> PlayerRating:
 
 def _outcome(text: str | None) -> Outcome | None:
     return None if text is None else Outcome.from_json(json.loads(text))
+
+
+def _lobby(row: Any) -> Lobby:
+    creator = json.loads(row["creator"])
+    clock = json.loads(row["clock"]) if row["clock"] else None
+    return Lobby(
+        id=row["id"],
+        game=row["game"],
+        creator=Player(creator["id"], creator["name"]),
+        players=[Player(p["id"], p["name"]) for p in json.loads(row["players"])],
+        options=json.loads(row["options"]),
+        clock=ClockSettings(**clock) if clock else None,
+        place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
+        status=row["status"],
+        match_id=row["match_id"],
+        created_at=row["created_at"],
+    )

@@ -595,3 +595,37 @@ async def test_a_late_move_with_three_players_is_refused_and_its_player_is_out(
     with pytest.raises(TimeUp, match="you are out of match #1"):
         await service.move(match.id, ALICE.id, VOLCANO.legal_moves(match.state)[0])
     assert match.running and match.state.resigned == {0} and VOLCANO.to_move(match.state) == 1
+
+
+async def test_geyser_games_begun_before_the_two_player_starts_keep_their_rules(db_path, fake_time) -> None:
+    import aiosqlite
+
+    from bot.store import MIGRATIONS
+
+    geyser = GAMES["geyser"]
+    old_rules = geyser.play(geyser.new(2, 5, starts="four"), "start a6")  # a6: legal before, plain land now
+    async with aiosqlite.connect(db_path) as db:  # a database as the release before left it (schema 5)
+        await db.executescript(f"BEGIN;{''.join(MIGRATIONS[:5])}PRAGMA user_version=5;COMMIT;")
+        await db.execute(
+            "INSERT INTO matches (id, game, game_no, seed, options, state, ply, status, created_at, updated_at)"
+            " VALUES (1, 'geyser', 1, 5, '{}', ?, 1, 'running', 0, 0)",
+            (geyser.dumps(old_rules),),
+        )
+        await db.executemany(
+            "INSERT INTO seats VALUES (1, ?, ?, ?)", [(0, ALICE.id, ALICE.name), (1, BOB.id, BOB.name)]
+        )
+        await db.execute(
+            "INSERT INTO moves (match_id, ply, seat, move, at, took) VALUES (1, 1, 0, 'start a6', 0, NULL)"
+        )
+        await db.commit()
+    store = await Store.open(db_path)
+    try:
+        service = MatchService(store, fake_time)
+        (match,) = await service.start()
+        assert match.options == {"starts": "four", "rounds": 1000}
+        await service.undo(1, MOD)  # the log replays from the seed under the rules it was played by
+        again = await service.get(1)
+        assert "start a6" in geyser.legal_moves(again.state)
+        await service.close()
+    finally:
+        await store.close()

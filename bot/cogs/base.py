@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import weakref
 from typing import Any
 
 import discord
@@ -301,14 +302,21 @@ class TwoPlayerCog(GameCog):
         if opponent.bot:
             name = discord_app.player(opponent).name
             raise Refusal(f"{name} is a bot and cannot play; challenge me to play the computer.")
-        timing = f" with {settings.describe()}" if settings else ""
-        view = discord.ui.View(timeout=None)
-        view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
-        await interaction.response.send_message(
-            f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
-            view=view,
-            allowed_mentions=limits.pinging(opponent.id),
-        )
+        me = discord_app.player(interaction.user)
+        guild_id = server_id(interaction)
+        async with _challenger_lock(guild_id, interaction.user.id):  # counted and recorded one at a time
+            if (why := await self.service.challenge_refusal(guild_id, me)) is not None:
+                raise Refusal(why)
+            timing = f" with {settings.describe()}" if settings else ""
+            view = discord.ui.View(timeout=None)
+            view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
+            await interaction.response.send_message(
+                f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
+                view=view,
+                allowed_mentions=limits.pinging(opponent.id),
+            )
+            sent = await interaction.original_response()
+            await self.service.record_challenge(sent.id, guild_id, me)
 
     async def _against_computer(
         self, interaction: discord.Interaction, settings: ClockSettings | None, level: str
@@ -316,6 +324,9 @@ class TwoPlayerCog(GameCog):
         """The bot accepts at once: the challenger takes the first seat, a computer the second."""
         if interaction.guild is None or interaction.channel is None:
             raise Refusal("Games are played in a server channel.")
+        me = discord_app.player(interaction.user)
+        if (why := self.service.computer_games_refusal([me, computer(level)], interaction.guild.id)) is not None:
+            raise Refusal(why)  # before the public deferral, so only the asker sees it
         await views.defer_public(interaction)
         match = await self.service.create_match(
             self.game_key,
@@ -327,6 +338,17 @@ class TwoPlayerCog(GameCog):
             f"{self.title} #{match.id} against the computer ({level}) is on: {discord_app.where(match)}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+_CHALLENGERS: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def _challenger_lock(guild_id: int, user_id: int) -> asyncio.Lock:
+    """One challenge at a time per person per server, so a burst of them cannot slip past the limit."""
+    lock = _CHALLENGERS.get((guild_id, user_id))
+    if lock is None:
+        lock = _CHALLENGERS[(guild_id, user_id)] = asyncio.Lock()
+    return lock
 
 
 def rules_picture(game_key: str) -> bytes:
