@@ -265,8 +265,12 @@ class MatchService:
         if (started := await self.store.challenge_match(challenge)) is not None:
             raise ChallengeTaken(f"This challenge was accepted already: it is match #{started}.")
 
-    async def check_challenge(self, challenge: int) -> None:
-        """Refuse a challenge accepted before (front-ends ask before they answer in public)."""
+    async def check_challenge(self, challenge: int, by: Player) -> None:
+        """Refuse a challenge accepted before, or one sent to someone else than `by` as it was recorded
+        (front-ends ask before they answer in public)."""
+        to = await self.store.challenged(challenge)
+        if to is not None and to != by.id:
+            raise NotInMatch("This challenge is not yours to accept.")
         await self._refuse_accepted(challenge)
 
     # --- limits per person per server (UserLimits) ---
@@ -283,10 +287,11 @@ class MatchService:
             )
         return None
 
-    async def record_challenge(self, challenge: int, guild_id: int | None, by: Player) -> None:
-        """A challenge was sent (its id is the front-end's): it counts as open until it is accepted."""
+    async def record_challenge(self, challenge: int, guild_id: int | None, by: Player, to: Player) -> None:
+        """A challenge was sent (its id is the front-end's): it counts as open until it is accepted, and
+        only `to` may accept it."""
         async with self.store.transaction():
-            await self.store.insert_challenge(challenge, guild_id, by.id, self.time.now())
+            await self.store.insert_challenge(challenge, guild_id, by.id, to.id, self.time.now())
 
     def computer_games_refusal(self, players: list[Player] | tuple[Player, ...], guild_id: int | None) -> str | None:
         """Why these players may not start another game with a computer here, or None."""

@@ -146,6 +146,7 @@ MIGRATIONS: list[str] = [
         message_id INTEGER PRIMARY KEY,     -- the challenge's message (Discord id)
         guild_id INTEGER,
         by_id TEXT,                         -- the challenger's player id (NULL: not recorded when sent)
+        to_id TEXT,                         -- the challenged player's id: only they may accept
         created_at REAL,
         match_id INTEGER REFERENCES matches(id)  -- the match it started; NULL while open
     );
@@ -528,11 +529,17 @@ class Store:
         ) as cursor:
             return [row[0] for row in await cursor.fetchall()]
 
-    async def insert_challenge(self, message_id: int, guild_id: int | None, by_id: str, at: float) -> None:
+    async def insert_challenge(self, message_id: int, guild_id: int | None, by_id: str, to_id: str, at: float) -> None:
         await self._db.execute(
-            "INSERT OR IGNORE INTO challenges (message_id, guild_id, by_id, created_at) VALUES (?, ?, ?, ?)",
-            (message_id, guild_id, by_id, at),
+            "INSERT OR IGNORE INTO challenges (message_id, guild_id, by_id, to_id, created_at) VALUES (?, ?, ?, ?, ?)",
+            (message_id, guild_id, by_id, to_id, at),
         )
+
+    async def challenged(self, message_id: int) -> str | None:
+        """Who a recorded challenge was sent to (None: not recorded)."""
+        async with self._db.execute("SELECT to_id FROM challenges WHERE message_id = ?", (message_id,)) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
 
     async def accept_challenge(self, message_id: int, match_id: int) -> None:
         """Record the match a challenge started (a challenge sent before this was recorded gets a row now)."""

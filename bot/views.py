@@ -267,7 +267,8 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
             return
         message_id = interaction.message.id if interaction.message is not None else interaction.id
         try:
-            await _service(interaction).check_challenge(message_id)  # before answering in public
+            # the stored challenge decides who may accept, not only the custom_id; before answering in public
+            await _service(interaction).check_challenge(message_id, discord_app.player(interaction.user))
         except ServiceError as error:
             return await refuse(interaction, str(error))
         await defer_public(interaction)

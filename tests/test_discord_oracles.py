@@ -125,3 +125,19 @@ async def test_the_card_menu_answers_only_the_player_to_move(fake: DiscordFake, 
     reply = await fake.select(other, forged.message, f"hz-card:1:{match.ply}", [card])
     text = (reply.content or "") + "".join(m.content for m in reply.followups)
     assert "not your turn" in text and "Place" not in text
+
+
+async def test_who_may_accept_comes_from_the_stored_challenge_not_only_the_button(
+    fake: DiscordFake, bot: GameBot
+) -> None:
+    asked = await fake.slash("alice", "fish challenge", {"opponent": "bob"}, channel="games")
+    carol = f"discord:{fake.user('carol')['id']}"
+    for _ in range(100):  # the bot records the challenge just after answering
+        if await bot.matches.store.challenged(asked.message.id) is not None:
+            break
+        await asyncio.sleep(0.02)
+    async with bot.matches.store.transaction():  # the record says carol; the button still says bob
+        await bot.matches.store._db.execute("UPDATE challenges SET to_id = ?", (carol,))
+    reply = await fake.click("bob", asked.message, label="Accept")
+    assert reply.ephemeral and "not yours to accept" in (reply.content or "")
+    assert bot.matches.running() == []

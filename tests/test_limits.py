@@ -53,7 +53,7 @@ async def eventually_async(count: Any, wanted: int) -> None:
 async def test_a_day_old_challenge_no_longer_counts(service: MatchService, fake_time: FakeTime) -> None:
     alice = Player("discord:1", "alice")
     for message in range(5):
-        await service.record_challenge(message, 7, alice)
+        await service.record_challenge(message, 7, alice, Player("discord:2", "bob"))
     assert await service.challenge_refusal(7, alice) is not None
     assert await service.challenge_refusal(8, alice) is None  # another server
     assert await service.challenge_refusal(None, alice) is None  # offline: no limits

@@ -316,7 +316,7 @@ class TwoPlayerCog(GameCog):
                 allowed_mentions=limits.pinging(opponent.id),
             )
             sent = await interaction.original_response()
-            await self.service.record_challenge(sent.id, guild_id, me)
+            await self.service.record_challenge(sent.id, guild_id, me, discord_app.player(opponent))
 
     async def _against_computer(
         self, interaction: discord.Interaction, settings: ClockSettings | None, level: str
