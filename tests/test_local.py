@@ -316,13 +316,13 @@ async def test_themiscyra_setup_and_play_turns_areas_and_a_capped_move_list(
 async def test_geyser_from_the_starting_squares_to_the_first_steps(terminal: Terminal, out: list[str]) -> None:
     text = await run(terminal, out, "geyser new alice bob --seed 11 --tokens 5")
     assert "Geyser #1: alice vs bob." in text and "alice to move" in text
-    assert await run(terminal, out, "geyser moves") == "4 legal moves: start f1 start a6 start k6 start f11"
-    text = await run(terminal, out, "geyser move start a6")
-    assert "alice starts on a6." in text and "bob starts opposite, on k6." in text and "Opening roll: alice " in text
+    assert await run(terminal, out, "geyser moves") == "2 legal moves: start f1 start f11"  # two players: f1, f11
+    text = await run(terminal, out, "geyser move start f1")
+    assert "alice starts on f1." in text and "bob starts opposite, on f11." in text and "Opening roll: alice " in text
     history = await run(terminal, out, "geyser history")
-    assert history.startswith("1. alice: start a6 [opening ")  # the dice are in the move log
-    refused = await run(terminal, out, "geyser move a6-a5 --as bob")
-    assert refused.startswith("✗ It is ") or refused.startswith("✗ You have no token on a6")
+    assert history.startswith("1. alice: start f1 [opening ")  # the dice are in the move log
+    refused = await run(terminal, out, "geyser move f1-e1 --as bob")
+    assert refused.startswith("✗ It is ") or refused.startswith("✗ You have no token on f1")
     for line, message in [
         ("geyser new alice", "Name 2 to 4 players for Geyser (not 1)"),
         ("geyser new alice bob --seven loud", "seven must be mother"),
