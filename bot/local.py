@@ -6,14 +6,21 @@ whoever is to move unless `--as NAME` says otherwise. Each game's commands are i
 volcano's `best`) plus the shared move, board, moves, history, rules and resign. Every post is saved as a
 PNG under data/renders/ and its path printed. Clocks run in real time, and flags are announced as they fall,
 between prompts.
+
+Every line gets an answer and a refusal changes nothing: lines with control or bidirectional characters, or
+longer than MAX_LINE, are refused whole; names are checked (`name_problem`: 1 to 32 printable characters, as
+on Discord, no slashes); file names are built from match numbers and safe slugs, never from typed text; and a
+failure inside the bot is logged and answered in one line, never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shlex
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,7 +48,7 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
       OPENING: diagonal, cross, x, corners, line or "a1 b3 c3 d2 e5"; LAYOUT: latin, classic or 25 colour letters
   volcano best [OPENING]         the best solitaire scores, per opening and layout
   themiscyra new BLACK WHITE [--clock 30/60]                                         Black moves first
-  geyser new ALICE BOB [CAROL DAN] [--seven calm] [--tokens 12] [--seed N]           2 to 4 players
+  geyser new ALICE BOB [CAROL DAN] [--seven calm] [--tokens 12] [--rounds 100] [--seed N]   2 to 4 players
   horizon new ALICE BOB [--first NAME] [--turn-cap 200] [--seed N]                   Event Horizon
   horizon hand [--as NAME]       your hand and the cards you know, with a private picture (hot seat: look away!)
   GAME move MOVE [--as NAME]     GAME is fish, volcano, themiscyra, geyser or horizon: fish move D4 or D4-F3;
@@ -84,6 +91,14 @@ MOVE_USAGE = {
 }
 MOVES_SHOWN = 120
 """`moves` lists at most this many (a Themiscyra position has thousands of turns)."""
+MAX_LINE = 4_000
+"""Characters in a typed line at most (the longest real command is a few hundred)."""
+NAME_LIMIT = 32
+"""Characters in a player's name at most, as in a Discord display name."""
+MAX_ADDTIME = 86_400
+"""`mod addtime` gives 1 s to 24 h, the range the service takes (the Discord command's bound too)."""
+MAX_MESSAGE = 500
+"""A refusal is one short line: a longer one (an engine's, quoting a long move) is cut to this."""
 
 
 class CommandError(ValueError):
@@ -117,12 +132,12 @@ class Terminal:
             return
         # named by what the post was too, so a final board does not overwrite the first one of its ply
         kind = "-".join([notice.kind, *sorted(overlays)])
-        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-{kind}.png"
+        path = self._file(f"match-{match.id}-ply-{match.ply:03d}-{kind}.png")
         await asyncio.to_thread(_save, path, post.png)
         self.saved.append(path)
         replay = ""
         if notice.kind == "over":  # the animated replay, beside the board PNGs
-            gif = self.out_dir / f"match-{match.id}-replay.gif"
+            gif = self._file(f"match-{match.id}-replay.gif")
             try:
                 await asyncio.to_thread(_save, gif, await records.replay_for(self.service, match))
                 self.saved.append(gif)
@@ -141,7 +156,12 @@ class Terminal:
     # --- input ---
 
     async def handle(self, line: str) -> bool:
-        """Run one typed command; False means quit. Bad input is answered and changes nothing."""
+        """Run one typed command; False means quit. Bad input is answered and changes nothing; a failure
+        inside the bot is logged and answered too, so every line gets an answer and never a traceback."""
+        problem = _line_problem(line)
+        if problem is not None:
+            self.write(f"✗ {problem}")
+            return True
         try:
             words = shlex.split(line)
         except ValueError as error:
@@ -152,7 +172,10 @@ class Terminal:
         try:
             return await self._dispatch(words)
         except (CommandError, ServiceError, GameError) as error:
-            self.write(f"✗ {error}")
+            self.write(f"✗ {_clip(str(error))}")
+        except Exception:  # a bug: the terminal goes on, and the log has the details
+            log.exception("the terminal command %s failed", _quote(line))
+            self.write("✗ Something went wrong on our side (the details are in the log); try another command.")
         return True
 
     async def _dispatch(self, words: list[str]) -> bool:
@@ -178,7 +201,7 @@ class Terminal:
         elif head == "mod":
             await self._mod(args)
         else:
-            raise CommandError(f"Unknown command {head!r}; type help for the list.")
+            raise CommandError(f"Unknown command {_quote(head)}; type help for the list.")
         return True
 
     async def _game(self, key: str, args: list[str]) -> None:
@@ -204,7 +227,7 @@ class Terminal:
         elif sub in SHARED or sub == "play":
             await self._shared(key, "move" if sub == "play" else sub, flags, words)
         else:
-            raise CommandError(f"Unknown {key} command {sub!r}: {', '.join(names)}.")
+            raise CommandError(f"Unknown {key} command {_quote(sub)}: {', '.join(names)}.")
 
     async def _shared(self, key: str, sub: str, flags: dict[str, str], words: list[str]) -> None:
         """move, board, moves, history, rules and resign, the same for every game."""
@@ -267,7 +290,7 @@ class Terminal:
 
     async def _geyser_new(self, flags: dict[str, str], names: list[str]) -> None:
         players = _players(self.service.games["geyser"], names, "geyser new alice bob carol")
-        options = {name: flags.pop(name) for name in ("seven", "tokens") if name in flags}  # the engine checks them
+        options = {name: flags.pop(name) for name in ("seven", "tokens", "rounds") if name in flags}  # engine checks
         seed = _seed(flags)
         _no_more(flags)
         await self.service.create_match("geyser", players, options=options, seed=seed)
@@ -294,7 +317,8 @@ class Terminal:
         lines = [line.format(*match.names) for line in game.private_lines(match.state, seat)]  # type: ignore[attr-defined]
         caption = Caption(names=match.names, header=f"Match #{match.id} · {player.name}'s private view")
         png = await asyncio.to_thread(render, "horizon", match.state, seat, caption=caption)
-        path = self.out_dir / f"match-{match.id}-ply-{match.ply:03d}-hand-{player.name.lower()}.png"
+        slug = _slug(player.name)  # the seat keeps two names of one slug apart (zoë and zoé: zo)
+        path = self._file(f"match-{match.id}-ply-{match.ply:03d}-hand-{seat + 1}{f'-{slug}' if slug else ''}.png")
         await asyncio.to_thread(_save, path, png)
         self.saved.append(path)
         self.write("\n".join([f"{player.name}, for your eyes only:", *lines, f"picture: {path}"]))
@@ -329,7 +353,7 @@ class Terminal:
         self.write("\n".join(leaderboard_lines(self.service.games[key].title, top)))
 
     async def _stats(self, args: list[str]) -> None:
-        name = _one(args, "stats NAME")
+        name = _checked_name(_one(args, "stats NAME"))
         rows = await self.service.stats(None, f"local:{name.lower()}")  # the id `_players` gives a typed name
         titles = {key: game.title for key, game in self.service.games.items()}
         self.write("\n".join(stats_lines(rows[0].name if rows else name, rows, titles)))
@@ -362,9 +386,9 @@ class Terminal:
             await self.service.resume(match.id, MODERATOR)
         elif sub == "addtime":
             if len(words) != 2:
-                raise CommandError("Use: mod addtime NAME SECONDS (negative seconds take time away).")
+                raise CommandError(f"Use: mod addtime NAME SECONDS (whole seconds, 1 to {MAX_ADDTIME:,}).")
             player = _player_named(match, words[0])
-            await self.service.add_time(match.id, MODERATOR, player.id, _number(words[1], "seconds"))
+            await self.service.add_time(match.id, MODERATOR, player.id, _added_seconds(words[1]))
         elif sub == "undo":
             await self.service.undo(match.id, MODERATOR)
         elif sub == "adjudicate":
@@ -410,6 +434,13 @@ class Terminal:
         if player.is_computer:
             raise CommandError(f"{player.name} plays for itself: wait for its move, or play as someone else (--as).")
         return player
+
+    def _file(self, name: str) -> Path:
+        """A file directly in out_dir (data/renders/): the name is built here, never typed, and one that
+        would lead anywhere else is a bug, refused rather than written."""
+        if Path(name).name != name or name in (".", "..") or "\0" in name or len(name.encode()) > 200:
+            raise ValueError(f"not a plain file name: {name!r}")
+        return self.out_dir / name
 
     def _list(self) -> None:
         running = self.service.running()
@@ -462,7 +493,7 @@ def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
                 flags[name] = words[i + 1]
                 i += 1
             else:
-                raise CommandError(f"{word} needs a value.")
+                raise CommandError(f"{_clip(word, 40)} needs a value.")
         else:
             rest.append(word)
         i += 1
@@ -471,12 +502,12 @@ def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
 
 def _no_more(flags: dict[str, str]) -> None:
     if flags:
-        raise CommandError(f"Unknown option {', '.join('--' + f for f in flags)} for this command.")
+        raise CommandError(f"Unknown option {_clip(', '.join('--' + f for f in flags), 80)} for this command.")
 
 
 def _no_words(words: list[str], command: str) -> None:
     if words:
-        raise CommandError(f"{command} takes no words ({' '.join(words)!r} is too much); options start with --.")
+        raise CommandError(f"{command} takes no words ({_quote(' '.join(words))} is too much); options start with --.")
 
 
 def _one(words: list[str], usage: str) -> str:
@@ -489,10 +520,75 @@ def _number(text: str, what: str) -> int:
     try:
         number = int(text) if text.strip().lstrip("+-").isdigit() else int(float(text))
     except (ValueError, OverflowError):
-        raise CommandError(f"{what} must be a number, not {text!r}.") from None
+        raise CommandError(f"{what} must be a number, not {_quote(text)}.") from None
     if abs(number) >= 2**53:  # the database keeps 64-bit numbers; nothing here needs more than this
-        raise CommandError(f"{what} is too large: {text}.")
+        raise CommandError(f"{what} is too large: {_clip(text, 40)}.")
     return number
+
+
+def _added_seconds(text: str) -> int:
+    """`mod addtime`'s SECONDS: a whole number from 1 to MAX_ADDTIME (the terminal gives time, never takes it)."""
+    digits = text.removeprefix("+")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6 and 1 <= int(digits) <= MAX_ADDTIME):
+        raise CommandError(f"mod addtime gives 1 to {MAX_ADDTIME:,} whole seconds (24 hours), not {_quote(text)}.")
+    return int(digits)
+
+
+def _line_problem(line: str) -> str | None:
+    """Why a typed line is refused whole (None if it is not): too long, or holding a control character (NUL,
+    escape...) or a bidirectional override, which no command needs and which would garble what is printed."""
+    text = line.rstrip("\r\n")
+    if len(text) > MAX_LINE:
+        return f"That line is {len(text):,} characters long; a command is at most {MAX_LINE:,}."
+    for char in text:
+        if char not in "\t\r\n" and (char in records.BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp")):
+            return f"That line holds {_char(char)}, a control or bidirectional character; type plain text."
+    return None
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name (None if it can): as on Discord, 1 to NAME_LIMIT characters,
+    all printable (no control, invisible or bidirectional ones), and no slashes (a name is never a path)."""
+    if not name.strip():
+        return "A player's name cannot be empty."
+    shown = _quote(name)
+    if len(name) > NAME_LIMIT:
+        return f"A player's name is 1 to {NAME_LIMIT} characters, as on Discord ({shown} has {len(name):,})."
+    if name != name.strip():
+        return f"A player's name cannot start or end with a space ({shown})."
+    odd = next((char for char in name if not char.isprintable()), None)
+    if odd is not None:
+        return f"A player's name must be printable: {shown} holds {_char(odd)}."
+    if "/" in name or "\\" in name:
+        return f"A player's name cannot hold / or \\ ({shown})."
+    return None
+
+
+def _checked_name(name: str) -> str:
+    problem = name_problem(name)
+    if problem is not None:
+        raise CommandError(problem)
+    return name
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """`text` quoted for a message (control characters escaped), cut short if long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
+def _clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _char(char: str) -> str:
+    """A character by its code point and name: U+202E (right-to-left override), U+0000."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" ({name.lower()})" if name else "")
+
+
+def _slug(name: str) -> str:
+    """A file-name-safe form of a name: lower-case ASCII letters and digits joined by dashes (may be empty)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:NAME_LIMIT]
 
 
 def _seed(flags: dict[str, str]) -> int | None:
@@ -515,8 +611,7 @@ def _players(game: Game, names: list[str], example: str) -> list[Player]:
             except ValueError as error:
                 raise CommandError(str(error)) from None
             continue
-        if not name.strip():
-            raise CommandError("A player's name cannot be empty.")
+        _checked_name(name)
         if name.lower() in seen:
             raise CommandError(f"The players need different names: {name!r} is named twice.")
         seen.add(name.lower())
@@ -530,6 +625,7 @@ def _is_named(player: Player, name: str) -> bool:
 
 
 def _seat_named(players: list[Player], name: str) -> int:
+    _checked_name(name)
     for seat, player in enumerate(players):
         if _is_named(player, name):
             return seat
@@ -537,6 +633,7 @@ def _seat_named(players: list[Player], name: str) -> int:
 
 
 def _player_named(match: Match, name: str) -> Player:
+    _checked_name(name)
     for player in match.players:
         if _is_named(player, name):
             return player

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,24 @@ from bot.service import RESIGN, MatchService, ServiceError
 FORMAT = "boardgame-bot record"
 VERSION = 1
 KINDS = ("move", RESIGN, "undo")
+
+# What a record may hold, so an absurd file is refused in words before anything is replayed or drawn.
+MAX_BYTES = 16_000_000
+"""A record file's size at most: a long Event Horizon (10,000 turns each) writes about 3 MB."""
+MAX_MOVES = 60_000
+"""Move-log lines at most: two players' 10,000-turn caps, setup and undos fit with room to spare."""
+MAX_NAME = 100
+"""Characters in a player's name or id (Discord and the terminal allow 32 in a name)."""
+MAX_TEXT = 1_000
+"""Characters in a move, an option's text or a result's reason (a whole Volcano turn is far shorter)."""
+MAX_OPTIONS = 20
+MAX_INT = 2**63
+"""Whole numbers (seeds, match numbers) as the database keeps them: 64-bit."""
+MAX_TIME = 1e11
+"""Seconds since 1970 (about the year 5100): the times in a record are never more."""
+MAX_SCORE = 1e9
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidirectional embeddings, overrides and isolates: in a name they would reorder the text around it."""
 
 
 class RecordError(ServiceError):
@@ -120,38 +139,53 @@ def record_of(match: Match, log: list[MoveRecord]) -> GameRecord:
 
 
 def load_record(text: str | bytes) -> GameRecord:
-    """Read a record file, checking every field; a bad file raises RecordError saying what is wrong."""
+    """Read a record file, checking every field; a bad file raises RecordError saying what is wrong.
+
+    Sizes and numbers are bounded (MAX_BYTES, MAX_MOVES, MAX_NAME, MAX_TEXT...), so an absurd file is
+    refused quickly, before anything is replayed or drawn.
+    """
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"This file is too large for a record ({len(text):,} bytes; at most {MAX_BYTES:,}).")
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise RecordError("This file is nested far too deeply for a record.") from None
     except (ValueError, UnicodeDecodeError) as error:
-        raise RecordError(f"This is not a JSON file: {error}.") from None
+        raise RecordError(f"This is not a JSON file: {_short(str(error))}.") from None
     if not isinstance(data, dict):
         raise RecordError("A record is a JSON object; this file holds something else.")
     if data.get("format") != FORMAT:
         raise RecordError(f"This is not a game record (its format should be {FORMAT!r}).")
     if data.get("version") != VERSION:
-        raise RecordError(f"Record version {data.get('version')!r} is not one this bot reads (it reads {VERSION}).")
+        raise RecordError(
+            f"Record version {_shown(data.get('version'))} is not one this bot reads (it reads {VERSION})."
+        )
     game_key = data.get("game")
-    if game_key not in GAMES:
-        raise RecordError(f"There is no game {game_key!r} (games: {', '.join(sorted(GAMES))}).")
+    if not isinstance(game_key, str) or game_key not in GAMES:
+        raise RecordError(f"There is no game {_shown(game_key)} (games: {', '.join(sorted(GAMES))}).")
     game = GAMES[game_key]
     players = _players(data.get("players"), game)
-    options = data.get("options")
-    if not isinstance(options, dict):
-        raise RecordError("`options` must be an object of the game's options.")
+    options = _options(data.get("options"))
     seed = data.get("seed")
-    if not _is_int(seed):
-        raise RecordError("`seed` must be a whole number.")
+    if not _is_int(seed) or not -MAX_INT < seed < MAX_INT:
+        raise RecordError("`seed` must be a whole number (64-bit).")
     match_id = data.get("match")
-    if not _is_int(match_id):
+    if not _is_int(match_id) or not 1 <= match_id < MAX_INT:
         raise RecordError("`match` must be the match's number.")
     status = data.get("status")
     if status not in ("over", "aborted"):
-        raise RecordError(f"`status` must be 'over' or 'aborted', not {status!r}.")
+        raise RecordError(f"`status` must be 'over' or 'aborted', not {_shown(status)}.")
     raw_moves = data.get("moves")
     if not isinstance(raw_moves, list):
         raise RecordError("`moves` must be a list of move-log lines.")
+    if len(raw_moves) > MAX_MOVES:
+        raise RecordError(f"`moves` has {len(raw_moves):,} lines; a record holds at most {MAX_MOVES:,}.")
     moves = tuple(_move(i, line, len(players)) for i, line in enumerate(raw_moves, start=1))
+    series, game_no = data.get("series"), data.get("game_no", 1)
+    if _is_int(series) and not 1 <= series < MAX_INT:
+        raise RecordError("`series` must be the series' number or null.")
+    if _is_int(game_no) and not 1 <= game_no <= 1000:
+        raise RecordError("`game_no` must be the game's number in its series (1, 2, 3...).")
     return GameRecord(
         game=game_key,
         match_id=match_id,
@@ -161,9 +195,9 @@ def load_record(text: str | bytes) -> GameRecord:
         moves=moves,
         result=_result(data.get("result"), len(players)),
         status=status,
-        created_at=_number(data.get("created_at", 0.0), "created_at"),
-        series_id=data.get("series") if _is_int(data.get("series")) else None,
-        game_no=data.get("game_no") if _is_int(data.get("game_no")) else 1,
+        created_at=_time(data.get("created_at", 0.0), "created_at"),
+        series_id=series if _is_int(series) else None,
+        game_no=game_no if _is_int(game_no) else 1,
     )
 
 
@@ -171,10 +205,32 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RecordError(f"`{what}` must be a number of seconds, not {value!r}.")
+def _time(value: Any, what: str) -> float:
+    """A time in seconds (since 1970, or a move's duration): a finite number from 0 to MAX_TIME."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_TIME:
+        raise RecordError(f"`{what}` must be a number of seconds, not {_shown(value)}.")
     return float(value)
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: its repr, cut short (a refusal is one line people read)."""
+    return _short(repr(value)) if not isinstance(value, (list, dict)) else type(value).__name__
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _text_problem(text: str, limit: int) -> str | None:
+    """Why `text` cannot be a name or id in a record (None if it can): empty, too long, or holding control
+    characters, line breaks or bidirectional overrides (which would garble the lines that show it)."""
+    if not text.strip():
+        return "is empty"
+    if len(text) > limit:
+        return f"is {len(text):,} characters long (at most {limit})"
+    if any(ch in BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text):
+        return "holds control or bidirectional characters"
+    return None
 
 
 def _players(raw: Any, game: Game) -> tuple[Player, ...]:
@@ -184,7 +240,37 @@ def _players(raw: Any, game: Game) -> tuple[Player, ...]:
         raise RecordError('`players` must be a list of {"id": ..., "name": ...} objects.')
     if not game.min_players <= len(raw) <= game.max_players:
         raise RecordError(f"{game.title} is played by {game.min_players} to {game.max_players}, not {len(raw)}.")
+    for seat, p in enumerate(raw, start=1):
+        for field in ("name", "id"):
+            problem = _text_problem(p[field], MAX_NAME)
+            if problem is not None:
+                raise RecordError(f"Player {seat}'s {field} {problem}.")
     return tuple(Player(p["id"], p["name"]) for p in raw)
+
+
+def _options(raw: Any) -> dict[str, Any]:
+    """The game's options as the match stored them: a few names with numbers, short texts or short lists
+    of them (the engine checks their meaning when the record is replayed)."""
+    if not isinstance(raw, dict):
+        raise RecordError("`options` must be an object of the game's options.")
+    if len(raw) > MAX_OPTIONS:
+        raise RecordError(f"`options` has {len(raw):,} entries; no game has more than {MAX_OPTIONS}.")
+    for name, value in raw.items():
+        values = value if isinstance(value, list) and len(value) <= 100 else [value]
+        if len(name) > 40 or not all(_plain(v) for v in values):
+            raise RecordError(f"Option {_shown(name)} must be a number, a short text or a short list of them.")
+    return raw
+
+
+def _plain(value: Any) -> bool:
+    """One option value: null, true/false, a 64-bit whole number, a finite number or a short text."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return -MAX_INT < value < MAX_INT
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str) and len(value) <= MAX_TEXT
 
 
 def _move(index: int, line: Any, seats: int) -> MoveRecord:
@@ -198,17 +284,19 @@ def _move(index: int, line: Any, seats: int) -> MoveRecord:
         raise RecordError(f"{where} has seat {seat!r}; seats go from 0 to {seats - 1}.")
     if not isinstance(move, str):
         raise RecordError(f"{where} has no move text.")
+    if len(move) > MAX_TEXT:
+        raise RecordError(f"{where} has a move of {len(move):,} characters; a move is at most {MAX_TEXT}.")
     if kind not in KINDS:
-        raise RecordError(f"{where} has kind {kind!r}; it must be one of {', '.join(KINDS)}.")
-    if by is not None and not isinstance(by, str):
+        raise RecordError(f"{where} has kind {_shown(kind)}; it must be one of {', '.join(KINDS)}.")
+    if by is not None and (not isinstance(by, str) or len(by) > MAX_NAME):
         raise RecordError(f"{where}: `by` must be a player id or null.")
     took = line.get("took")
     return MoveRecord(
         ply,
         seat,
         move,
-        _number(line.get("at"), f"at of {where}"),
-        None if took is None else _number(took, f"took of {where}"),
+        _time(line.get("at"), f"at of {where}"),
+        None if took is None else _time(took, f"took of {where}"),
         kind,
         by,
     )
@@ -221,9 +309,12 @@ def _result(raw: Any, seats: int) -> Outcome | None:
         outcome = Outcome.from_json(raw)
         ok = (
             len(outcome.scores) == seats
-            and all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in outcome.scores)
+            and all(
+                isinstance(s, (int, float)) and not isinstance(s, bool) and abs(s) <= MAX_SCORE for s in outcome.scores
+            )
             and all(_is_int(w) and 0 <= w < seats for w in outcome.winners)
             and isinstance(outcome.reason, str)
+            and len(outcome.reason) <= MAX_TEXT
         )
     except (TypeError, KeyError, ValueError):
         ok = False
@@ -323,9 +414,10 @@ def replay_file(path: Path, out_dir: Path) -> list[str]:
     from renderers.replay import replay_gif
 
     try:
-        text = path.read_bytes()
-    except OSError as error:
-        raise RecordError(f"Cannot read {path}: {error.strerror or error}.") from None
+        with path.open("rb") as file:
+            text = file.read(MAX_BYTES + 1)  # no more than a record may hold: load_record refuses a longer one
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        raise RecordError(f"Cannot read {_short(str(path))}: {getattr(error, 'strerror', None) or error}.") from None
     record = load_record(text)
     states = replay_states(record)
     game = GAMES[record.game]

@@ -25,6 +25,15 @@ FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 SUPERSAMPLE = 4
 PNG_COMPRESS_LEVEL = 1
 """zlib level 1: about 5 ms and 80 KB for a board, against 10 ms and 65 KB at level 6."""
+NAME_CAP = 64
+"""Names are cut to this many characters before drawing (Discord's and the terminal's allow 32), so a
+huge name costs no more to draw than a normal one; no panel shows this many anyway."""
+TEXT_CAP = 2000
+"""`fit` and `wrap` read at most this many characters (three lines of any panel hold far fewer): a text
+longer than that is cut with an ellipsis, so no text costs more to measure than this much."""
+FIT_PROBE = 64
+"""`fit` and `wrap` first measure this many characters of a text, then twice as many, until a start is
+too wide or the whole text is measured."""
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -80,8 +89,10 @@ class Caption:
     overlays: frozenset[str] = frozenset()  # optional extra layers a game may draw, e.g. "areas" (Themiscyra)
 
     def name(self, seat: int) -> str:
+        """The seat's name, at most NAME_CAP characters (a longer one ends in an ellipsis), else Player N."""
         if seat < len(self.names) and self.names[seat].strip():
-            return self.names[seat].strip()
+            name = self.names[seat].strip()
+            return name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
         return f"Player {seat + 1}"
 
 
@@ -231,26 +242,61 @@ def text(
 
 
 def fit(words: str, size: int, width: float, *, bold: bool = False) -> str:
-    """`words`, cut short with an ellipsis if they would be wider than `width`."""
+    """`words`, cut short with an ellipsis if they would be wider than `width`.
+
+    The cut is the longest start of `words` that fits with the ellipsis, as if characters were dropped
+    from the end one at a time, but found in O(log n) measurements: `_overflow` finds a start already too
+    wide (so no measurement is much longer than what fits, however long `words` is), then a binary search
+    below it. A start's width never shrinks as it grows, which is what makes the search exact.
+    """
     face = font(size, bold)
-    if face.getlength(words) <= width:
+    head = words[:TEXT_CAP]
+    high = _overflow(face, head, width)
+    if high > len(head) == len(words):
         return words
-    while words and face.getlength(words + "…") > width:
-        words = words[:-1]
-    return words.rstrip() + "…"
+    # head[:high] is too wide even without the ellipsis (or is TEXT_CAP long); the answer is the longest
+    # start below it that fits with one (none at all: the ellipsis alone, as the one-at-a-time cut ends too)
+    low, high = 0, min(high, len(head))
+    while high - low > 1:
+        middle = (low + high) // 2
+        if face.getlength(head[:middle] + "…") <= width:
+            low = middle
+        else:
+            high = middle
+    return head[:low].rstrip() + "…"
+
+
+def _overflow(face: ImageFont.FreeTypeFont, words: str, width: float) -> int:
+    """A length at which `words` is already wider than `width`, or len(words) + 1 if it all fits.
+
+    Measured at FIT_PROBE characters, then twice as many and so on, and at the end: a text that fits
+    costs one measurement if short, and a long one that does not costs a few short ones.
+    """
+    probe = FIT_PROBE
+    while probe < len(words):
+        if face.getlength(words[:probe]) > width:
+            return probe
+        probe *= 2
+    return len(words) if face.getlength(words) > width else len(words) + 1
 
 
 def wrap(words: str, size: int, width: float, *, bold: bool = False, max_lines: int = 3) -> list[str]:
-    """Greedy word wrap into at most `max_lines` lines; the last one is cut short if needed."""
+    """Greedy word wrap into at most `max_lines` lines; the last one is cut short if needed.
+
+    Only the first TEXT_CAP characters are read, and measuring stops once the last line is known to
+    overflow (the rest is joined to it and `fit` cuts it): a long text costs no more than a short one.
+    """
     face = font(size, bold)
     lines: list[str] = []
-    for word in words.split():
-        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
-            lines[-1] = f"{lines[-1]} {word}"
+    split = words[:TEXT_CAP].split()
+    for index, word in enumerate(split):
+        if lines and _overflow(face, line := f"{lines[-1]} {word}", width) > len(line):
+            lines[-1] = line
+        elif len(lines) == max_lines:  # a line too many: everything left goes on the last one
+            lines[-1] = " ".join([lines[-1], *split[index:]])
+            break
         else:
             lines.append(word)
-    if len(lines) > max_lines:
-        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
     return [fit(line, size, width, bold=bold) for line in lines]
 
 

@@ -362,6 +362,120 @@ def test_terminal_near_miss_moves_are_refused_without_change(tmp_path: Path, key
     run_bench(tmp_path, body)
 
 
+# --- hostile terminal lines: control and bidirectional characters, huge strings, paths that climb out ---
+
+HOSTILE_PIECES = st.sampled_from(
+    [
+        "\x00",
+        "\x07",
+        "\x1b[2J",
+        "\x7f",
+        "\x85",
+        "\u2028",
+        "\u202e",
+        "\u202a",
+        "\u2066",
+        "\u2069",
+        "\u200b",
+        "\u200d",
+        "\u200f",
+        "\ufeff",
+        "\xa0",
+        "../../../escaped",
+        "..\\..\\escaped",
+        "data/../../escaped",
+        "/tmp/escaped",
+        "..",
+        ".",
+        "~",
+        "a/b",
+        "x" * 33,
+        "é" * 32,
+        "y" * 300,
+        "z" * 3000,
+        "w" * 100_000,
+        "alice",
+        "bob",
+        "computer",
+        "Zoë",
+        "-1000",
+        "86401",
+        "",
+    ]
+)
+HOSTILE_WORDS = st.builds(
+    lambda pieces, tail: "".join(pieces) + tail, st.lists(HOSTILE_PIECES, min_size=1, max_size=3), st.text(max_size=4)
+)
+TEMPLATES = [
+    "fish new {} bob",
+    "volcano new alice {}",
+    "horizon new {} bob --seed 1",
+    "geyser new alice {}",
+    "themiscyra new {} bob",
+    "fish dm alice {} --first alice",
+    "fish new alice bob --first {}",
+    "horizon hand --as {}",
+    "fish move D4 --as {}",
+    "volcano move {}",
+    "mod addtime {} 30",
+    "mod addtime carol {}",
+    "mod adjudicate {}",
+    "stats {}",
+    "replay {}",
+    "replay {}.json",
+    "use {}",
+    "fish {}",
+    "leaderboard {}",
+    "{}",
+]
+SHOWN_BADLY = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Characters that must never reach the terminal raw: controls (tab and newline aside), line separators and
+bidirectional overrides. A refusal quotes input with repr(), which escapes them."""
+
+
+@st.composite
+def hostile_lines(draw: Callable[..., Any]) -> str:
+    word = draw(HOSTILE_WORDS)
+    quoting = draw(st.sampled_from([str, repr, lambda w: "'" + w.replace("'", "") + "'"]))
+    return draw(st.sampled_from(TEMPLATES)).format(quoting(word))
+
+
+def test_terminal_hostile_lines_are_answered_and_refusals_change_nothing(tmp_path: Path) -> None:
+    """Every hostile line gets an answer (a refusal in one short line that leaves the database as it was,
+    or what the command does), nothing printed holds a raw control or bidirectional character, and every
+    file written stays in the terminal's folders."""
+
+    def body(bench: Bench, runner: asyncio.Runner) -> None:
+        clocked = next(m for m in bench.service.running() if m.clock)  # carol vs dan, for mod addtime
+        bench.terminal.current = clocked.id
+
+        @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+        @given(line=hostile_lines())
+        @example(line="fish new al\x00ice bob")
+        @example(line="horizon new ../../../escaped bob --seed 1")
+        @example(line="fish new " + "a" * 300 + " bob")
+        @example(line="replay " + "../" * 30 + "escaped.json")
+        @example(line="mod addtime carol -1000")
+        @example(line="stats " + "w" * 100_000)
+        def fuzz(line: str) -> None:
+            start = len(bench.out)
+            runner.run(bench.check(line))
+            printed = bench.out[start:]
+            if line.strip(" \t\r\n"):
+                assert printed and all(p.strip() for p in printed), f"no answer to {line[:60]!r}"
+            if len(printed) == 1 and printed[0].startswith("✗ "):
+                assert len(printed[0]) <= 600 and "\n" not in printed[0], printed[0][:200]
+            for text in printed:
+                assert not SHOWN_BADLY.search(text), f"{line[:60]!r} printed {text[:200]!r}"
+
+        fuzz()
+
+    run_bench(tmp_path, body)
+    written = {path.relative_to(tmp_path).parts[0] for path in tmp_path.rglob("*") if path.is_file()}
+    assert written <= {"renders", "records", "backups", "fuzz.sqlite3", "fuzz.sqlite3-wal", "fuzz.sqlite3-shm"}
+    assert not [path for path in tmp_path.parent.rglob("*escaped*")]
+
+
 # --- the Discord commands' argument parsing ---
 
 CLOCKS = st.one_of(

@@ -369,3 +369,88 @@ async def test_a_game_against_the_computer_from_the_terminal(
     assert "Easy computer plays for itself" not in await run(terminal, out, "fish moves")
     assert "no computer level 'genius'" in await run(terminal, out, "fish new alice computer:genius")
     assert (await service.get(match.id)).ply == 1  # the refusals changed nothing
+
+
+# --- hostile input: every line answered in one line, refusals change nothing, files stay in data/ ---
+
+
+async def test_hostile_names_and_lines_get_a_one_line_refusal_and_change_nothing(
+    terminal: Terminal, out: list[str], service: MatchService, tmp_path: Path
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    cases = {
+        "fish new al\x00ice bob": "U+0000, a control or bidirectional character",
+        "fish new \u202eevil bob": "U+202E (right-to-left override)",
+        "fish new alice " + "b" * 300: "1 to 32 characters, as on Discord ('" + "b" * 40 + "'… has 300)",
+        "horizon new ../../../escaped bob --seed 1": "cannot hold / or \\",
+        "volcano new 'a\\b'": "cannot hold / or \\",
+        "volcano new 'zero\u200bwidth' bob": "must be printable: 'zero\\u200bwidth' holds U+200B (zero width space)",
+        "volcano new ' alice'": "cannot start or end with a space",
+        "volcano new ''": "cannot be empty",
+        "fish dm alice bob --first " + "x" * 33: "1 to 32 characters",
+        "stats " + "y" * 40: "1 to 32 characters",
+        "stats " + "z" * 100_000: "That line is 100,006 characters long; a command is at most 4,000.",
+        "replay data/\x00x.json": "U+0000",
+        "replay " + "f" * 3000 + ".json": "Cannot read ffffffffffffffffffff",
+        f"replay {deep}": "nested far too deeply",
+        "\x1b[31mred": "U+001B",
+        "x" * 5000: "a command is at most 4,000",
+    }
+    for line, message in cases.items():
+        text = await run(terminal, out, line)
+        assert text.startswith("✗ ") and message in text and "\n" not in text and len(text) < 300, (line[:50], text)
+    assert terminal.current is None and service.running() == [] and terminal.saved == []
+    assert not (tmp_path / "renders").exists() and not any(tmp_path.parent.glob("**/escaped*"))
+
+
+async def test_names_are_checked_wherever_they_are_typed(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    await run(terminal, out, "horizon new 'Zoë' bob --seed 3")
+    match = await service.get(1)
+    for line in ("horizon hand --as " + "q" * 33, "horizon move pass --as 'b/ob'", "mod adjudicate 'bob\u200d'"):
+        text = await run(terminal, out, line)
+        assert text.startswith("✗ A player's name") and "\n" not in text, line
+    assert (await service.get(1)).ply == match.ply and (await service.get(1)).running
+
+
+async def test_pictures_are_named_by_seat_and_a_safe_slug_inside_the_renders_folder(
+    terminal: Terminal, out: list[str], service: MatchService, tmp_path: Path
+) -> None:
+    await run(terminal, out, "horizon new 'Zoë' \"o'brien\" --first \"o'brien\" --seed 3")
+    await run(terminal, out, "horizon hand --as 'zoë'")
+    await run(terminal, out, 'horizon hand --as "O\'Brien"')
+    renders = tmp_path / "renders"
+    hands = ["match-1-ply-000-hand-1-zo.png", "match-1-ply-000-hand-2-o-brien.png"]
+    assert [p.name for p in terminal.saved[-2:]] == hands
+    assert all(path.parent == renders for path in terminal.saved)
+    written = {p.relative_to(tmp_path).parts[0] for p in tmp_path.rglob("*") if p.is_file()}
+    assert written <= {"renders", "bot.sqlite3", "bot.sqlite3-wal", "bot.sqlite3-shm"}, written
+    with pytest.raises(ValueError, match="not a plain file name"):
+        terminal._file("match-1-hand-../../../escaped.png")
+
+
+async def test_addtime_takes_whole_seconds_from_1_to_24_hours(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    await run(terminal, out, "fish dm alice bob --first alice --move 10 --reserve 5")
+    clock = (await service.get(1)).clock
+    for seconds in ("-1000", "0", "-0", "1e3", "1.5", "86401", "9" * 3000, "٣", "thirty", "nan"):
+        text = await run(terminal, out, f"mod addtime bob {seconds}")
+        assert text.startswith("✗ mod addtime gives 1 to 86,400 whole seconds") and len(text) < 200, seconds[:20]
+    assert (await service.get(1)).clock == clock and [a for a in await service.store.actions(1)] == []
+    assert "+24:00:00 for bob" in await run(terminal, out, "mod addtime bob 86400")
+    assert "+0:01 for bob" in await run(terminal, out, "mod addtime bob +1")
+
+
+async def test_a_failure_inside_the_bot_is_answered_in_one_line_not_a_traceback(
+    terminal: Terminal, out: list[str], service: MatchService, monkeypatch: pytest.MonkeyPatch, caplog
+) -> None:
+    def broken() -> list[object]:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(service, "running", broken)
+    assert await terminal.handle("games") is True
+    assert out[-1] == "✗ Something went wrong on our side (the details are in the log); try another command."
+    assert "the terminal command 'games' failed" in caplog.text and "RecursionError" in caplog.text

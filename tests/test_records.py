@@ -162,3 +162,59 @@ async def test_the_terminal_saves_the_replay_writes_the_record_and_replays_it(
     (tmp_path / "bad.json").write_text("{}")
     await terminal.handle(f"replay {tmp_path / 'bad.json'}")
     assert out[-1] == f"✗ This is not a game record (its format should be {records.FORMAT!r})."
+
+
+async def test_absurd_record_files_are_refused_quickly_in_words(service: MatchService, tmp_path: Path) -> None:
+    """Huge names, deep nesting, gigantic move lists, non-text moves and numbers out of range: each is
+    a RecordError saying what is wrong, found before anything is replayed, in well under a second."""
+    import time
+
+    match_id = await play_out(service, "fish", seed=4)
+    good = json.loads((await build_record(service, match_id)).dumps())
+    line = good["moves"][0]
+
+    def changed(**fields: object) -> str:
+        return json.dumps({**good, **fields})
+
+    def player(name: str) -> list[dict[str, str]]:
+        return [{"id": "local:x", "name": name}, good["players"][1]]
+
+    cases = {
+        "[" * 200_000 + "]" * 200_000: "nested far too deeply",
+        changed(options={"x": [[[[[[]]]]]]}): "Option 'x' must be a number, a short text or a short list",
+        changed(options={str(k): k for k in range(5000)}): "`options` has 5,000 entries",
+        changed(options={"board": "1" * 100_000}): "Option 'board'",
+        changed(players=player("x" * 1_000_000)): "Player 1's name is 1,000,000 characters long (at most 100)",
+        changed(players=player("\u202eevil")): "Player 1's name holds control or bidirectional characters",
+        changed(players=player("nul\x00")): "control",
+        changed(players=player(" ")): "Player 1's name is empty",
+        changed(moves=[line] * 70_000): "`moves` has 70,000 lines; a record holds at most 60,000",
+        changed(moves=[{**line, "move": ["D4"]}]): "move-log line 1 has no move text",
+        changed(moves=[{**line, "move": 4}]): "no move text",
+        changed(moves=[{**line, "move": "A1 " * 10_000}]): "a move of 30,000 characters",
+        changed(moves=[{**line, "at": 1e300}]): "`at of move-log line 1` must be a number of seconds, not 1e+300",
+        changed(moves=[{**line, "took": -5}]): "`took of move-log line 1`",
+        changed(moves=[{**line, "by": "x" * 1000}]): "`by` must be a player id",
+        changed(seed=10**30): "`seed` must be a whole number (64-bit)",
+        changed(match=0): "`match` must be the match's number",
+        changed(match=-(2**70)): "`match`",
+        changed(series=2**64): "`series`",
+        changed(game_no=10**9): "`game_no`",
+        changed(created_at=float("inf")): "`created_at`",
+        changed(result={**good["result"], "scores": [1e300, 0]}): "`result`",
+        changed(result={**good["result"], "reason": "r" * 100_000}): "`result`",
+        changed(version="v" * 100_000): "Record version 'vvvvvvvvvvvvv",
+        json.dumps({**good, "seed": 1}).replace('"seed": 1', '"seed": ' + "9" * 5000): "not a JSON file",
+        " " * 17_000_000: "too large for a record (17,000,000 bytes; at most 16,000,000)",
+    }
+    started = time.perf_counter()
+    for text, message in cases.items():
+        with pytest.raises(RecordError) as refused:
+            load_record(text)
+        assert message in str(refused.value) and len(str(refused.value)) < 300, (message, str(refused.value)[:300])
+    assert time.perf_counter() - started < 2.0  # all of them together
+
+    for name, message in {"nul\x00.json": "embedded null", "f" * 5000: "File name too long"}.items():
+        with pytest.raises(RecordError, match=message):
+            records.replay_file(tmp_path / name, tmp_path / "renders")
+    assert not (tmp_path / "renders").exists()
