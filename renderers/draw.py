@@ -307,6 +307,17 @@ def rounded_box(
     draw.rounded_rectangle(tuple(box), radius=8, fill=fill, outline=border, width=width if border else 0)
 
 
+def result_box(draw: ImageDraw.ImageDraw, lines: Sequence[str], left: float, right: float, y: float) -> float:
+    """The gold box that says how a game ended, one 15 px bold line each, at `y` in the side panel;
+    returns the y below it (unchanged for no lines)."""
+    if not lines:
+        return y
+    rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
+    for k, line in enumerate(lines):
+        text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
+    return y + 20 + 20 * len(lines)
+
+
 def to_png(image: Image.Image) -> bytes:
     """PNG bytes holding only the pixels (no time, no dpi, no text), so equal images give equal bytes.
 

@@ -54,6 +54,7 @@ from renderers.draw import (
     header_lines,
     paste,
     paused_badge,
+    result_box,
     rounded_box,
     text,
     wrap,
@@ -568,11 +569,8 @@ def _draw_status(
         else:
             headline = f"{', '.join(names[:-1])} and {names[-1]} share the win"
         lines = wrap(headline, 15, width - 20, bold=True, max_lines=3)
+    y = result_box(draw, lines, left, right, y)
     if lines:
-        rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
-        for k, line in enumerate(lines):
-            text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
-        y += 20 + 20 * len(lines)
         if caption.result is None and state.end:
             for line in wrap(f"({state.end})", 12, width, max_lines=2):
                 text(draw, (left, y), line, 12, MUTED)

@@ -45,6 +45,7 @@ from renderers.draw import (
     header_lines,
     paste,
     paused_banner,
+    result_box,
     rounded_box,
     text,
     wrap,
@@ -759,11 +760,8 @@ def _draw_status(
             lines = [f"{name} wins"]
             if font(15, True).getlength(lines[0]) > width - 20:  # a long name: "wins" on a line of its own
                 lines = [fit(name, 15, width - 20, bold=True), "wins"]
+    y = result_box(draw, lines, left, right, y)
     if lines:
-        rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
-        for k, line in enumerate(lines):
-            text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
-        y += 20 + 20 * len(lines)
         if caption.result is None and view.end:
             for line in wrap(f"({view.end})", 12, width, max_lines=2):
                 text(draw, (left, y), line, 12, MUTED)

@@ -34,6 +34,7 @@ from renderers.draw import (
     header_lines,
     paste,
     paused_banner,
+    result_box,
     rounded_box,
     text,
     wrap,
@@ -367,11 +368,8 @@ def _draw_status(
         lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
     elif state.winner is not None:
         lines = wrap(f"{caption.name(state.winner)} wins", 15, width - 20, bold=True, max_lines=2)
+    y = result_box(draw, lines, left, right, y)
     if lines:
-        rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
-        for k, line in enumerate(lines):
-            text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
-        y += 20 + 20 * len(lines)
         if caption.result is None and outcome is not None:
             for line in wrap(f"({outcome.reason})", 12, width, max_lines=2):
                 text(draw, (left, y), line, 12, MUTED)
