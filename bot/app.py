@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import shlex
+import traceback
 from pathlib import Path
 
 from bot.backup import BackupSchedule, backups
@@ -125,10 +126,17 @@ def run(config: Config | None = None) -> None:
     try:
         if config.discord_token:
             asyncio.run(check_store(config))  # refused here, before connecting to Discord
-            from bot.discord_app import run_discord
+            from bot.discord_login import NotConnected, run_discord
 
             print(f"Connecting to Discord (database: {config.database_path}, log: {log_file}).")
-            run_discord(config)  # a store refused in setup_hook after all ends up below too
+            try:
+                with contextlib.suppress(KeyboardInterrupt):
+                    run_discord(config)  # a store refused in setup_hook after all ends up below too
+            except NotConnected as error:
+                log.error("not connected: %s", error, exc_info=error.__cause__)
+                if config.log_level == "DEBUG":
+                    traceback.print_exception(error.__cause__ or error)
+                raise SystemExit(str(error)) from None
             return
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_offline(config))

@@ -406,8 +406,3 @@ def _to_ping(service: MatchService, match: Match) -> list[int]:
 def where(match: Match) -> str:
     """A channel mention for the match's thread or channel."""
     return f"<#{match.place.thread_id or match.place.channel_id}>"
-
-
-def run_discord(config: Config) -> None:
-    bot = GameBot(config)
-    bot.run(config.discord_token or "", log_handler=None)

@@ -126,6 +126,8 @@ INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
+INTENT_GUILD_PRESENCES = 1 << 8
+PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 
 # Message flags.
 FLAG_SUPPRESS_EMBEDS = 1 << 2
@@ -778,7 +780,10 @@ class DiscordFake:
         timeout: float = 10.0,
         heartbeat_interval: int = 45000,
         capture_loggers: Sequence[str] = ("discord",),
+        privileged_intents: int = 0,
     ) -> None:
+        self.token = "fake-token"  # the bot's token: any other is refused, as Discord refuses a wrong one
+        self.privileged_intents = privileged_intents  # those enabled in the developer portal (none by default)
         self.response_timeout = response_timeout
         self.followup_lifetime = followup_lifetime
         self.latency = latency
@@ -921,7 +926,7 @@ class DiscordFake:
 
     @contextlib.asynccontextmanager
     async def run(
-        self, bot: discord.Client, *, token: str = "fake-token", guild_ready_timeout: float = 0.1
+        self, bot: discord.Client, *, token: str | None = None, guild_ready_timeout: float = 0.1
     ) -> AsyncIterator[discord.Client]:
         """Log ``bot`` in, connect it and wait until it is ready with every guild; close it on exit.
 
@@ -931,7 +936,7 @@ class DiscordFake:
         bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, guild_ready_timeout)
         task: asyncio.Task[None] | None = None
         try:
-            await bot.login(token)
+            await bot.login(token or self.token)
             task = asyncio.create_task(bot.connect(reconnect=True), name="discord-fake-bot")
             ready = asyncio.ensure_future(bot.wait_until_ready())
             try:
@@ -1842,6 +1847,12 @@ class DiscordFake:
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         self.identify_payload = data
+        if data.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if int(data.get("intents", 0)) & PRIVILEGED_INTENTS & ~self.privileged_intents:
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
         async with self._send_lock:
             self._session_id = f"fake-session-{self._snowflake()}"
             self._seq = 0
@@ -2028,8 +2039,8 @@ class DiscordFake:
                 match = pattern.match(path)
                 if method == request.method and match:
                     needs_auth = not path.startswith(("/webhooks/", "/interactions/"))
-                    if needs_auth and not request.headers.get("Authorization", "").startswith("Bot "):
-                        raise _ApiError(401, 0, "401: Unauthorized")
+                    if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                        raise _ApiError(401, 0, "401: Unauthorized", expected=True)  # the bot fails to log in
                     try:
                         discord_api.check_body(method, template, body)
                     except InvalidForm as error:
@@ -2411,8 +2422,8 @@ class DiscordFake:
         """Bulk overwrite; ids stay stable for commands that keep their name and type, as on Discord."""
         self._check_application(application_id)
         scope = int(guild_id) if guild_id else None
-        if scope is not None:
-            self._guild(scope)
+        if scope is not None and not any(guild.id == scope for guild in self.guilds):
+            raise _ApiError(403, 50001, "Missing Access")  # not in that server, or without applications.commands
         body = record.json or []
         try:
             discord_api.check_commands(body)

@@ -15,7 +15,7 @@ from discord.ext import commands
 from discord.http import Route
 from PIL import Image
 
-from tests.discord_fake import DiscordFake, FakeChannel, Rejection
+from tests.discord_fake import INTENT_GUILD_MEMBERS, DiscordFake, FakeChannel, Rejection
 
 FRUITS = ["apple", "apricot", "banana", "blueberry", "cherry"]
 
@@ -595,7 +595,8 @@ async def test_members_leave_and_have_names(fake: DiscordFake, bot: TinyBot) -> 
 
 
 async def test_member_events_need_the_members_intent() -> None:
-    async with running(intents=discord.Intents(guilds=True, members=True)) as (fake, bot):
+    members = discord.Intents(guilds=True, members=True)
+    async with running(intents=members, privileged_intents=INTENT_GUILD_MEMBERS) as (fake, bot):
         guild = bot.get_guild(fake.guild.id)
         carol = int(fake.user("carol")["id"])
         assert guild is not None and guild.get_member(carol) is not None

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import app, discord_app
+from bot import app, discord_login
 from bot.config import Config
 from bot.games import GAMES
 from bot.local import Terminal
@@ -235,7 +235,7 @@ def test_a_database_refused_in_setup_hook_after_all_ends_in_the_same_line(
 
     monkeypatch.setattr(app, "start_log", lambda config: data / "bot.log")
     monkeypatch.setattr(app, "check_store", sound)
-    monkeypatch.setattr(discord_app, "run_discord", refused_in_setup_hook)
+    monkeypatch.setattr(discord_login, "run_discord", refused_in_setup_hook)
     with pytest.raises(SystemExit) as exit:
         app.run(config)
     assert isinstance(exit.value.code, str) and exit.value.code.startswith(f"The database {database} is damaged")
