@@ -817,7 +817,9 @@ class MatchService:
     async def undo(self, match_id: int, by: Player) -> Notice:
         """Take back the last move still standing; that player moves again, with the reserve it spent back.
 
-        The log keeps the move and records the undo after it, so nothing is ever lost; the state is
+        Against the computer it takes back the last move of a person and every computer move after it, so
+        that person is to move again (taking back only the computer's reply would just let it play again).
+        The log keeps the moves and records each undo after them, so nothing is ever lost; the state is
         rebuilt from the seed and the moves still standing (engines are deterministic).
         """
         async with self._lock(match_id):
@@ -825,26 +827,48 @@ class MatchService:
             standing = await self.store.moves(match.id)
             if not standing:
                 raise ServiceError(f"Match #{match.id} has no move to undo.")
-            last = standing[-1]
+            cut = len(standing) - 1
+            while cut >= 0 and match.players[standing[cut].seat].is_computer:
+                cut -= 1
+            if cut < 0:
+                raise ServiceError(f"Match #{match.id} has no move by a person to take back: only the computer moved.")
+            taken = standing[cut:]
             game = self.game(match)
-            state = self.replay(match, standing[:-1])
+            state = self.replay(match, standing[:cut])
             now = self.time.now()
             clock = match.clock
             if clock is not None:
-                refund = max(0.0, (last.took or 0.0) - clock.settings.move_seconds)
-                clock = clock.add_time(last.seat, refund).new_turn(game.to_move(state))
+                for record in taken:
+                    clock = clock.add_time(record.seat, max(0.0, (record.took or 0.0) - clock.settings.move_seconds))
+                clock = clock.new_turn(game.to_move(state))
             async with self._commit(match):
-                undo = MoveRecord(match.ply + 1, last.seat, last.move, now, None, "undo", by.id)
-                await self.store.append_move(match.id, undo)
-                match.state, match.ply, match.clock = state, match.ply + 1, clock
+                for number, record in enumerate(reversed(taken), start=1):
+                    undo = MoveRecord(match.ply + number, record.seat, record.move, now, None, "undo", by.id)
+                    await self.store.append_move(match.id, undo)
+                    await self.store.log_action(match.id, "undo", by.id, f"undid {record.move}", now)
+                match.state, match.ply, match.clock = state, match.ply + len(taken), clock
                 await self.store.update_match(match, now)
-                await self.store.log_action(match.id, "undo", by.id, f"undid {last.move}", now)
-            mover = match.players[last.seat].name
-            public = getattr(game, "public_move", None) or (lambda move: move)  # hidden cards stay hidden
-            what = f"{mover}'s resignation" if last.kind == RESIGN else f"{mover}'s move {public(last.move)}"
-            notice = Notice("undone", match, (f"{by.name} took back {what}.",), by)
+            notice = Notice("undone", match, (f"{by.name} took back {self._taken_back(match, taken)}.",), by)
         await self._notify([notice])
         return notice
+
+    def _taken_back(self, match: Match, taken: list[MoveRecord]) -> str:
+        """ "Alice's move D4-F3 and Computer's moves E5-F6, F6-G7": each player's run of moves, in order."""
+        public = getattr(self.game(match), "public_move", None) or (lambda move: move)  # hidden cards stay hidden
+        runs: list[tuple[int, list[MoveRecord]]] = []
+        for record in taken:
+            if runs and runs[-1][0] == record.seat:
+                runs[-1][1].append(record)
+            else:
+                runs.append((record.seat, [record]))
+        parts = []
+        for seat, records in runs:
+            name = match.players[seat].name
+            moves = [public(r.move) for r in records if r.kind != RESIGN]
+            said = [f"move{'s' if len(moves) > 1 else ''} {', '.join(moves)}"] if moves else []
+            said += ["resignation"] if len(moves) < len(records) else []
+            parts.append(f"{name}'s {' and '.join(said)}")
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
     async def adjudicate(self, match_id: int, by: Player, winner_id: str | None) -> Notice:
         """A moderator decides the game: `winner_id` wins, or None for a draw. A series carries on."""

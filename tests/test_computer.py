@@ -301,3 +301,71 @@ async def test_a_refused_computer_move_in_event_horizon_names_no_card_in_the_log
         await computers.idle()
     assert any("refused" in r.getMessage() for r in caplog.records)
     assert re.search(r"\b(T[1-8]|F[1-4]|B[1-4]|MI)\b", caplog.text) is None, caplog.text  # tracebacks too
+
+
+# --- undo against the computer: the person's last move and the computer's replies go together ---
+
+
+async def test_undo_against_the_computer_takes_back_the_persons_move_and_the_reply(
+    service: MatchService, fake_time: Any
+) -> None:
+    Recorder(service)
+    computers = ComputerPlayers(service, executor=InlineExecutor())
+    match = await service.create_match(
+        "fish", [ALICE, computer("easy")], seed=8, options={"first": 0}, clock=ClockSettings(30, 60)
+    )
+    started = match.state
+    fake_time.advance(50)  # alice spends 20 s of her reserve
+    mine = FISH.legal_moves(match.state)[0]
+    await service.move(match.id, ALICE.id, mine)
+    await computers.idle()
+    reply = (await service.moves(match.id))[-1].move
+    assert (await service.get(match.id)).ply == 2
+
+    notice = await service.undo(match.id, MOD)
+    assert notice.lines == (f"mod took back alice's move {mine} and Easy computer's move {reply}.",)
+    await computers.idle()
+    match = await service.get(match.id)
+    assert match.state == started and FISH.to_move(match.state) == 0, "alice is to move again"
+    assert match.ply == 4 and await service.moves(match.id) == []
+    assert [(r.kind, r.move) for r in await service.store.log(match.id)][2:] == [("undo", reply), ("undo", mine)]
+    assert match.clock is not None and match.clock.reserves[0] == 60.0 and match.clock.seat == 0
+
+
+async def test_undo_when_only_the_computer_moved_is_refused_and_changes_nothing(service: MatchService) -> None:
+    Recorder(service)
+    computers = ComputerPlayers(service, executor=InlineExecutor())
+    match = await service.create_match("fish", [ALICE, computer("easy")], seed=8, options={"first": 1})
+    await computers.idle()
+    before = await service.get(match.id)
+    assert before.ply == 1
+    with pytest.raises(ServiceError, match="no move by a person to take back"):
+        await service.undo(match.id, MOD)
+    after = await service.get(match.id)
+    assert (after.ply, after.state) == (before.ply, before.state)
+    assert len(await service.store.log(match.id)) == 1
+
+
+async def test_undo_in_volcano_takes_back_every_computer_turn_since_the_person_moved(service: MatchService) -> None:
+    """Two computers reply in turn: both their turns go back with the person's last step."""
+    volcano = GAMES["volcano"]
+    Recorder(service)
+    computers = ComputerPlayers(service, executor=InlineExecutor())
+    seats = [ALICE, computer("easy", 1), computer("easy", 2)]
+    match = await service.create_match("volcano", seats, seed=3)
+    rng = random.Random(3)
+    while volcano.to_move(match.state) == 0:
+        before_last = match.state
+        last = rng.choice(volcano.legal_moves(match.state))
+        await service.move(match.id, ALICE.id, last)
+        match = await service.get(match.id)
+    await computers.idle()
+    replies = [(r.seat, r.move) for r in await service.moves(match.id)][-2:]
+    assert [seat for seat, _ in replies] == [1, 2], "each computer played a turn of one step"
+
+    notice = await service.undo(match.id, MOD)
+    (_, first), (_, second) = replies
+    said = f"alice's move {last}, Easy computer's move {first} and Easy computer 2's move {second}"
+    assert notice.lines == (f"mod took back {said}.",)
+    match = await service.get(match.id)
+    assert match.state == before_last and volcano.to_move(match.state) == 0
