@@ -45,7 +45,8 @@ def main() -> None:
         times = [one_start(Path(folder) / f"bot-{n}.sqlite3") for n in range(runs)]
     ordered = sorted(times)
     p50, p99 = (ordered[min(runs - 1, int(q * runs))] for q in (0.50, 0.99))
-    print(f"python3 -m bot to the prompt, {runs} warm starts: p50 {p50:.2f} s, p99 {p99:.2f} s, max {ordered[-1]:.2f} s")
+    figures = f"p50 {p50:.2f} s, p99 {p99:.2f} s, max {ordered[-1]:.2f} s"
+    print(f"python3 -m bot to the prompt, {runs} warm starts: {figures}")
 
 
 if __name__ == "__main__":

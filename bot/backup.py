@@ -86,7 +86,7 @@ def prune(folder: Path, keep: int) -> list[Path]:
 def size_text(size: int) -> str:
     """A file size for people: 812 bytes, 45.3 KB, 2.1 MB."""
     if size < 1000:
-        return f"{size} bytes"
+        return f"{size} byte" if size == 1 else f"{size} bytes"
     if size < 1_000_000:
         return f"{size / 1000:.1f} KB"
     return f"{size / 1_000_000:.1f} MB"

@@ -27,6 +27,7 @@ from bot.games import GameError
 from bot.models import Match, Player
 from bot.service import MatchService, Notice, ServiceError
 from bot.store import Store
+from bot.wording import a
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +153,7 @@ class GameBot(commands.Bot):
         if isinstance(original, (ServiceError, GameError)) or isinstance(error, app_commands.CheckFailure):
             message = str(original) or "You cannot use this command here."
         elif isinstance(error, app_commands.TransformerError):
-            message = f"Can't read {error.value!r} as a {error.type.name.lower()}."
+            message = f"Can't read {error.value!r} as {a(error.type.name.lower())}."
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
             message = "Something went wrong on our side; try again, or ask a moderator."

@@ -36,7 +36,7 @@ async def serve(config: Config) -> None:
     async with GameBot(config) as bot:
         try:
             await bot.start(config.discord_token or "")
-        except (discord.DiscordException, aiohttp.ClientError, OSError, asyncio.TimeoutError) as error:
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
             line = refusal(config, error)
             if line is None:
                 raise
@@ -87,7 +87,7 @@ def refusal(config: Config, error: BaseException) -> str | None:
             f"Cannot reach Discord: connecting to {error.host} failed ({reason}). Check this machine's internet"
             " connection (and any proxy or firewall), then start the bot again."
         )
-    if isinstance(error, (aiohttp.ClientError, OSError, asyncio.TimeoutError)):
+    if isinstance(error, (aiohttp.ClientError, OSError, TimeoutError)):
         detail = str(error) or type(error).__name__
         return f"Cannot reach Discord ({detail}). Check this machine's internet connection, then start again."
     return None

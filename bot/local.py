@@ -33,6 +33,7 @@ from bot.models import Match, Player, computer
 from bot.ratings import leaderboard_lines, stats_lines
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
 from bot.solitaire import best_lines, best_scores
+from bot.wording import a, listing
 from renderers import Caption, render
 
 log = logging.getLogger(__name__)
@@ -53,10 +54,12 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
   horizon hand [--as NAME]       your hand and the cards you know, with a private picture (hot seat: look away!)
   GAME move MOVE [--as NAME]     GAME is fish, volcano, themiscyra, geyser or horizon: fish move D4 or D4-F3;
                                  volcano move b2-c3 (a step) or b2-c3, c3-d4 (a whole turn); themiscyra move
-                                 e5 e8 @e8 (setup) or e5 e8 c3>e8; geyser move start a6, f6-f7, place e5, skip,
+                                 e5 e8 @e8 (setup) or e5 e8 c3>e8; geyser move start f1, f6-f7, place e6, skip,
                                  again, retreat or pass; horizon move place F2 opp:5, swap me:5 F2 or pass;
                                  for the player to move, or for NAME
-  GAME board [--areas] | GAME moves | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
+  GAME board [--areas] | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
+  GAME moves [FILTER]            the legal moves, a group a line (by stone pair, token, cap or card); FILTER
+                                 narrows them: themiscyra moves e5 e8, fish moves D4, horizon moves F2
   GAME record [--match ID]       a finished match's record (players, seed, every move, result) as data/records/*.json
   replay FILE.json               replay a record: prints the result, saves the final board PNG and the replay GIF
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
@@ -86,11 +89,11 @@ MOVE_USAGE = {
     "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
     "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
     "themiscyra": "Give a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8.",
-    "geyser": "Give a move, like: geyser move f6-f7 (or start a6, place e5, skip, again, retreat, pass).",
+    "geyser": "Give a move, like: geyser move f6-f7 (or start f1, place e6, skip, again, retreat, pass).",
     "horizon": "Give a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass).",
 }
-MOVES_SHOWN = 120
-"""`moves` lists at most this many (a Themiscyra position has thousands of turns)."""
+GROUPS_SHOWN = 40
+"""`moves` lists at most this many groups, one a line (a Themiscyra opening has 1,470 stone pairs)."""
 MAX_LINE = 4_000
 """Characters in a typed line at most (the longest real command is a few hundred)."""
 NAME_LIMIT = 32
@@ -207,9 +210,9 @@ class Terminal:
     async def _game(self, key: str, args: list[str]) -> None:
         """`fish ...` or `volcano ...`: the game's own commands, else the shared ones."""
         names = (*OWN[key], *SHARED)
-        listing = ", ".join(names[:-1]) + f" or {names[-1]}"
+        choices = listing(list(names), "or")
         if not args:
-            raise CommandError(f"{key} what? {listing}.")
+            raise CommandError(f"{key} what? {choices}.")
         sub, rest = args[0].lower(), args[1:]
         flags, words = _flags(rest)
         own = {
@@ -227,7 +230,7 @@ class Terminal:
         elif sub in SHARED or sub == "play":
             await self._shared(key, "move" if sub == "play" else sub, flags, words)
         else:
-            raise CommandError(f"Unknown {key} command {_quote(sub)}: {', '.join(names)}.")
+            raise CommandError(f"Unknown {key} command {_quote(sub)}: {choices}.")
 
     async def _shared(self, key: str, sub: str, flags: dict[str, str], words: list[str]) -> None:
         """move, board, moves, history, rules and resign, the same for every game."""
@@ -238,18 +241,25 @@ class Terminal:
             player = self._actor(match, flags.pop("as", None))
             _no_more(flags)
             # a whole Volcano turn arrives as several words (b2-c3, c3-d4); the engine reads the joined text
-            await self.service.move(match.id, player.id, " ".join(words))
+            try:
+                await self.service.move(match.id, player.id, " ".join(words))
+            except (ServiceError, GameError) as error:
+                raise CommandError(_addressed(match, player, str(error))) from None
             return
-        _no_words(words, f"{key} {sub}")
+        typed = " ".join(words) if sub == "moves" else ""  # `themiscyra moves e5 e8`: only those moves
+        _no_words([] if sub == "moves" else words, f"{key} {sub}")
         if sub == "rules":
             _no_more(flags)
             self.write(self.service.games[key].rules_card)
             return
         match = await self._match(flags, key)
         if sub == "resign":
-            player = self._actor(match, flags.pop("as", None))
+            player = self._actor(match, flags.pop("as", None), doing="resign")
             _no_more(flags)
-            await self.service.resign(match.id, player.id)
+            try:
+                await self.service.resign(match.id, player.id)
+            except (ServiceError, GameError) as error:
+                raise CommandError(_addressed(match, player, str(error))) from None
             return
         areas = key == "themiscyra" and sub == "board" and flags.pop("areas", None) is not None
         overlays = frozenset({"areas"}) if areas else frozenset()
@@ -257,11 +267,10 @@ class Terminal:
         if sub == "board":
             await self.on_notice(Notice("board", match, ("The board as it stands:",)), overlays)
         elif sub == "moves":
-            moves = self.service.game(match).legal_moves(match.state) if match.running else []
-            shown = " ".join(moves[:MOVES_SHOWN]) + (
-                f" … ({len(moves) - MOVES_SHOWN} more)" if len(moves) > MOVES_SHOWN else ""
-            )
-            self.write(f"{len(moves)} legal moves: {shown}" if moves else "No legal moves: the game is over.")
+            game = self.service.game(match)
+            moves = game.legal_moves(match.state) if match.running else []
+            lines = posts.moves_lines(game, moves, typed, most=GROUPS_SHOWN, command=f"{key} moves")
+            self.write("\n".join(lines) if moves else "No legal moves: the game is over.")
         elif sub == "history":
             lines = posts.history_lines(match, await self.service.store.log(match.id), self.service.game(match))
             self.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
@@ -310,7 +319,7 @@ class Terminal:
         """The hot-seat terminal's private view: the hand in words and a picture drawn from that seat."""
         _no_words(words, "horizon hand")
         match = await self._match(flags, "horizon")
-        player = self._actor(match, flags.pop("as", None))
+        player = self._actor(match, flags.pop("as", None), doing="look")
         _no_more(flags)
         seat = match.seats_of(player.id)[0]
         game = self.service.games["horizon"]
@@ -410,7 +419,7 @@ class Terminal:
         if "match" in flags:
             match = await self.service.get(_number(flags.pop("match"), "--match"))
         elif self.current is None:
-            start = NEW_USAGE[key] if key else " or ".join(NEW_USAGE.values())
+            start = NEW_USAGE[key] if key else listing(list(NEW_USAGE.values()), "or")
             raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
         else:
             match = await self.service.get(self.current)
@@ -418,19 +427,28 @@ class Terminal:
             title = self.service.games[key].title
             raise CommandError(
                 f"Match #{match.id} is a game of {self.service.game(match).title}, not {title}: "
-                f"use {match.game} commands for it, or pick a {title} match with --match ID or use ID."
+                f"use {match.game} commands for it, or pick {a(title)} match with --match ID or use ID."
             )
         return match
 
-    def _actor(self, match: Match, name: str | None) -> Player:
-        """Who a typed command is for: `--as NAME`, else whoever is to move (never a computer)."""
+    def _actor(self, match: Match, name: str | None, doing: str = "move") -> Player:
+        """Who a typed command is for: `--as NAME`, else whoever is to move (never a computer). `doing` is
+        what the command does for them (move, resign, or look at the hand), for the refusal's words."""
         if name is not None:
             player = _player_named(match, name)
         else:
             seat = self.service.game(match).to_move(match.state) if match.running else None
             if seat is None:
-                raise CommandError(f"Match #{match.id} is over: nobody is to move.")
+                whose = " (say whose hand with --as NAME)" if doing == "look" else ""
+                raise CommandError(f"Match #{match.id} is over: nobody is to move{whose}.")
             player = match.players[seat]
+        if player.is_computer and doing == "look":
+            raise CommandError(
+                f"{player.name}'s hand is hidden: a computer player shows its cards to nobody "
+                "(see a person's hand with --as NAME)."
+            )
+        if player.is_computer and doing == "resign":
+            raise CommandError(f"{player.name} plays for itself: only a person can resign, so name one with --as NAME.")
         if player.is_computer:
             raise CommandError(f"{player.name} plays for itself: wait for its move, or play as someone else (--as).")
         return player
@@ -520,10 +538,22 @@ def _number(text: str, what: str) -> int:
     try:
         number = int(text) if text.strip().lstrip("+-").isdigit() else int(float(text))
     except (ValueError, OverflowError):
+        what = what[:1].upper() + what[1:]  # a sentence: "The move clock must be a number"
         raise CommandError(f"{what} must be a number, not {_quote(text)}.") from None
     if abs(number) >= 2**53:  # the database keeps 64-bit numbers; nothing here needs more than this
-        raise CommandError(f"{what} is too large: {_clip(text, 40)}.")
+        raise CommandError(f"{what[:1].upper() + what[1:]} is too large: {_clip(text, 40)}.")
     return number
+
+
+def _addressed(match: Match, player: Player, message: str) -> str:
+    """A refusal that says "you", named for `player` when several people share the keyboard (hot seat):
+    "bob, you have no Swap card in your hand." (a match with one person keeps it as it is)."""
+    people = {p.id for p in match.players if not p.is_computer}
+    if len(people) < 2 or not re.search(r"\b(?:you|your|yours)\b", message, re.IGNORECASE):
+        return message
+    if message.startswith("You "):
+        return f"{player.name}, you {message[4:]}"
+    return f"{player.name}: {message}"
 
 
 def _added_seconds(text: str) -> int:
@@ -637,7 +667,7 @@ def _player_named(match: Match, name: str) -> Player:
     for player in match.players:
         if _is_named(player, name):
             return player
-    raise CommandError(f"{name!r} is not playing in match #{match.id} ({', '.join(match.names)} are).")
+    raise CommandError(f"{name!r} is not playing in match #{match.id} ({listing(match.names)} are).")
 
 
 def _clock_flag(text: str | None) -> ClockSettings | None:

@@ -11,8 +11,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.clock import format_seconds
+from bot.games.base import first_word
 from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Series
 from bot.service import RESIGN, MatchService, Notice
+from bot.wording import plural
 from renderers import Caption, SeatClock, render
 
 
@@ -182,3 +184,104 @@ def own_messages(
     prefixes = tuple(getattr(service.game(match), "own_message", ()))
     separate = [line for line in lines if prefixes and line.startswith(prefixes)]
     return [line for line in lines if line not in separate], separate
+
+
+def move_groups(game: Any, moves: list[str], typed: str = "") -> list[tuple[str, list[str]]]:
+    """`moves` as (label, moves) by the engine's `move_group`, in the engine's order, keeping those that
+    `typed` picks out (case-insensitive): every move of a group whose label has the typed words (in any
+    order, each the start of a word: `e5` and `e8 e5` pick Themiscyra's pair `e5 e8`, `F2` Event Horizon's
+    `place F2`), else the moves that start with the typed text (`e5 e8 @`, `D4-F`; and `e8 e5 @e8`: the
+    label's words in any order, then the start of the rest). A typed word that is a whole word of some
+    label matches only that word, so `a1` lists a1's pairs and not a10's (`a` lists both)."""
+    group_of = getattr(game, "move_group", None) or first_word
+    groups: dict[str, list[str]] = {}
+    for move in moves:
+        groups.setdefault(group_of(move), []).append(move)
+    wanted = " ".join(typed.split()).lower()
+    if not wanted:
+        return list(groups.items())
+    words = wanted.split()
+    whole = set(words) & {word for label in groups for word in label.lower().split()}
+    kept = []
+    for label, members in groups.items():
+        if _has(label, words, whole):
+            picked = members
+        else:
+            size = len(label.split())  # the label's words typed in any order, then the start of the rest
+            after = " ".join(words[size:]) if sorted(words[:size]) == sorted(label.lower().split()) else ""
+            picked = [
+                m for m in members if _starts(m, wanted, whole) or (after and _rest(label, m).lower().startswith(after))
+            ]
+        if picked:
+            kept.append((label, picked))
+    return kept
+
+
+def _has(label: str, words: list[str], whole: set[str]) -> bool:
+    """Each of `words` is a different word of `label` (those in `whole`) or starts one, in any order."""
+    free = label.lower().split()
+    for word in words:
+        hit = next((w for w in free if w == word or (word not in whole and w.startswith(word))), None)
+        if hit is None:
+            return False
+        free.remove(hit)
+    return True
+
+
+def _starts(move: str, wanted: str, whole: set[str]) -> bool:
+    """`move` starts with `wanted`, and not inside a word if its last word is a whole word (`a1` starts
+    `a1 a2 @a1` but not `a10 b10 @a10`)."""
+    move = move.lower()
+    if not move.startswith(wanted):
+        return False
+    return wanted.split()[-1] not in whole or len(move) == len(wanted) or not move[len(wanted)].isalnum()
+
+
+def _rest(label: str, move: str) -> str:
+    """What a move adds to its group's label: `e5 e8 @e8` under `e5 e8` -> `@e8`; `swap me:5 F2` under
+    `swap F2` -> `me:5`; a move the label does not begin (a Fish placement under `place`) is shown whole."""
+    if move.startswith(label) and len(move) > len(label):
+        return move[len(label) :].strip()
+    words = move.split()
+    for word in label.split():
+        if word in words and len(words) > 1:
+            words.remove(word)
+    return " ".join(words)
+
+
+def moves_lines(
+    game: Any, moves: list[str], typed: str = "", *, most: int | None = None, command: str = "moves"
+) -> list[str]:
+    """The legal moves in words: a header with the total, then one group a line, `e5 e8 (2): @e5 @e8`
+    (a group that is one move equal to its label, like `pass`, is just that).
+
+    `typed` narrows the list (see `move_groups`); "No legal move starts with e9." when nothing matches.
+    With `most`, at most that many groups are listed and a last line says how many more and how to narrow
+    the list: `command` is what lists moves, e.g. "themiscyra moves", and the hint adds a word to `typed`.
+    """
+    if not moves:
+        return ["No legal moves."]
+    wanted = " ".join(typed.split())
+    groups = move_groups(game, moves, wanted)
+    if not groups:
+        return [f"No legal move starts with {wanted if len(wanted) <= 40 else wanted[:39] + '…'}."]
+    shown = sum(len(members) for _, members in groups)
+    if wanted:
+        verb = "matches" if shown == 1 else "match"
+        head = f"{shown:,} of {plural(len(moves), 'legal move')} {verb} {wanted}, in {plural(len(groups), 'group')}:"
+    else:
+        head = f"{plural(len(moves), 'legal move')} in {plural(len(groups), 'group')}:"
+    lines = [head]
+    for label, members in groups[:most]:
+        if members == [label]:
+            lines.append(label)
+        else:
+            lines.append(f"{label} ({len(members)}): " + " ".join(_rest(label, m) or m for m in members))
+    if most is not None and len(groups) > most:
+        label = groups[most][0]
+        hint = " ".join(label.split()[: len(wanted.split()) + 1])
+        if hint.lower() == wanted.lower():
+            hint = label
+        more = len(groups) - most
+        lines.append(f"… and {plural(more, 'more group')}: type more of the move to list fewer, like: {command} {hint}")
+    return lines

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from bot.games import Outcome
 from bot.models import Player
+from bot.wording import article
 
 START_RATING = 1500.0
 START_RD = 350.0
@@ -221,7 +222,8 @@ def change_line(before: Sequence[PlayerRating], after: Sequence[PlayerRating]) -
 def leaderboard_lines(title: str, top: Sequence[PlayerRating], bold: bool = False) -> list[str]:
     """Rank, name, rating ± two RDs (a 95% range), games and W-L-D; provisional ratings marked "?"."""
     if not top:
-        return [f"Nobody has a {title} rating here yet: finish a game between two or more people to get one."]
+        how = "finish a game between two or more people to get one"
+        return [f"Nobody has {article(title)} {title} rating here yet: {how}."]
     heading = f"**{title} leaderboard**" if bold else f"{title} leaderboard"
     lines = [f"{heading} (Glicko-2; ± is two RDs; ? marks a provisional rating, RD over {PROVISIONAL_RD:.0f}):"]
     lines += [

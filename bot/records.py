@@ -23,6 +23,7 @@ from typing import Any
 from bot.games import GAMES, Game, GameError, Outcome
 from bot.models import RUNNING, Match, MoveRecord, Player
 from bot.service import RESIGN, MatchService, ServiceError
+from bot.wording import plural
 
 FORMAT = "boardgame-bot record"
 VERSION = 1
@@ -239,7 +240,8 @@ def _players(raw: Any, game: Game) -> tuple[Player, ...]:
     ):
         raise RecordError('`players` must be a list of {"id": ..., "name": ...} objects.')
     if not game.min_players <= len(raw) <= game.max_players:
-        raise RecordError(f"{game.title} is played by {game.min_players} to {game.max_players}, not {len(raw)}.")
+        lo, hi = game.min_players, game.max_players
+        raise RecordError(f"{game.title} is played by {lo if lo == hi else f'{lo} to {hi}'} players, not {len(raw)}.")
     for seat, p in enumerate(raw, start=1):
         for field in ("name", "id"):
             problem = _text_problem(p[field], MAX_NAME)
@@ -432,7 +434,7 @@ def replay_file(path: Path, out_dir: Path) -> list[str]:
     undone = sum(line.kind == "undo" for line in record.moves)
     return [
         f"Replayed {game.title} #{record.match_id} ({' vs '.join(names)}, seed {record.seed}): "
-        f"{len(states) - 1} moves standing ({len(record.moves)} log lines, {undone} undone).",
+        f"{plural(len(states) - 1, 'move')} standing ({plural(len(record.moves), 'log line')}, {undone} undone).",
         result_line(record),
         f"final board: {board}",
         f"replay: {gif}",

@@ -6,7 +6,7 @@ post boards, including for things nobody asked for (a flag, the next game of a s
 
 Rules it enforces for every game alike: only the seat to move may move, only against the ply it saw, and
 only once (one asyncio lock per match; one database transaction per change). Clocks follow
-shared/rules/fish.md: the turn starts when the front-end reports the board posted (`board_posted`), time
+docs/rules/fish.md: the turn starts when the front-end reports the board posted (`board_posted`), time
 beyond the move allowance comes out of reserve, an exhausted reserve loses the game, and time while the
 bot is down or a moderator has paused the match is charged to nobody.
 """
@@ -41,6 +41,7 @@ from bot.models import (
     computer,
 )
 from bot.store import Store
+from bot.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ RESIGN = "resign"
 """The kind (and text) of a move-log line where a player leaves a game that goes on without them."""
 
 DM_CLOCK = ClockSettings(move_seconds=30, reserve_seconds=60)
-"""The death-match time control of shared/rules/fish.md."""
+"""The death-match time control of docs/rules/fish.md."""
 
 
 class ServiceError(ValueError):
@@ -282,8 +283,8 @@ class MatchService:
         since = self.time.now() - CHALLENGE_WINDOW
         if await self.store.open_challenges(guild_id, by.id, since) >= self.limits.challenges:
             return (
-                f"You have {self.limits.challenges} challenges here that nobody has accepted yet: wait until one "
-                "is accepted (challenges older than a day no longer count)."
+                f"You have {plural(self.limits.challenges, 'challenge')} here that nobody has accepted yet: wait "
+                "until one is accepted (challenges older than a day no longer count)."
             )
         return None
 
@@ -304,7 +305,7 @@ class MatchService:
             if len(playing) >= self.limits.computer_games:
                 ids = ", ".join(f"#{m.id}" for m in playing)
                 return (
-                    f"{person.name} already plays {len(playing)} games against the computer here ({ids}): "
+                    f"{person.name} already plays {plural(len(playing), 'game')} against the computer here ({ids}): "
                     "finish or resign one first."
                 )
         return None
@@ -427,7 +428,8 @@ class MatchService:
                 if len(mine) >= self.limits.lobbies:
                     ids = ", ".join(f"#{lb.id}" for lb in mine)
                     raise LimitReached(
-                        f"You have {len(mine)} open lobbies here ({ids}): start one, or leave it to cancel it, first."
+                        f"You have {plural(len(mine), 'open lobby', 'open lobbies')} here ({ids}): start one, or leave "
+                        "it to cancel it, first."
                     )
             async with self.store.transaction():
                 lobby.id = await self.store.insert_lobby(lobby)
@@ -498,7 +500,7 @@ class MatchService:
         if by.id != lobby.creator.id:
             return f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can start it."
         if len(lobby.players) < game.min_players:
-            return f"{game.title} needs at least {game.min_players} players; {len(lobby.players)} joined."
+            return f"{game.title} needs at least {plural(game.min_players, 'player')}; {len(lobby.players)} joined."
         return self.computer_games_refusal(lobby.players, lobby.place.guild_id)
 
     async def get_lobby(self, lobby_id: int) -> Lobby:
@@ -1024,7 +1026,7 @@ class MatchService:
     def _series_reason(self, series: Series) -> str:
         score = "–".join(str(w) for w in series.wins)
         if len(set(series.wins)) == 1:
-            return f"level at {score} after {series.best_of} games"
+            return f"level at {score} after {plural(series.best_of, 'game')}"
         return f"{score} in games"
 
     # --- words ---

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.games.volcano import latin_layout, parse_opening
 from bot.models import Match, Player
 from bot.service import MatchService
+from bot.wording import noun_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ def best_lines(bests: list[Best], opening: str | None = None) -> list[str]:
     lines = [f"Best Volcano solitaire scores{which} (to replay a layout, pass its letters as `layout`):"]
     for rank, best in enumerate(bests, 1):
         lines.append(
-            f"{rank}. {best.score:g} points by {best.player.name}: opening {best.opening},"
+            f"{rank}. {best.score:g} {noun_for(best.score, 'point')} by {best.player.name}: opening {best.opening},"
             f" layout {best.layout} (match #{best.match_id})"
         )
     return lines

@@ -156,12 +156,11 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mov
         seat = game.to_move(match.state)
         if seat not in match.seats_of(me.id):
             return await refuse(interaction, f"It is {match.players[seat].name}'s turn, not yours.")
-        moves = game.legal_moves(match.state)
-        listing = " ".join(f"`{m}`" for m in moves)
-        if len(listing) > 1900:
-            listing = listing[:1900].rsplit(" ", 1)[0] + " …"
+        lines = posts.moves_lines(game, game.legal_moves(match.state))  # the same list as `/game moves`
+        play = f"\nPlay one with `/{match.game} move`."
+        listing = limits.page(lines, 1, command=f"/{match.game} moves", limit=limits.MESSAGE - len(play))
         await interaction.response.send_message(
-            f"{len(moves)} legal moves: {listing}\nPlay one with `/{match.game} move`.",
+            listing + play,
             ephemeral=True,
             allowed_mentions=limits.NOBODY,
         )

@@ -57,7 +57,7 @@ async def test_refusals_say_which_part_of_the_turn_failed(fake: DiscordFake, bot
         ("alice", {"move": "a1 a2 @a1"}, "It is Bob's turn, not yours."),
         ("bob", {"move": "e5 e6 @e6"}, "e5 is taken: stones go on empty squares."),
         ("bob", {"move": "a1 b3 @a1"}, "a1 b3: the two stones must lie on one row, column or diagonal."),
-        ("bob", {"move": "e4 e9 @e9"}, "e4 e9: e5, e8 between them are not empty."),
+        ("bob", {"move": "e4 e9 @e9"}, "e4 e9: e5 and e8 between them are not empty."),
         ("bob", {"move": "a1 a2 @c3"}, "@c3: the ring goes on one of the two stones you place (a1 a2)."),
         ("bob", {"move": "a1 a2 e8>a2"}, "Rings are still being placed (1 of 8 are down)"),
         ("bob", {"move": "k1 a2 @a2"}, "k1 is not on the board (columns a-j, rows 1-10)."),

@@ -109,7 +109,7 @@ async def test_bad_volcano_commands_are_refused_privately_and_change_nothing(fak
     before = await bot.matches.get(1)
     snapshot = (before.ply, VOLCANO.dumps(before.state), len(fake.channel_messages(thread)))
     cases = [
-        ("alice", "volcano new", {"opening": "zigzag"}, "opening 'zigzag' is not one of"),
+        ("alice", "volcano new", {"opening": "zigzag"}, "opening 'zigzag' is neither one of"),
         ("alice", "volcano new", {"layout": "RRRR"}, "layout needs 25 colour letters"),
         ("alice", "volcano new", {"layout": "purple"}, "may only hold the colour letters"),
         ("alice", "volcano new", {"opening": "a1 a1 b2 c3 d4"}, "a1 is named twice"),
@@ -120,7 +120,7 @@ async def test_bad_volcano_commands_are_refused_privately_and_change_nothing(fak
         ("carol", "volcano join", {}, "There is no Volcano lobby to join in this channel"),
         ("carol", "volcano join", {"lobby": 1}, "Lobby #1 is started"),
         ("carol", "volcano leave", {}, "You are not in an open Volcano lobby"),
-        ("carol", "volcano best", {"opening": "zigzag"}, "opening 'zigzag' is not one of"),
+        ("carol", "volcano best", {"opening": "zigzag"}, "opening 'zigzag' is neither one of"),
     ]
     for user, command, options, message in cases:
         reply = await fake.slash(user, command, options, channel=thread)

@@ -75,7 +75,7 @@ async def test_bad_commands_are_explained_and_change_nothing(terminal, out, serv
 
 async def test_moves_history_rules_and_games(terminal: Terminal, out: list[str]) -> None:
     await run(terminal, out, "fish new alice bob --seed 5")
-    assert (await run(terminal, out, "fish moves")).startswith("30 legal moves: A1 A2 A3")
+    assert (await run(terminal, out, "fish moves")).startswith("30 legal moves in 1 group:\nplace (30): A1 A2 A3")
     await run(terminal, out, "fish move A1")
     assert "1. alice: A1" in await run(terminal, out, "fish history")
     assert "straight line" in await run(terminal, out, "fish rules")
@@ -154,7 +154,8 @@ async def test_a_volcano_game_of_three_through_the_terminal(
 
     listed = await run(terminal, out, "volcano moves")
     legal = VOLCANO.legal_moves(match.state)
-    assert listed == f"{len(legal)} legal moves: " + " ".join(legal) and "b2-a2" in legal
+    assert listed.startswith(f"{len(legal)} legal moves in ") and "b2-a2" in legal
+    assert "\nb2 (6): " in listed and " -a2" in listed.split("\nb2 (6): ")[1].split("\n")[0]
 
     text = await run(terminal, out, "volcano move b2-a2")  # off the board beyond a2: no eruption, alice goes on
     assert "alice steps b2-a2: no eruption." in text and "alice to move" in text
@@ -223,7 +224,7 @@ async def test_a_volcano_solitaire_played_out_then_best_shows_it(
     assert best.splitlines()[1] == f"1. {score:g} points by solo: opening diagonal, layout {layout} (match #{match_id})"
     assert f"{score:g} points by solo" in await run(terminal, out, "volcano best diagonal")
     assert "No Volcano solitaire game with the cross opening" in await run(terminal, out, "volcano best cross")
-    assert "✗ opening 'zigzag' is not one of" in await run(terminal, out, "volcano best zigzag")
+    assert "✗ opening 'zigzag' is neither one of" in await run(terminal, out, "volcano best zigzag")
 
 
 async def test_volcano_options_reach_the_engine(terminal: Terminal, out: list[str], service: MatchService) -> None:
@@ -248,7 +249,7 @@ async def test_bad_volcano_commands_are_explained_and_create_nothing(
         "volcano new a b c d e f g": "Name 1 to 6 players for Volcano (not 7)",
         "volcano new": "Name 1 to 6 players for Volcano (not 0)",
         "volcano new alice bob ALICE": "different names: 'ALICE' is named twice",
-        "volcano new alice --opening zigzag": "opening 'zigzag' is not one of diagonal",
+        "volcano new alice --opening zigzag": "opening 'zigzag' is neither one of diagonal",
         'volcano new alice --opening "a1 b2 c3 d4"': "opening needs exactly 5 squares",
         "volcano new alice --layout RRRR": "layout needs 25 colour letters",
         "volcano new alice --layout " + "RYGBC" * 4 + "RRRRR": "each colour 5 times",
@@ -296,7 +297,8 @@ async def test_themiscyra_setup_and_play_turns_areas_and_a_capped_move_list(
     text = await run(terminal, out, "themiscyra new alice bob")
     assert "Themiscyra #1: alice vs bob." in text and "alice to move" in text and "Score" not in text
     listing = await run(terminal, out, "themiscyra moves")
-    assert listing.startswith("2940 legal moves: ") and "(2820 more)" in listing
+    assert listing.startswith("2,940 legal moves in 1,470 groups:\na1 a2 (2): @a1 @a2\n")
+    assert listing.endswith("… and 1,430 more groups: type more of the move to list fewer, like: themiscyra moves a2")
     text = await run(terminal, out, "themiscyra move E8 e5 @e8")  # stones in any order and case
     assert "alice places e5 and e8 and puts a ring on e8." in text and "bob to move" in text
     refused = await run(terminal, out, "themiscyra move a1 c3 c1>c3")
@@ -316,13 +318,13 @@ async def test_themiscyra_setup_and_play_turns_areas_and_a_capped_move_list(
 async def test_geyser_from_the_starting_squares_to_the_first_steps(terminal: Terminal, out: list[str]) -> None:
     text = await run(terminal, out, "geyser new alice bob --seed 11 --tokens 5")
     assert "Geyser #1: alice vs bob." in text and "alice to move" in text
-    assert await run(terminal, out, "geyser moves") == "2 legal moves: start f1 start f11"  # two players: f1, f11
+    assert await run(terminal, out, "geyser moves") == "2 legal moves in 1 group:\nstart (2): f1 f11"  # f1, f11
     text = await run(terminal, out, "geyser move start f1")
     assert "alice starts on f1." in text and "bob starts opposite, on f11." in text and "Opening roll: alice " in text
     history = await run(terminal, out, "geyser history")
     assert history.startswith("1. alice: start f1 [opening ")  # the dice are in the move log
     refused = await run(terminal, out, "geyser move f1-e1 --as bob")
-    assert refused.startswith("✗ It is ") or refused.startswith("✗ You have no token on f1")
+    assert refused.startswith("✗ bob: It is ") or refused.startswith("✗ bob, you have no token on f1")
     for line, message in [
         ("geyser new alice", "Name 2 to 4 players for Geyser (not 1)"),
         ("geyser new alice bob --seven loud", "seven must be mother"),

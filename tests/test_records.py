@@ -97,7 +97,7 @@ async def test_bad_record_files_are_refused_in_words(service: MatchService) -> N
         changed(version=99): "version 99",
         changed(game="chess"): "no game 'chess'",
         changed(players=[{"id": "a"}]): "`players`",
-        changed(players=[{"id": "a", "name": "a"}]): "played by 2 to 2, not 1",
+        changed(players=[{"id": "a", "name": "a"}]): "played by 2 players, not 1.",
         changed(seed="x"): "`seed`",
         changed(options=[]): "`options`",
         changed(status="running"): "`status`",

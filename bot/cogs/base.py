@@ -22,6 +22,7 @@ from bot.clock import ClockSettings
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
 from bot.service import MatchService, ServiceError
+from bot.wording import plural
 from renderers import Caption, render
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS]
@@ -168,7 +169,8 @@ class GameCog(commands.GroupCog):
         if not count:
             return []
         sent = ", ".join(steps[:count])
-        what = f"the {count} steps so far" if count == len(steps) else f"the first {count} of {len(steps)} steps"
+        first = "first" if count == 1 else f"first {count}"
+        what = f"the {plural(count, 'step')} so far" if count == len(steps) else f"the {first} of {len(steps)} steps"
         goes_on = game.to_move(game.play(state, sent)) == game.to_move(state)
         name = limits.shorten(f"Send {what}{', then go on' if goes_on else ''}: {sent}", limits.CHOICE)
         return [app_commands.Choice(name=name, value=sent + mark)]
@@ -221,8 +223,18 @@ class GameCog(commands.GroupCog):
         )
 
     @app_commands.command(description="List your legal moves (only you see them)")
-    @app_commands.describe(match="match number, if you play several")
-    async def moves(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    @app_commands.describe(
+        filter="only the moves it starts: a square, a stone pair or a card, e.g. D4, e5 e8, F2 (default: all)",
+        page="which page of the list, when it is long (default 1)",
+        match="match number, if you play several",
+    )
+    async def moves(
+        self,
+        interaction: discord.Interaction,
+        filter: app_commands.Range[str, 1, 100] | None = None,
+        page: app_commands.Range[int, 1, 10_000] = 1,
+        match: int | None = None,
+    ) -> None:
         found = await self._match(interaction, match)
         game = self.service.game(found)
         seat = game.to_move(found.state)
@@ -230,8 +242,14 @@ class GameCog(commands.GroupCog):
             raise Refusal(f"Match #{found.id} is over.")
         if seat not in found.seats_of(discord_app.player(interaction.user).id):
             raise Refusal(f"It is {found.players[seat].name}'s turn, not yours.")
-        listing = " ".join(f"`{m}`" for m in game.legal_moves(found.state))
-        await interaction.response.send_message(f"Your legal moves: {listing[:1900]}", ephemeral=True)
+        typed = " ".join((filter or "").split())
+        lines = posts.moves_lines(game, game.legal_moves(found.state), typed)
+        # the filter is only repeated when it matched a move, so it is notation: short, and no markdown
+        command = f"/{self.game_key} moves" + (f" filter:{typed}" if typed else "")
+        command += f" match:{match}" if match is not None else ""
+        room = limits.MESSAGE - max(0, len(command) - 30)  # `page` keeps 80 characters for a footer
+        text = limits.page(lines, page, command=command, limit=room)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(description="The moves of a match so far")
     @app_commands.describe(match="match number (default: this thread's match or yours)")

@@ -10,6 +10,7 @@ from bot import discord_app
 from bot import discord_limits as limits
 from bot.cogs.base import server_id
 from bot.cogs.mod import games_line
+from bot.wording import plural
 
 
 class GeneralCog(commands.Cog):
@@ -23,7 +24,8 @@ class GeneralCog(commands.Cog):
         if not running:
             text = "No matches are running here. Start one with `/fish challenge`, `/volcano new` or `/geyser new`."
         else:
-            lines = [f"{len(running)} running matches:", *(games_line(self.bot.matches, m) for m in running)]
+            head = f"{plural(len(running), 'running match', 'running matches')}:"
+            lines = [head, *(games_line(self.bot.matches, m) for m in running)]
             text = limits.page(lines, page, command="/games")
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
@@ -32,7 +34,7 @@ class GeneralCog(commands.Cog):
     async def sync(self, ctx: commands.Context[discord_app.GameBot]) -> None:
         """Publish the slash commands everywhere (takes up to an hour to show); the owner only."""
         synced = await self.bot.tree.sync()
-        await ctx.reply(f"Synced {len(synced)} commands globally.")
+        await ctx.reply(f"Synced {plural(len(synced), 'command')} globally.")
 
 
 async def setup(bot: discord_app.GameBot) -> None:

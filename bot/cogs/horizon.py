@@ -71,7 +71,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-c
         card = str(((interaction.data or {}).get("values") or [""])[0])
         match = await service.get(self.match_id)
         if match.ply != self.ply or not match.running:
-            return await refuse(interaction, "The board has changed since: use /horizon play again.")
+            return await refuse(interaction, "The board has changed since this menu was sent: use /horizon play again.")
         seat = match.seats_of(discord_app.player(interaction.user).id)
         if HORIZON.to_move(match.state) not in seat:  # the clicker, not the menu, decides whose hand this is
             return await refuse(interaction, "It is not your turn: this menu is for the player to move.")

@@ -18,6 +18,7 @@ from bot import discord_limits as limits
 from bot.cogs.base import Refusal, find_match, server_id
 from bot.models import Match, Player
 from bot.service import MatchService, Notice
+from bot.wording import plural
 
 log = logging.getLogger("bot.mod")
 
@@ -73,7 +74,8 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
     @app_commands.describe(page="which page of the list, when it is long (default 1)")
     async def list(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         running = self.service.running(server_id(interaction))
-        lines = [f"{len(running)} running matches:", *(games_line(self.service, m) for m in running)]
+        head = f"{plural(len(running), 'running match', 'running matches')}:"
+        lines = [head, *(games_line(self.service, m) for m in running)]
         text = limits.page(lines, page, command="/mod list") if running else "No matches are running."
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 

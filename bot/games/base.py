@@ -52,13 +52,14 @@ class Outcome:
 
 @runtime_checkable
 class Game(Protocol):
-    """What the service, the front-ends and the renderers may rely on (see shared/DESIGN.md).
+    """What the service, the front-ends and the renderers may rely on (docs/architecture.md, "The game contract").
 
     Beyond DESIGN.md's table: `canonical(state, move)` is the canonical notation of a legal move given
     in any accepted spelling (what the move log stores); `events(state)` says what the last move did,
     with seats written as `{0}`, `{1}`... so a front-end can fill in player names with `str.format`;
     `options` names the keyword options `new` accepts; `scores(state)` gives the points so far by seat;
-    `rules_card` is a short rules summary for players (/rules).
+    `rules_card` is a short rules summary for players (/rules); `move_group(move)` names the group a legal
+    move is listed under (`moves`: one group a line).
     """
 
     key: str
@@ -80,6 +81,18 @@ class Game(Protocol):
     def view(self, state: Any, seat: int | None) -> Any: ...
     def events(self, state: Any) -> tuple[str, ...]: ...
 
+    def move_group(self, move: str) -> str:
+        """The group `move` is listed under, a short label in the game's notation (Themiscyra's stone
+        pair `e5 e8`, a Fish token's square `D4`); the moves of a group differ in the rest. Engines know
+        their notation and give their own; the default is the move's first word."""
+        return first_word(move)
+
+
+def first_word(move: str) -> str:
+    """A move's first word (the whole move if it has one): the default group (see `Game.move_group`)."""
+    words = move.split()
+    return words[0] if words else move
+
 
 def check_seats(game: Game, seats: int) -> None:
     """Refuse a seat count outside the game's limits, in words."""
@@ -92,9 +105,10 @@ def check_seats(game: Game, seats: int) -> None:
 def check_options(game: Game, options: dict[str, Any], known: set[str]) -> None:
     """Refuse options the game does not have, naming the ones it does."""
     unknown = sorted(set(options) - known)
+    if unknown and not known:
+        raise BadOptions(f"{game.title} has no options (not even {', '.join(unknown)}).")
     if unknown:
-        names = ", ".join(sorted(known)) or "none"
-        raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {names}).")
+        raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {', '.join(sorted(known))}).")
 
 
 def check_new(game: Game, seats: int, seed: Any, options: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-""" "1, 2, 3": Hey, That's My Fish! for two players (rules: shared/rules/fish.md).
+""" "1, 2, 3": Hey, That's My Fish! for two players (rules: docs/rules/fish.md; binding: shared/rules/fish.md).
 
 The board is 60 hex tiles in rows A-H; rows A, C, E, G hold 8 tiles and B, D, F, H hold 7, drawn shifted
 right by half a tile. Tiles are numbered 0..59 row by row; `tile_name(i)` gives "D4". Internally each tile
@@ -126,7 +126,8 @@ class FishMove:
         if not match:
             shown = stripped if len(stripped) <= _LONGEST_MOVE else stripped[:_LONGEST_MOVE] + "…"
             raise InvalidNotation(
-                f"{shown!r} is not a move: write a tile like D4 to place a token, or D4-F3 to move one."
+                f"{f'{shown!r} is' if shown else 'That is'} not a move: write a tile like D4 to place a token, "
+                "or D4-F3 to move one."
             )
         first = _tile_from(match.group(1), match.group(2))
         if match.group(3) is None:
@@ -445,13 +446,17 @@ def _settle(
 
 RULES_CARD = """\
 "1, 2, 3" (Hey, That's My Fish!) — 2 players, 4 tokens each, most fish wins.
-• Board: 60 hex tiles, rows A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 is bottom right.
+• Board: 60 hex tiles in 8 rows, A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 is bottom
+  right. 30 tiles worth 1, 20 worth 2, 10 worth 3; each pair of rows (A-B, C-D, E-F, G-H) holds 7 or 8 ones,
+  5 twos and 2 or 3 threes.
 • Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first.
 • Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no jumping
   over tokens or gaps. The tile you leave is removed and its fish are yours.
-• A token that cannot move is removed and scores its tile. A group of tiles only you can reach is played out
-  for you at its best and scored at once. The game ends when no token is left.
-• Death match: best of 3, 30 s a move + 60 s reserve per game; running out of reserve loses the game."""
+• A token that cannot move is removed and scores its tile. An island of up to 16 tiles that only your tokens can
+  reach is played out for you at its best and scored at once. The game ends when no token is left; equal fish
+  is a draw.
+• Death match: best of 3 (first to 2 wins; level after 3 games: drawn), 30 s a move + 60 s reserve per game;
+  running out of reserve loses the game (the flag falls 1 s after the deadline). Who places first alternates."""
 
 
 def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | None:
@@ -493,6 +498,10 @@ class Fish:
             for dst in _moves_from(state.values, occupied, src):
                 moves.append(f"{TILE_NAMES[src]}-{TILE_NAMES[dst]}")
         return moves
+
+    def move_group(self, move: str) -> str:
+        """By token: `D4-F3` is listed under the tile it leaves, `D4`; placements (`D4`) under `place`."""
+        return move.split("-")[0].strip() if "-" in move else "place"
 
     def parse(self, state: FishState, text: str) -> FishMove:
         """The legal move `text` stands for in this position, or IllegalMove saying why not."""

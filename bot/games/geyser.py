@@ -1,4 +1,5 @@
-"""Geyser (2011 game jam): shared/rules/geyser.md, every RULING included; the island is data/geyser_map.txt.
+"""Geyser (2011 game jam): rules in docs/rules/geyser.md (binding: shared/rules/geyser.md, every RULING included);
+the island is data/geyser_map.txt.
 
 2 to 4 players move tokens one square at a time across an island of geysers, claim geysers (and a new
 token with each claim), fight battles with a die plus the geysers they control, and after every round
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.wording import listing
 
 SIZE = 11
 COLUMNS = "abcdefghijk"
@@ -79,6 +81,10 @@ STARTS_OPTIONS = ("two", "four")
 setup before that ruling, kept so that matches begun under it replay from their logs; see `loads`)."""
 ROUNDS = (10, 1000)
 """The `rounds` option's range (default 100)."""
+
+
+HOW = "write a step like f6-f7, or start f1, place e6, skip, again, retreat or pass"
+"""How a move is written (the squares are only examples: the refusals of a position name its own)."""
 
 
 def start_squares(seats: int, starts: str = "two") -> tuple[int, ...]:
@@ -169,6 +175,11 @@ def _text(move: tuple[str, int | None, int | None]) -> str:
     if kind in ("start", "place") and a is not None:
         return f"{kind} {SQUARE_NAMES[a]}"
     return kind
+
+
+def _place_on(legal: list[str]) -> str:
+    """The legal choices of a claim, in words: "place on e6, d6 or g6, or skip"."""
+    return f"place on {listing([m[6:] for m in legal if m != 'skip'], 'or')}, or skip"
 
 
 def _seat_order(start: int, seats: int, out: set[int] | frozenset[int]) -> tuple[int, ...]:
@@ -287,6 +298,14 @@ class Geyser:
         steps = [f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in self._steps(state, seat)]
         return steps or ["pass"]
 
+    def move_group(self, move: str) -> str:
+        """By token: `f6-f7` is listed under the square it leaves, `f6`; the other moves under their word
+        (`start f1` under `start`, `place e5` under `place`; `skip`, `again`, `retreat`, `pass` alone)."""
+        if "-" in move:
+            return move.split("-")[0].strip()
+        words = move.split()
+        return words[0] if words else move
+
     def _steps(self, state: GeyserState, seat: int) -> list[tuple[int, int]]:
         found = []
         mother_open = state.controls(seat) >= 3
@@ -347,7 +366,7 @@ class Geyser:
         if state.turn is None:
             raise IllegalMove("The game is over: no more moves.")
         if not isinstance(text, str) or len(text) > 80:
-            raise InvalidNotation("That is not a move: write a step like f6-f7, or start a6, place e5, skip, again...")
+            raise InvalidNotation(f"That is not a move: {HOW}.")
         words = re.sub(r"\[.*\]\s*$", "", text).strip().lower().split()  # [dice] of a logged move: ignored
         legal = self.legal_moves(state)
         joined = " ".join(words)
@@ -360,10 +379,8 @@ class Geyser:
         elif len(words) == 1 and words[0] in ("skip", "retreat", "again", "pass"):
             move = (words[0], None, None)
         else:
-            raise InvalidNotation(
-                f"{text.strip()[:40]!r} is not a move: write a step like f6-f7, or start a6, place e5, skip, "
-                "retreat, again or pass."
-            )
+            shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
+            raise InvalidNotation(f"{shown} not a move: {HOW}.")
         shown = _text(move)
         if shown not in legal:
             raise IllegalMove(self._why_not(state, move, shown, legal))
@@ -377,20 +394,23 @@ class Geyser:
         kind, a, b = move
         if state.phase == "start":
             if kind != "start":
-                return f"First every player puts a token on a starting square: {', '.join(legal)}."
+                return f"First every player puts a token on a starting square: {listing(legal, 'or')}."
             if a in STARTS and a not in state.start_squares:
                 return f"{shown[6:]} is plain land in a two-player game: start on {' or '.join(m[6:] for m in legal)}."
-            return f"{shown[6:]} is not a free starting square: {', '.join(m[6:] for m in legal)}."
+            return f"{shown[6:]} is not a free starting square: start on {listing([m[6:] for m in legal], 'or')}."
         if state.pending is not None:
             if state.pending[0] == "tie":
                 return "The battle is tied: choose again (roll again) or retreat."
+            geyser = state.pending[1]
             if kind == "place":
-                options = ", ".join(m[6:] for m in legal if m != "skip") or "none"
-                around = SQUARE_NAMES[state.pending[1]]
-                return f"{_text(move)[6:]} is not free around {around}: place on {options}, or skip."
-            return f"You claimed {SQUARE_NAMES[state.pending[1]]}: place your new token (place e5) or skip."
-        if kind in ("skip", "retreat", "again"):
-            return f"There is nothing to {kind} now."
+                return f"{self._why_not_here(state, a, geyser)}: {_place_on(legal)}."  # type: ignore[arg-type]
+            return f"You claimed {SQUARE_NAMES[geyser]}: place your new token ({legal[0]}) or skip."
+        if kind == "skip":
+            return "There is no new token to place or skip now: that comes only after claiming a geyser."
+        if kind == "again":
+            return "There is no tied battle to fight again now."
+        if kind == "retreat":
+            return "There is no tied battle to retreat from now."
         if kind == "pass":
             return "You can move, so you cannot pass."
         if kind == "place":
@@ -400,7 +420,9 @@ class Geyser:
                 return "You still have tokens on the island: move one."
             if a in STARTS and a not in state.start_squares:
                 return f"{SQUARE_NAMES[a]} is plain land in a two-player game: the starting squares are f1 and f11."
-            return f"{SQUARE_NAMES[a]} is not a free starting square."  # type: ignore[index]
+            free = listing([m[6:] for m in legal if m.startswith("start ")], "or")
+            way = f"re-enter on {free}" if free else "none is free, so pass"
+            return f"{SQUARE_NAMES[a]} is not a free starting square: {way}."  # type: ignore[index]
         assert a is not None and b is not None
         held = state.board[a]
         if held is None or held[0] != seat:
@@ -411,6 +433,20 @@ class Geyser:
             held_now = state.controls(seat)
             return f"{shown}: the Mother Geyser needs 3 geysers under your control to enter (you have {held_now})."
         return f"{shown}: your last token on the geyser {SQUARE_NAMES[a]} must stay to keep it."
+
+    @staticmethod
+    def _why_not_here(state: GeyserState, square: int, geyser: int) -> str:
+        """Why the new token of a claim on `geyser` may not go on `square` (which is land)."""
+        name, around = SQUARE_NAMES[square], SQUARE_NAMES[geyser]
+        if square == geyser:
+            return f"{name} is the geyser you claimed, and the new token goes on a square next to it"
+        if square not in AROUND[geyser]:
+            return f"{name} is not next to {around}, the geyser you claimed"
+        if square == MOTHER:
+            return f"{name} is the Mother Geyser, and the new token goes on plain land next to {around}"
+        if square in GEYSERS:
+            return f"{name} is a geyser, and the new token goes on plain land next to {around}"
+        return f"{name} holds another player's token"
 
     def canonical(self, state: GeyserState, move: str) -> str:
         text = _text(self.parse(state, move))
@@ -625,7 +661,7 @@ class Geyser:
                 work.board[square] = None
                 work.supply[owner] += count
                 destroyed.append(
-                    f"{{{owner}}}'s {count} on {SQUARE_NAMES[square]}"
+                    f"{{{owner}}}'s {count} tokens on {SQUARE_NAMES[square]}"
                     if count > 1
                     else f"{{{owner}}}'s token on {SQUARE_NAMES[square]}"
                 )
@@ -730,19 +766,24 @@ class Geyser:
 
 
 RULES_CARD = """\
-Geyser — 2 to 4 players, two dice, an island of geysers (columns a-k, rows 1-11 from the top).
-• Start: put a token on a starting square (geyser move start a6). With two players only f1 and f11 are used:
-  the first player picks one, the other starts opposite. An opening roll decides who starts; play goes round
-  in seat order. With no token left on the island, re-enter on a free starting square (start f1).
-• A turn: move one token one square up, down, left or right onto land (geyser move f6-f7). Your tokens may share.
-• Landing on a geyser you do not control claims it: you may place a new token next to it (place e5, or skip).
-  You may not move your last token off a geyser you control.
-• The Mother Geyser (f6) may be entered only with 3 geysers under your control.
-• Battle: moving onto another player's token: each side rolls a die + geysers controlled; the loser's token is
-  destroyed. A tie: the attacker rolls again or retreats (again / retreat).
+Geyser — 2 to 4 players, 2 dice, an island of 97 land squares on an 11x11 grid (columns a-k, rows 1-11 from the top).
+• Geysers: 20, in 5 rings of 4 (6/8, 5/9, 4/10, 3/11, 2/12), and the Mother Geyser (f6) in the middle.
+• Start: 12 tokens each (a match may set 1 to 40). Put one on a free starting square (geyser move start f1):
+  4 starting squares, but with two players only 2, f1 and f11: the first player picks one, the other starts
+  opposite. An opening roll decides who starts; play goes round in seat order. With no token left on the
+  island, re-enter on a free starting square (start f1); with no move at all, pass.
+• A turn: move one token one square onto land, in one of 4 directions: up, down, left, right (geyser move f6-f7).
+  Your tokens may share a square.
+• Landing on a geyser you do not control claims it: you may place a new token on one of the 8 squares around
+  it that is land, no geyser and free of other players (place e2, or skip). You may not move your last token
+  off a geyser you control.
+• The Mother Geyser may be entered only with 3 geysers under your control.
+• Battle: moving onto another player's token: each side rolls a die (1-6) + geysers controlled; the loser's
+  token is destroyed. A tie: the attacker rolls again or retreats (again / retreat).
 • After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed.
   Standing on the Mother Geyser after a firing phase wins.
-• After the last round (100 unless the match says otherwise) the most geysers held win; equal most share."""
+• After the last round (100 unless the match says otherwise: 10 to 1000) the most geysers held win; equal most
+  share."""
 
 Geyser.rules_card = RULES_CARD
 GEYSER = Geyser()

@@ -1,4 +1,5 @@
-"""Event Horizon (prototype completed by our rulings): shared/rules/event_horizon.md, every RULING included.
+"""Event Horizon (prototype completed by our rulings): rules in docs/rules/horizon.md (binding:
+shared/rules/event_horizon.md, every RULING included).
 
 Two players race 3 tokens each out of a black hole along their own path of spaces 1..8 to escape at 9.
 Cards placed face down on either player's path fire when a token ends a move on them, and chain.
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.wording import plural
 
 SPACES = 8
 ESCAPE = 9
@@ -106,7 +108,11 @@ _CARD = r"(t[1-8]|f[1-4]|b[1-4]|mi|sw)"
 _SPACE = r"(me|opp)\s*:\s*([1-8])"
 _PLACE = re.compile(rf"place\s+{_CARD}\s+{_SPACE}", re.IGNORECASE)
 _SWAP = re.compile(rf"swap\s+me\s*:\s*([1-8])\s+{_CARD}", re.IGNORECASE)
+_LOOSE_PLACE = re.compile(r"place\s+([a-z0-9]{1,3})\s+(me|opp)\s*:\s*([a-z0-9]{1,3})", re.IGNORECASE)
+_LOOSE_SWAP = re.compile(r"swap\s+(me|opp)\s*:\s*([a-z0-9]{1,3})\s+([a-z0-9]{1,3})", re.IGNORECASE)
+"""A move's shape with any card and space, so that a bad card or space gets a refusal of its own."""
 HOW = "write place F2 opp:5 (a card from your hand onto a space), swap me:5 F2, or pass"
+CARDS_HOW = "the cards are T1-T8 (Move To), F1-F4 (Forward), B1-B4 (Backward), MI (Mimic) and SW (Swap)"
 
 
 class _Work:
@@ -131,7 +137,7 @@ class _Work:
             assert self.state.seed is not None, "a view cannot shuffle"
             self.deck = list(_shuffled(sorted(self.discard), self.state.seed, self.shuffles))
             self.shuffles += 1
-            self.events.append(f"The discard pile ({len(self.discard)} cards) is shuffled into a new deck.")
+            self.events.append(f"The discard pile ({plural(len(self.discard), 'card')}) is shuffled into a new deck.")
             self.discard = []
         if self.deck:
             self.hands[seat].append(self.deck.pop())
@@ -261,6 +267,13 @@ class Horizon:
                     moves += [f"swap me:{n} {c}" for c in cards]
         return moves or ["pass"]
 
+    def move_group(self, move: str) -> str:
+        """By card: `place F2 opp:5` is listed under `place F2`, `swap me:5 F2` under `swap F2`; `pass` alone."""
+        words = move.split()
+        if len(words) == 3 and words[0] in ("place", "swap"):
+            return f"{words[0]} {words[1] if words[0] == 'place' else words[2]}"
+        return move
+
     def private_lines(self, state: HorizonState, seat: int) -> tuple[str, ...]:
         """What only `seat` may read (its hand, the face-down cards it knows), seats written {0}, {1}."""
         view = self.view(state, seat)
@@ -358,7 +371,7 @@ class Horizon:
             if state.setup:
                 raise IllegalMove("Setup is for placing cards: Swap is played only once the race has begun.")
             if "SW" not in state.hands[seat]:
-                raise IllegalMove("You have no Swap in your hand.")
+                raise IllegalMove("You have no Swap card in your hand.")
             if card == "SW":
                 raise IllegalMove("Swap puts a card from your hand on the mat, and a Swap cannot go on a mat.")
             if card not in state.hands[seat]:
@@ -371,7 +384,25 @@ class Horizon:
             if slot.locked:
                 raise IllegalMove(f"me:{space} is locked: a card put there by a Swap cannot be swapped again.")
             return ("swap", card, seat, space)
-        raise InvalidNotation(f"{text.strip()[:40]!r} is not a move: {HOW}.")
+        shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
+        self._refuse_parts(words)
+        raise InvalidNotation(f"{shown} not a move: {HOW}.")
+
+    @staticmethod
+    def _refuse_parts(words: str) -> None:
+        """A move of the right shape with a card or a space that does not exist: say which part."""
+        loose = _LOOSE_PLACE.fullmatch(words)
+        card, side, space = (loose[1], loose[2], loose[3]) if loose else (None, None, None)
+        if (swapped := _LOOSE_SWAP.fullmatch(words)) is not None:
+            side, space, card = swapped[1], swapped[2], swapped[3]
+        if card is None or side is None or space is None:
+            return
+        if not re.fullmatch(_CARD, card, re.IGNORECASE):
+            raise InvalidNotation(f"{card.upper()} is not a card: {CARDS_HOW}.")
+        if not re.fullmatch(r"[1-8]", space):
+            side = side.lower()
+            escape = " (a token escapes at 9, past the last space)" if space == "9" else ""
+            raise InvalidNotation(f"{side}:{space} is not a space: the spaces are 1-8, {side}:1 to {side}:8{escape}.")
 
     def canonical(self, state: HorizonState, move: str) -> str:
         kind, card, mat, space = self.parse(state, move)
@@ -509,12 +540,17 @@ def _slot(data: list[Any]) -> Slot:
 
 
 RULES_CARD = """\
-Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of spaces 1-8 to escape at 9.
-• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path (horizon move place F2 opp:5).
+Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of 8 spaces to escape at 9.
+• Deck: 36 cards, two of each: Move To 1-8 (16), Forward 1-4 (8), Backward 1-4 (8), Mimic (2), Swap (2).
+• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path
+  (horizon move place F2 opp:5); 3 stay in your hand.
 • A turn: place a card from your hand face down (or play Swap: swap me:5 F2), then draw, roll 1-3 and move your
-  token. A card under the token when it stops is revealed and resolved, and chains: Move To N, Forward X,
-  Backward X (below 1: back into the hole), Mimic (copies the card on the same space of the other path).
+  token. A card under the token when it stops is revealed and resolved, and chains (at most 20 cards): Move To
+  N, Forward X, Backward X (below 1: back into the hole), Mimic (copies the card on the same space of the other
+  path). No card to place and no Swap: pass.
 • Escape needs exactly 9; a move past 9 stops on 8. All 3 tokens out first wins.
+• Turn cap: after 200 turns each (a match may set 1 to 10000), more tokens out wins, then the farther token;
+  else a draw.
 • Your hand and the cards you placed are yours to see: /horizon hand. Everyone else sees card backs."""
 
 Horizon.rules_card = RULES_CARD

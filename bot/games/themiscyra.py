@@ -1,4 +1,5 @@
-"""Themiscyra (Rey Alicea, 2017): shared/rules/themiscyra.md, every RULING included.
+"""Themiscyra (Rey Alicea, 2017): rules in docs/rules/themiscyra.md (binding: shared/rules/themiscyra.md, every
+RULING included).
 
 Two players (Black is seat 0) place two stones a turn on a clear straight line. While rings are still
 being placed (setup) one of the two stones gets a ring; after that a ring on one of your stones moves onto
@@ -20,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.wording import listing
 
 SIZE = 10
 SQUARES = SIZE * SIZE
@@ -167,8 +169,8 @@ def parse_turn(text: str) -> Turn:
         raise InvalidNotation(f"That is not a turn: {HOW}.")
     found = _TURN.fullmatch(text.strip())
     if found is None:
-        shown = text.strip()[:40]
-        raise InvalidNotation(f"{shown!r} is not a turn: {HOW}.")
+        shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
+        raise InvalidNotation(f"{shown} not a turn: {HOW}.")
     a, b, ring, start, end = found.groups()
     first, second = parse_square(a), parse_square(b)
     if first == second:
@@ -277,12 +279,13 @@ def _ring_moves(areas: list[int], rings: list[int], stones: tuple[int, int]) -> 
 
 RULES_CARD = """\
 Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 board (a1 bottom left, j10 top right).
-• A turn: place two of your stones on two empty squares of one row, column or diagonal, with only empty
+• Pieces: stones of your colour (as many as needed) and 8 neutral rings; a ring always sits on a stone.
+• A turn: place 2 of your stones on two empty squares of one row, column or diagonal, with only empty
   squares between them (adjacent is fine).
-• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8), until all 8 rings are down.
+• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8); 4 turns each, until all 8 rings are down.
 • Then: move a ring from one of your stones onto one of the two new stones (e5 e8 c3>e8). The ring and that
-  stone must both touch the same open area: two or more connected empty squares (diagonals connect),
-  counted after your two stones are down. A stone the ring leaves stays, bare.
+  stone must both touch the same open area: 2 or more connected empty squares (a square touches its 8
+  neighbours, diagonals included), counted after your two stones are down. A stone the ring leaves stays, bare.
 • The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."""
 
 
@@ -312,6 +315,10 @@ class Themiscyra:
             else f"{names[a]} {names[b]} {names[start]}>{names[end]}"
             for a, b, start, end in self._generate(state, None)
         ]
+
+    def move_group(self, move: str) -> str:
+        """A turn's stone pair: `e5 e8 @e8` and `e5 e8 c3>e8` are listed under `e5 e8`."""
+        return " ".join(move.split()[:2])
 
     def turns(self, state: ThemiscyraState, stones: tuple[int, int] | None = None) -> list[Turn]:
         """Every legal turn (or only those with these two stones), in canonical order."""
@@ -365,7 +372,7 @@ class Themiscyra:
         blocked = [SQUARE_NAMES[s] for s in between if not state.empty >> s & 1]
         if blocked:
             verb = "is" if len(blocked) == 1 else "are"
-            raise IllegalMove(f"{pair}: {', '.join(blocked)} between them {verb} not empty.")
+            raise IllegalMove(f"{pair}: {listing(blocked)} between them {verb} not empty.")
         end = SQUARE_NAMES[turn.end]
         placed = state.rings.bit_count()
         if state.setup:
@@ -378,7 +385,10 @@ class Themiscyra:
                 raise IllegalMove(f"@{end}: the ring goes on one of the two stones you place ({pair}).")
             return turn
         if turn.start is None:
-            raise IllegalMove(f"All {RINGS} rings are down: move one instead, like {pair} c3>{SQUARE_NAMES[b]}.")
+            options = self.turns(state, turn.stones) or self.turns(state)  # a legal turn, onto the stone named first
+            example = min(options, key=lambda t: t.end != turn.end, default=None)
+            like = f", like {example}" if example is not None else ""
+            raise IllegalMove(f"All {RINGS} rings are down: move one of yours instead{like}.")
         start = SQUARE_NAMES[turn.start]
         move = f"{start}>{end}"
         if not state.rings >> turn.start & 1:

@@ -1,4 +1,5 @@
-"""Volcano, the Icehouse game by Kristin Looney, for 1 to 6 players (rules: shared/rules/volcano.md).
+"""Volcano, the Icehouse game by Kristin Looney, for 1 to 6 players (rules: docs/rules/volcano.md;
+binding: shared/rules/volcano.md).
 
 The board is 5x5: columns a-e (left to right), rows 1-5 (bottom to top). Squares are numbered column by
 column, `square = 5 * column + row` (both 0-based), so a1=0, a2=1, ... a5=4, b1=5, ... e5=24; this is the
@@ -35,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.wording import listing
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -148,8 +150,9 @@ class Step:
         stripped = text.strip() if isinstance(text, str) else ""
         match = _STEP_RE.match(stripped) if len(stripped) <= 40 else None
         if not match:
+            what = f"{_shown(stripped)!r} is not a step" if stripped else "A step is missing next to a comma"
             raise InvalidNotation(
-                f"{_shown(stripped)!r} is not a step: write the cap's square and the square it moves to, like b2-c3 "
+                f"{what}: write the cap's square and the square it moves to, like b2-c3 "
                 "(several steps of one turn are separated by commas: b2-c3, c3-d4)."
             )
         return cls(_square_from(match.group(1), match.group(2)), _square_from(match.group(3), match.group(4)))
@@ -169,7 +172,7 @@ def parse_turn(text: str) -> tuple[Step, ...]:
     if len(stripped) > _LONGEST_TURN:
         raise InvalidNotation(f"{_shown(stripped)!r} is too long for a turn (at most {_LONGEST_TURN} characters).")
     if not stripped:
-        raise InvalidNotation("'' is not a step: write the cap's square and the square it moves to, like b2-c3.")
+        raise InvalidNotation("That is not a step: write the cap's square and the square it moves to, like b2-c3.")
     return tuple(Step.parse(part) for part in re.split(r"[,;]", stripped))
 
 
@@ -293,7 +296,8 @@ def parse_opening(value: Any) -> tuple[tuple[int, ...], str]:
     if value is None:
         value = "diagonal"
     if not isinstance(value, str):
-        raise BadOptions(f"opening must be one of {', '.join(OPENINGS)}, or five squares like 'a1 b3 c3 d2 e5'.")
+        openings = listing(list(OPENINGS), "or")
+        raise BadOptions(f"opening must be one of {openings}, or five squares like 'a1 b3 c3 d2 e5'.")
     text = value.strip().lower()
     if text in OPENINGS:
         return tuple(sorted(_SQUARE_BY_NAME[n] for n in OPENINGS[text])), text
@@ -301,15 +305,18 @@ def parse_opening(value: Any) -> tuple[tuple[int, ...], str]:
     parts = [p for p in re.split(r"[\s,;]+", body) if p] if len(body) <= 200 else []
     if not parts or not all(re.fullmatch(r"[a-z][0-9]{1,2}", p) for p in parts):
         raise BadOptions(
-            f"opening {_shown(value)!r} is not one of {', '.join(OPENINGS)}, nor five squares like 'a1 b3 c3 d2 e5'."
+            f"opening {_shown(value)!r} is neither one of {listing(list(OPENINGS), 'or')}, nor five squares like "
+            "'a1 b3 c3 d2 e5'."
         )
     names = [f"{p[0]}{int(p[1:])}" for p in parts]
     off = [n for n in names if n not in _SQUARE_BY_NAME]
     if off:
-        raise BadOptions(f"opening: {', '.join(off)} is not on the board (columns a-e, rows 1-5).")
+        verb = "is" if len(off) == 1 else "are"
+        raise BadOptions(f"opening: {listing(off)} {verb} not on the board (columns a-e, rows 1-5).")
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
-        raise BadOptions(f"opening: {', '.join(twice)} is named twice; the five caps need five different squares.")
+        what = f"{twice[0]} is" if len(twice) == 1 else f"{listing(twice)} are each"
+        raise BadOptions(f"opening: {what} named twice; the five caps need five different squares.")
     if len(names) != 5:
         raise BadOptions(f"opening needs exactly 5 squares, one per cap; got {len(names)}.")
     squares = tuple(sorted(_SQUARE_BY_NAME[n] for n in names))
@@ -446,8 +453,11 @@ class _Work:
 
 RULES_CARD = """\
 Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best collection wins.
-• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Every square starts with a nest (large on medium on small)
-  of one colour; five black caps sit on five nests.
+• Pieces: 75 pyramids in 5 colours (red, yellow, green, blue, clear) and 3 sizes, 5 of each colour and size;
+  plus 5 black caps.
+• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Each of the 25 squares starts with a nest of 3 (large on
+  medium on small) of one colour; the caps sit on five nests (one of 5 openings: diagonal, cross, x, corners,
+  line; or any five squares).
 • A step: move a cap one square in any of 8 directions onto a square without a cap (volcano move b2-c3).
 • Moving a cap off a stack makes it erupt in that direction: its top piece lands just beyond the cap, the next
   one a square further, and so on, until the stack is spent or the next square is off the board or capped.
@@ -495,6 +505,10 @@ class Volcano:
             return []
         steps = _legal_steps(state.filled_mask, state.cap_mask, state.seen)
         return [f"{SQUARE_NAMES[a]}-{SQUARE_NAMES[b]}" for a, b in steps]
+
+    def move_group(self, move: str) -> str:
+        """By cap: `b2-c3` (and a turn `b2-c3, c3-d4`) is listed under the square the cap leaves, `b2`."""
+        return move.split("-")[0].strip()
 
     def parse(self, state: VolcanoState, text: str) -> tuple[Step, ...]:
         """The steps `text` stands for if they are legal here in order, or IllegalMove saying why not."""

@@ -1,4 +1,4 @@
-"""Rules tests for "1, 2, 3" (Hey, That's My Fish! for two): shared/rules/fish.md, rule by rule.
+"""Rules tests for "1, 2, 3" (Hey, That's My Fish! for two): docs/rules/fish.md, rule by rule.
 
 Positions are hand-built with `fish_positions.position`, naming tiles like {"G2": 1}; every tile not named
 is a gap. Rows A to C full of 1-tiles (`BACKGROUND`) give a big shared region where the other tokens live,
@@ -866,3 +866,18 @@ def test_the_state_remembers_who_made_the_last_move():
     assert state.last_seat == 1
     state = FISH.play(state, FISH.legal_moves(state)[0])
     assert state.last_seat == 0 and FISH.loads(FISH.dumps(state)) == state
+
+
+@pytest.mark.parametrize(
+    ("scores", "winners", "reason"),
+    [
+        ((27, 27), {0}, "more fish, 30 to 27"),
+        ((20, 27), {1}, "more fish, 27 to 23"),
+        ((24, 27), set(), "equal fish, 27 each"),
+    ],
+)
+def test_the_result_says_more_fish_winner_first_or_equal_fish(scores, winners, reason):
+    """More fish wins; equal fish is a drawn game (fish.md has no tie-break). The reason is what the
+    game-over post says: the winner's fish first."""
+    state = FISH.play(position({"H1": 1, "H2": 2}, ["H1"], [], scores=scores), "H1-H2")  # seat 0 scores 3
+    assert FISH.outcome(state) == Outcome((scores[0] + 3, scores[1]), frozenset(winners), reason)

@@ -1,4 +1,4 @@
-"""Rules tests for Geyser: shared/rules/geyser.md, rule by rule and RULING by RULING.
+"""Rules tests for Geyser: docs/rules/geyser.md (binding: shared/rules/geyser.md), rule by rule and RULING by RULING.
 
 Positions are hand-built with `pos` ({"c3": (seat, count), ...}); every square not named is empty. The dice
 are known in advance: every die is `_die(seed, counter)`, so `dice_at(...)` finds a counter from which the
@@ -120,7 +120,7 @@ def test_registry_and_identity():
     assert GAMES["geyser"] is GEYSER
     assert (GEYSER.key, GEYSER.title, GEYSER.min_players, GEYSER.max_players) == ("geyser", "Geyser", 2, 4)
     assert GEYSER.options == frozenset({"seven", "tokens", "rounds", "starts"})
-    assert "f6-f7" in GEYSER.rules_card and "start a6" in GEYSER.rules_card
+    assert "f6-f7" in GEYSER.rules_card and "start f1" in GEYSER.rules_card
 
 
 def test_squares_are_named_row_by_row_from_the_top():
@@ -188,7 +188,7 @@ def test_players_place_in_seat_order_on_free_starting_squares(seats):
     assert state.phase == "start" and GEYSER.to_move(state) == 0
     assert set(GEYSER.legal_moves(state)) == {"start f1", "start k6", "start f11", "start a6"}
     assert "First every player puts a token on a starting square" in refusal(state, "c3-c4")
-    assert refusal(state, "start c3") == "c3 is not a free starting square: f1, a6, k6, f11."
+    assert refusal(state, "start c3") == "c3 is not a free starting square: start on f1, a6, k6 or f11."
     chosen = ["a6", "f1", "k6", "f11"][:seats]
     for seat, name in enumerate(chosen):
         assert GEYSER.to_move(state) == seat and state.phase == "start"
@@ -218,7 +218,7 @@ def test_two_players_start_on_f1_or_f11_only_a6_and_k6_are_plain_land():
     assert GEYSER.legal_moves(state) == ["start f1", "start f11"] == GEYSER.choices(state)
     for name in ("a6", "k6"):
         assert refusal(state, f"start {name}") == f"{name} is plain land in a two-player game: start on f1 or f11."
-    assert refusal(state, "start c3") == "c3 is not a free starting square: f1, f11."
+    assert refusal(state, "start c3") == "c3 is not a free starting square: start on f1 or f11."
 
 
 @pytest.mark.parametrize(("first", "second"), [("a6", "k6"), ("k6", "a6"), ("f1", "f11")])
@@ -411,11 +411,12 @@ def test_landing_on_an_uncontrolled_geyser_claims_it_and_offers_a_new_token():
 @pytest.mark.parametrize(
     ("move", "why"),
     [
-        ("place f4", "f4 is not free around e5: place on "),  # another player's token
-        ("place d4", "d4 is not free around e5"),  # a geyser
-        ("place f6", "f6 is not free around e5"),  # the Mother
-        ("place c3", "c3 is not free around e5"),  # not around
-        ("e5-e4", "You claimed e5: place your new token (place e5) or skip."),
+        ("place f4", "f4 holds another player's token: place on "),
+        ("place d4", "d4 is a geyser, and the new token goes on plain land next to e5: place on "),
+        ("place f6", "f6 is the Mother Geyser, and the new token goes on plain land next to e5"),
+        ("place c3", "c3 is not next to e5, the geyser you claimed"),
+        ("place e5", "e5 is the geyser you claimed, and the new token goes on a square next to it"),
+        ("e5-e4", "You claimed e5: place your new token (place f5) or skip."),  # a square it may go on
         ("pass", "You claimed e5"),
         ("again", "You claimed e5"),
     ],
@@ -567,8 +568,8 @@ def test_a_tie_leaves_the_same_player_to_choose_again_or_retreat():
     )
     for move in ("c3-c2", "skip", "pass", "place c2"):
         assert refusal(tied, move) == "The battle is tied: choose again (roll again) or retreat."
-    assert refusal(state, "retreat") == "There is nothing to retreat now."
-    assert refusal(state, "again") == "There is nothing to again now."
+    assert refusal(state, "retreat") == "There is no tied battle to retreat from now."
+    assert refusal(state, "again") == "There is no tied battle to fight again now."
 
 
 def test_retreat_leaves_the_token_in_place_and_ends_the_turn():
@@ -637,7 +638,7 @@ def test_each_sum_fires_its_ring_and_destroys_every_token_on_it(one, two):
     event = next(e for e in GEYSER.events(after) if e.startswith("Firing phase"))
     assert event.startswith(f"Firing phase: {{0}} rolls {one}+{two} = {total}: the {ring_name} ring fires; destroyed: ")
     for name in sorted(RINGS[ring], key=sq):
-        assert f"{{1}}'s 2 on {name}" in event
+        assert f"{{1}}'s 2 tokens on {name}" in event
 
 
 def test_a_fired_ring_with_nothing_on_it_destroys_nothing():

@@ -1,4 +1,4 @@
-"""Rules tests for Themiscyra: shared/rules/themiscyra.md, rule by rule and RULING by RULING.
+"""Rules tests for Themiscyra: docs/rules/themiscyra.md, rule by rule and RULING by RULING.
 
 Positions are drawn as pictures (row 10 on top, columns a-j): `.` empty, `b`/`w` a bare Black/White stone,
 `B`/`W` a stone with a ring; or built with `filled`, a board full of stones but for the named empty
@@ -338,8 +338,8 @@ def test_stones_not_on_one_line_are_refused(typed, shown):
     ("move", "between"),
     [
         ("a2 f2 c3>a2", "d2"),  # row
-        ("c1 c9 c3>c1", "c3, c7"),  # column, two stones in the way
-        ("d4 g7 c3>d4", "e5, f6"),  # diagonal
+        ("c1 c9 c3>c1", "c3 and c7"),  # column, two stones in the way
+        ("d4 g7 c3>d4", "e5 and f6"),  # diagonal
         ("b8 d6 c3>d6", "c7"),  # other diagonal
         ("i1 j2 c3>i1", None),  # adjacent: nothing between, allowed
     ],
@@ -350,7 +350,7 @@ def test_a_stone_between_blocks_the_line(move, between):
     if between is None:
         assert move in legal(state)
     else:
-        verb = "are" if "," in between else "is"
+        verb = "are" if " and " in between else "is"
         assert refusal(state, move) == f"{pair}: {between} between them {verb} not empty."
         assert not any(m.startswith(pair + " ") for m in legal(state))
 
@@ -390,7 +390,8 @@ def test_ring_moves_are_refused_during_setup():
 
 def test_at_is_refused_once_all_8_rings_are_down():
     state = picture(AFTER_SETUP, 0)
-    assert refusal(state, "d4 d5 @d5") == "All 8 rings are down: move one instead, like d4 d5 c3>d5."
+    assert refusal(state, "d4 d5 @d5") == "All 8 rings are down: move one of yours instead, like d4 d5 g2>d5."
+    assert "d4 d5 g2>d5" in legal(state)  # the example is a legal turn
     assert not any("@" in m for m in legal(state))
 
 
@@ -609,7 +610,7 @@ def test_every_listed_turn_is_canonical():
 def test_garbage_is_invalid_notation_quoting_the_input(text):
     with pytest.raises(InvalidNotation) as caught:
         THEMISCYRA.play(THEMISCYRA.new(2, 0), text)
-    assert str(caught.value) == f"{text.strip()!r} is not a turn: {HOW}"
+    assert str(caught.value) == f"{repr(text.strip()) if text.strip() else 'That'} is not a turn: {HOW}"
 
 
 def test_spaces_around_a_turn_do_not_count_towards_its_length():
@@ -651,14 +652,14 @@ def test_every_refusal_names_the_part_that_failed():
         (setup, "e5 e5 @e5", "e5 e5: the two stones go on two different squares."),
         (play, "c3 c4 c3>c4", "c3 is taken: stones go on empty squares."),
         (play, "f7 d4 c3>d4", "d4 f7: the two stones must lie on one row, column or diagonal."),
-        (play, "c1 c9 c3>c1", "c1 c9: c3, c7 between them are not empty."),
+        (play, "c1 c9 c3>c1", "c1 c9: c3 and c7 between them are not empty."),
         (setup, "e5 e8 @e6", "@e6: the ring goes on one of the two stones you place (e5 e8)."),
         (
             setup,
             "e8 e5 c3>e8",
             "Rings are still being placed (0 of 8 are down): put one on a new stone, like e5 e8 @e8.",
         ),
-        (play, "d5 d4 @d5", "All 8 rings are down: move one instead, like d4 d5 c3>d5."),
+        (play, "d5 d4 @d5", "All 8 rings are down: move one of yours instead, like d4 d5 g2>d5."),
         (play, "d4 d5 c7>d4", "c7>d4: there is no ring on c7."),
         (play, "d4 d5 h7>d4", "h7>d4: the ring on h7 sits on a White stone; move one on yours."),
         (play, "d4 d5 c3>e5", "c3>e5: a ring moves onto one of the two stones you place (d4 d5)."),

@@ -1,4 +1,4 @@
-"""Rules tests for Volcano: shared/rules/volcano.md, rule by rule and RULING by RULING.
+"""Rules tests for Volcano: docs/rules/volcano.md (binding: shared/rules/volcano.md), rule by rule and RULING by RULING.
 
 Positions are hand-built with `position`, naming stacks like {"a3": "C1C2C3"} (pieces bottom to top, colour
 letter + size digit 1-3) and caps like "a3 e1 a5 e5 c1"; every square not named is empty. The geometry and
@@ -133,7 +133,7 @@ def test_step_notation_is_case_insensitive_and_canonical_is_lowercase(text):
         ("a0-a1", "a0 is not on the board"),
         ("hello", "'hello' is not a step"),
         ("b2-c3 c3-d4", "is not a step"),
-        ("b2-c3,", "'' is not a step"),
+        ("b2-c3,", "A step is missing next to a comma"),
         ("b2-" * 300, "too long"),
     ],
 )
@@ -395,7 +395,7 @@ def test_custom_opening(text):
         ("a1 b3 c3 d2 f5", "f5 is not on the board"),
         ("a1 b3 c3 d2", "exactly 5 squares"),
         ("a1 b3 c3 d2 e5 e4", "exactly 5 squares"),
-        ("spiral", "is not one of diagonal"),
+        ("spiral", "is neither one of diagonal"),
         (5, "opening must be"),
     ],
 )
