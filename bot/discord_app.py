@@ -19,12 +19,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import discord_limits as limits
-from bot import posts
+from bot import posts, views
 from bot.backup import BackupSchedule
 from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.games import GameError
-from bot.models import Match, Player
+from bot.models import Match
 from bot.service import MatchService, Notice, ServiceError
 from bot.store import Store
 from bot.wording import a
@@ -42,12 +42,6 @@ EXTENSIONS = (
     "bot.cogs.ratings",
 )
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
-
-
-def player(user: discord.abc.User) -> Player:
-    """The service's view of a Discord user (ids persist; names are for display, with any mention in a
-    nickname made inert, so `@everyone` or `<@123>` as a name pings nobody wherever it is shown)."""
-    return Player(f"discord:{user.id}", limits.neutral(user.display_name))
 
 
 DM_LINE = "These commands work in a server's channels, where the matches are: use them there."
@@ -105,8 +99,6 @@ class GameBot(commands.Bot):
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
         )
-        from bot import views
-
         self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -147,8 +139,6 @@ class GameBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """Refusals go back ephemeral and plain; anything else is logged and apologised for."""
-        from bot import views
-
         original = getattr(error, "original", error)
         if isinstance(original, (ServiceError, GameError)) or isinstance(error, app_commands.CheckFailure):
             message = str(original) or "You cannot use this command here."
@@ -224,8 +214,6 @@ class GameBot(commands.Bot):
         if post is None:
             words = limits.clip("\n".join(notice.lines))
             return await self._send(match, lambda place: place.send(words, allowed_mentions=limits.NOBODY))
-        from bot import views
-
         lines, separate = posts.own_messages(service, match, notice.lines)
         text = limits.clip("\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)]))
         filename = f"{match.game}-{match.id}-{match.ply}.png"
@@ -402,8 +390,3 @@ def _to_ping(service: MatchService, match: Match) -> list[int]:
         return []
     kind, _, raw = match.players[seat].id.partition(":")
     return [int(raw)] if kind == "discord" and raw.isdigit() else []
-
-
-def where(match: Match) -> str:
-    """A channel mention for the match's thread or channel."""
-    return f"<#{match.place.thread_id or match.place.channel_id}>"

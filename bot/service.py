@@ -23,6 +23,20 @@ from typing import Any
 
 from bot import ratings
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
+from bot.errors import (  # noqa: F401  (re-exported: the front-ends catch them from here)
+    ChallengeTaken,
+    DiskFull,
+    LimitReached,
+    MatchNotRunning,
+    MatchPaused,
+    NoSuchMatch,
+    NotInMatch,
+    NotSaved,
+    NotYourTurn,
+    ServiceError,
+    StaleBoard,
+    TimeUp,
+)
 from bot.games import BadOptions, Game, IllegalMove, Outcome
 from bot.models import (
     ABORTED,
@@ -50,54 +64,6 @@ RESIGN = "resign"
 
 DM_CLOCK = ClockSettings(move_seconds=30, reserve_seconds=60)
 """The death-match time control of docs/rules/fish.md."""
-
-
-class ServiceError(ValueError):
-    """A refused command; the message is for the player and nothing was changed."""
-
-
-class NoSuchMatch(ServiceError):
-    pass
-
-
-class NotInMatch(ServiceError):
-    pass
-
-
-class NotYourTurn(ServiceError):
-    pass
-
-
-class StaleBoard(ServiceError):
-    pass
-
-
-class MatchNotRunning(ServiceError):
-    pass
-
-
-class MatchPaused(ServiceError):
-    pass
-
-
-class TimeUp(ServiceError):
-    pass
-
-
-class ChallengeTaken(ServiceError):
-    pass
-
-
-class NotSaved(ServiceError):
-    """The database could not take the change (it became read-only); it was rolled back (bot/store.py)."""
-
-
-class DiskFull(NotSaved):
-    """The database's disk is full; the change was rolled back and play resumes once there is space."""
-
-
-class LimitReached(ServiceError):
-    pass
 
 
 CHALLENGE_WINDOW = 24 * 3600.0

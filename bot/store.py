@@ -21,6 +21,7 @@ from typing import Any
 import aiosqlite
 
 from bot.clock import ClockSettings, MatchClock
+from bot.errors import DiskFull, NotSaved
 from bot.games import GAMES, Game, Outcome
 from bot.models import OVER, RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
 from bot.ratings import PlayerRating, Rating
@@ -226,8 +227,6 @@ def _reason(error: OSError) -> str:
 
 def _not_saved(path: str, error: sqlite3.Error) -> Exception | None:
     """The player-facing refusal for a write the database could not take (full disk, read-only), or None."""
-    from bot.service import DiskFull, NotSaved  # here, not at the top: bot.service imports this module
-
     code = _sqlite_code(error)
     if code == sqlite3.SQLITE_FULL:
         log.error("database %s: the disk is full (%s); the change was rolled back, nothing saved", path, error)

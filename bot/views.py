@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot import discord_app, posts
+from bot import discord_ids, posts
 from bot import discord_limits as limits
 from bot.clock import ClockSettings
 from bot.games import GameError
@@ -43,7 +43,7 @@ async def play_choice(interaction: discord.Interaction, match_id: int, ply: int,
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         notice = await _service(interaction).move(
-            match_id, discord_app.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
+            match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
         )
     except (ServiceError, GameError) as error:
         return await refuse(interaction, str(error))
@@ -119,9 +119,7 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
 
 
 def _service(interaction: discord.Interaction) -> Any:
-    client = interaction.client
-    assert isinstance(client, discord_app.GameBot)
-    return client.matches
+    return interaction.client.matches  # type: ignore[attr-defined]  # the GameBot's service
 
 
 class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"moves:(?P<match>\d+):(?P<ply>\d+)"):
@@ -147,7 +145,7 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mov
             match = await service.get(self.match_id)
         except ServiceError as error:
             return await refuse(interaction, str(error))
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         game = service.game(match)
         if not match.running or match.ply != self.ply:
             return await refuse(interaction, "This board is out of date: look at the newest one.")
@@ -193,7 +191,7 @@ async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None
         return await refuse(interaction, str(error))
     if not match.running:
         return await refuse(interaction, f"Match #{match.id} is already over.")
-    if not match.seats_of(discord_app.player(interaction.user).id):
+    if not match.seats_of(discord_ids.player(interaction.user).id):
         return await refuse(interaction, f"You are not playing in match #{match.id}.")
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmResignButton(match_id))
@@ -218,7 +216,7 @@ class ConfirmResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templa
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await _service(interaction).resign(self.match_id, discord_app.player(interaction.user).id)
+            await _service(interaction).resign(self.match_id, discord_ids.player(interaction.user).id)
         except ServiceError as error:
             return await refuse(interaction, str(error))
         await interaction.followup.send("You resigned.", ephemeral=True)
@@ -267,14 +265,14 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         message_id = interaction.message.id if interaction.message is not None else interaction.id
         try:
             # the stored challenge decides who may accept, not only the custom_id; before answering in public
-            await _service(interaction).check_challenge(message_id, discord_app.player(interaction.user))
+            await _service(interaction).check_challenge(message_id, discord_ids.player(interaction.user))
         except ServiceError as error:
             return await refuse(interaction, str(error))
         await defer_public(interaction)
         try:
             match = await _service(interaction).create_match(
                 self.game,
-                [discord_app.player(challenger), discord_app.player(interaction.user)],
+                [discord_ids.player(challenger), discord_ids.player(interaction.user)],
                 clock=self.clock,
                 place=Place(interaction.guild.id, interaction.channel.id),
                 challenge=message_id,  # a second click, even a simultaneous one, is refused here
@@ -284,7 +282,7 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         if interaction.message is not None:
             with contextlib.suppress(discord.HTTPException):  # gone meanwhile: the match is on all the same
                 await interaction.message.edit(view=None)
-        await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
+        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
 
 
 LOBBY_BUTTONS = {
@@ -324,7 +322,7 @@ class LobbyButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = _service(interaction)
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         match = None
         try:
             if self.action == "join":
@@ -345,7 +343,7 @@ class LobbyButton(
             await interaction.response.edit_message(content=text, view=lobby_view(lobby), allowed_mentions=none)
             return
         await interaction.edit_original_response(content=text, view=None, allowed_mentions=none)
-        await interaction.followup.send(f"Match #{match.id} is on: {discord_app.where(match)}.")
+        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
 
 
 DYNAMIC_ITEMS = (

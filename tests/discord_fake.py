@@ -830,6 +830,7 @@ class DiscordFake:
         self.gateway_sent: list[dict[str, Any]] = []
         self.gateway_queries: list[dict[str, str]] = []
         self.identify_payload: dict[str, Any] | None = None
+        self.command_overrides: dict[str, set[int]] = {}  # command name -> members allowed it past its defaults
 
         self._session_id: str | None = None
         self._seq = 0
@@ -1253,6 +1254,11 @@ class DiscordFake:
         return place
 
     # --- permissions -----------------------------------------------------------------------------
+
+    def allow_command(self, name: str, user: str) -> None:
+        """What a server admin does in Server Settings → Integrations: let `user` use the top-level command
+        `name` although they lack its default_member_permissions."""
+        self.command_overrides.setdefault(name, set()).add(self._user_id(user))
 
     def permissions(self, user: str | int | dict[str, Any], guild: FakeGuild | None = None) -> int:
         """Guild-level permissions (no channel overwrites in the fake); owners and admins get all."""
@@ -1684,6 +1690,8 @@ class DiscordFake:
         user_id = self._user_id(user)
         # default_member_permissions govern guilds only (in DMs there are no members); "0": administrators only
         raw = command.get("default_member_permissions") if guild is not None else None
+        if user_id in self.command_overrides.get(words[0], set()):
+            raw = None  # a server admin allowed this member the command (Server Settings → Integrations)
         if guild is not None and raw is not None:
             required, held = int(raw), self.permissions(user_id, guild)
             if held != ALL_PERMISSIONS and (required == 0 or held & required != required):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot.discord_app import GameBot
 from bot.games import GAMES
@@ -103,9 +104,14 @@ async def test_every_kind_of_bad_command_is_refused_privately_and_changes_nothin
     assert bot.matches.running() == [after]  # no death match was started by the refused /fish dm
 
 
-async def test_non_moderators_are_refused_every_mod_command(fake: DiscordFake, bot: GameBot) -> None:
+async def test_mod_is_not_offered_to_members_and_refused_to_them_anyway(fake: DiscordFake, bot: GameBot) -> None:
     thread = await start_challenge(fake, clock="30/60")
     before = await bot.matches.get(1)
+    (mod,) = [c for c in fake.commands(fake.guild.id) if c["name"] == "mod"]
+    assert int(mod["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+    with pytest.raises(PermissionError, match="alice cannot use /mod"):
+        await fake.slash("alice", "mod list", channel=thread)  # Discord does not even offer it to her
+    fake.allow_command("mod", "alice")  # an admin let her see it: the bot still checks every use
     for command, options in [
         ("mod list", {}),
         ("mod pause", {}),

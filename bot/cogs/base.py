@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app, posts, views
+from bot import discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.clock import ClockSettings
 from bot.games import GAMES, GameError
@@ -82,7 +82,7 @@ async def find_match(
     if len(here) == 1:
         return here[0]
     if mine:
-        player = discord_app.player(interaction.user)
+        player = discord_ids.player(interaction.user)
         own = [m for m in service.matches_of(player.id, game) if m.place.guild_id == guild_id]
         if len(own) == 1:
             return own[0]
@@ -125,7 +125,7 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the board is rendered before we answer
         notice = await self.service.move(
             found.id,
-            discord_app.player(interaction.user).id,
+            discord_ids.player(interaction.user).id,
             text,
             ply=ply,
             at=interaction.created_at.timestamp(),
@@ -141,7 +141,7 @@ class GameCog(commands.GroupCog):
             return []
         game = self.service.game(found)
         seat = game.to_move(found.state)
-        if seat is None or seat not in found.seats_of(discord_app.player(interaction.user).id):
+        if seat is None or seat not in found.seats_of(discord_ids.player(interaction.user).id):
             return []
         choices = []
         # From what the mover may see (no seed, no hidden card): no suggestion can tell a roll or a card to come.
@@ -240,7 +240,7 @@ class GameCog(commands.GroupCog):
         seat = game.to_move(found.state)
         if not found.running or seat is None:
             raise Refusal(f"Match #{found.id} is over.")
-        if seat not in found.seats_of(discord_app.player(interaction.user).id):
+        if seat not in found.seats_of(discord_ids.player(interaction.user).id):
             raise Refusal(f"It is {found.players[seat].name}'s turn, not yours.")
         typed = " ".join((filter or "").split())
         lines = posts.moves_lines(game, game.legal_moves(found.state), typed)
@@ -318,9 +318,9 @@ class TwoPlayerCog(GameCog):
             await self._against_computer(interaction, settings, level)
             return
         if opponent.bot:
-            name = discord_app.player(opponent).name
+            name = discord_ids.player(opponent).name
             raise Refusal(f"{name} is a bot and cannot play; challenge me to play the computer.")
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         guild_id = server_id(interaction)
         async with _challenger_lock(guild_id, interaction.user.id):  # counted and recorded one at a time
             if (why := await self.service.challenge_refusal(guild_id, me)) is not None:
@@ -334,7 +334,7 @@ class TwoPlayerCog(GameCog):
                 allowed_mentions=limits.pinging(opponent.id),
             )
             sent = await interaction.original_response()
-            await self.service.record_challenge(sent.id, guild_id, me, discord_app.player(opponent))
+            await self.service.record_challenge(sent.id, guild_id, me, discord_ids.player(opponent))
 
     async def _against_computer(
         self, interaction: discord.Interaction, settings: ClockSettings | None, level: str
@@ -342,18 +342,18 @@ class TwoPlayerCog(GameCog):
         """The bot accepts at once: the challenger takes the first seat, a computer the second."""
         if interaction.guild is None or interaction.channel is None:
             raise Refusal("Games are played in a server channel.")
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         if (why := self.service.computer_games_refusal([me, computer(level)], interaction.guild.id)) is not None:
             raise Refusal(why)  # before the public deferral, so only the asker sees it
         await views.defer_public(interaction)
         match = await self.service.create_match(
             self.game_key,
-            [discord_app.player(interaction.user), computer(level)],
+            [discord_ids.player(interaction.user), computer(level)],
             clock=settings,
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         await interaction.followup.send(
-            f"{self.title} #{match.id} against the computer ({level}) is on: {discord_app.where(match)}.",
+            f"{self.title} #{match.id} against the computer ({level}) is on: {discord_ids.where(match)}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

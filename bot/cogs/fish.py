@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot import discord_app, views
+from bot import discord_app, discord_ids, views
 from bot import discord_limits as limits
 from bot.clock import ClockSettings
 from bot.cogs.base import Refusal, TwoPlayerCog
@@ -41,7 +41,7 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         if any(p.bot and p.id != me for p in (player1, player2)):
             raise Refusal("Other bots cannot play; choose me for a computer player (normal level).")
         if first.id not in (player1.id, player2.id):
-            raise Refusal(f"{discord_app.player(first).name} is not one of the two players.")
+            raise Refusal(f"{discord_ids.player(first).name} is not one of the two players.")
         assert interaction.guild is not None and interaction.channel is not None
         await views.defer_public(interaction)
         series = await self.service.create_series(
@@ -54,16 +54,16 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         )
         match = await self.service.get(series.games[0])
         await interaction.followup.send(
-            f"{discord_app.player(interaction.user).name} started a best-of-{series.best_of} death match: "
+            f"{discord_ids.player(interaction.user).name} started a best-of-{series.best_of} death match: "
             f"{player1.mention} vs {player2.mention}, {first.mention} places first. "
-            f"Follow it in {discord_app.where(match)}.",
+            f"Follow it in {discord_ids.where(match)}.",
             allowed_mentions=limits.pinging(*(p.id for p in (player1, player2) if p.id != me)),
         )
 
 
 def seat_for(member: discord.Member, bot_id: int | None) -> Player:
     """A death-match seat: the member, or a computer when the moderator chose the bot itself."""
-    return computer("normal") if member.id == bot_id else discord_app.player(member)
+    return computer("normal") if member.id == bot_id else discord_ids.player(member)
 
 
 async def setup(bot: discord_app.GameBot) -> None:

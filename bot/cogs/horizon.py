@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import discord_app
+from bot import discord_app, discord_ids
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.games import GameError
 from bot.games.horizon import HORIZON, card_name
@@ -28,7 +28,7 @@ from renderers import Caption, render
 
 
 def _seat(match: Match, interaction: discord.Interaction) -> int:
-    seats = match.seats_of(discord_app.player(interaction.user).id)
+    seats = match.seats_of(discord_ids.player(interaction.user).id)
     if not seats:
         raise Refusal(f"You are not playing in match #{match.id}: only its players have a hand.")
     return seats[0]
@@ -72,7 +72,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-c
         match = await service.get(self.match_id)
         if match.ply != self.ply or not match.running:
             return await refuse(interaction, "The board has changed since this menu was sent: use /horizon play again.")
-        seat = match.seats_of(discord_app.player(interaction.user).id)
+        seat = match.seats_of(discord_ids.player(interaction.user).id)
         if HORIZON.to_move(match.state) not in seat:  # the clicker, not the menu, decides whose hand this is
             return await refuse(interaction, "It is not your turn: this menu is for the player to move.")
         spaces = [m.split()[2] for m in HORIZON.legal_moves(match.state) if m.startswith(f"place {card} ")]
@@ -120,7 +120,7 @@ class SpaceSelect(
         try:
             notice = await service.move(
                 self.match_id,
-                discord_app.player(interaction.user).id,
+                discord_ids.player(interaction.user).id,
                 f"place {self.card} {space}",
                 ply=self.ply,
                 at=interaction.created_at.timestamp(),

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import discord_app, posts, views
+from bot import discord_ids, posts, views
 from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, server_id
 from bot.models import Lobby, Place, Player
 
@@ -26,7 +26,7 @@ class LobbyCog(GameCog):
             raise Refusal("Lobbies are opened in a server channel.")
         lobby = await self.service.open_lobby(
             self.game_key,
-            discord_app.player(interaction.user),
+            discord_ids.player(interaction.user),
             options={k: v for k, v in options.items() if v is not None},
             place=Place(interaction.guild.id, interaction.channel.id),
         )
@@ -73,7 +73,7 @@ class LobbyCog(GameCog):
     @app_commands.command(description="Join an open lobby")
     @app_commands.describe(lobby="lobby number (default: the one open in this channel)")
     async def join(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         found = await self._lobby(
             interaction,
             lobby,
@@ -89,7 +89,7 @@ class LobbyCog(GameCog):
     )
     @app_commands.choices(level=LEVEL_CHOICES)
     async def computer(self, interaction: discord.Interaction, level: str = "normal", lobby: int | None = None) -> None:
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
         added = await self.service.add_computer(found.id, me, level)
         await self._show(interaction, added, f"{added.players[-1].name} joined.")
@@ -97,7 +97,7 @@ class LobbyCog(GameCog):
     @app_commands.command(description="Leave a lobby (when its creator leaves, it is cancelled)")
     @app_commands.describe(lobby="lobby number (default: the one you are in)")
     async def leave(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         found = await self._lobby(
             interaction, lobby, lambda lb: lb.has(me.id), f"You are not in an open {self.title} lobby."
         )
@@ -107,13 +107,13 @@ class LobbyCog(GameCog):
     @app_commands.command(description="Start your lobby's game with everyone who joined (alone: solitaire)")
     @app_commands.describe(lobby="lobby number (default: the one you opened)")
     async def start(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
-        me = discord_app.player(interaction.user)
+        me = discord_ids.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
         if (why := self.service.start_refusal(found, me)) is not None:  # before the public deferral: private
             raise Refusal(why)
         await views.defer_public(interaction)  # the first board is posted before we answer
         match = await self.service.start_lobby(found.id, me)
         await interaction.followup.send(
-            f"{self.title} #{match.id} is on: {discord_app.where(match)}.",
+            f"{self.title} #{match.id} is on: {discord_ids.where(match)}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )

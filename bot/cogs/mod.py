@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import backup, discord_app, posts
+from bot import backup, discord_app, discord_ids, posts
 from bot import discord_limits as limits
 from bot.cogs.base import Refusal, find_match, server_id
 from bot.models import Match, Player
@@ -42,7 +42,11 @@ def require_moderator(interaction: discord.Interaction, mod_role: str | None) ->
         raise NotModerator(f"Only moderators (Manage Server permission{role}) can do that.")
 
 
+@app_commands.default_permissions(manage_guild=True)  # hidden from other members in Discord's command picker
 class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators: run and fix matches"):
+    """/mod: offered by Discord only to members with Manage Server (a server's admins may also allow the
+    MOD_ROLE role under Server Settings → Integrations); every use is still checked here."""
+
     def __init__(self, bot: discord_app.GameBot) -> None:
         self.bot = bot
         super().__init__()
@@ -67,7 +71,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         """Find the match, defer, act as this moderator, and confirm privately (the thread is told too)."""
         found = await self._match(interaction, match_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        notice = await action(found, discord_app.player(interaction.user))
+        notice = await action(found, discord_ids.player(interaction.user))
         await interaction.followup.send(f"Done: {notice.lines[0]}", ephemeral=True)
 
     @app_commands.command(description="Running matches in this server")
@@ -98,7 +102,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         seconds: app_commands.Range[int, -86_400, 86_400],
         match: int | None = None,
     ) -> None:
-        whose = discord_app.player(player).id
+        whose = discord_ids.player(player).id
         await self._act(interaction, match, lambda found, by: self.service.add_time(found.id, by, whose, seconds))
 
     @app_commands.command(description="Take back the last move")
@@ -116,7 +120,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
     async def adjudicate(
         self, interaction: discord.Interaction, winner: discord.Member | None = None, match: int | None = None
     ) -> None:
-        winner_id = discord_app.player(winner).id if winner is not None else None
+        winner_id = discord_ids.player(winner).id if winner is not None else None
         await self._act(interaction, match, lambda found, by: self.service.adjudicate(found.id, by, winner_id))
 
     @app_commands.command(description="Back the database up now (a checked copy in the backup folder)")
@@ -140,7 +144,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
             raise Refusal(f"Match #{found.id} is over.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         held = found.held
-        line = f"{discord_app.player(interaction.user).name} reposted the board."
+        line = f"{discord_ids.player(interaction.user).name} reposted the board."
         if held is not None:
             line += " The match goes on: its clock starts with this board."
         message = await self.bot.post(Notice("board", found, (line,)))
@@ -148,14 +152,14 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
             reason = found.held or held or "Discord refused every place"
             raise Refusal(
                 f"The board of match #{found.id} could not be posted anywhere ({reason}), so the match stays on "
-                f"hold. Let the bot post in {discord_app.where(found)} (or its channel), then try again."
+                f"hold. Let the bot post in {discord_ids.where(found)} (or its channel), then try again."
             )
         await interaction.followup.send(f"Done: {line} {message.jump_url}", ephemeral=True)
 
 
 def games_line(service: MatchService, match: Match) -> str:
     held = " — on hold: its board could not be posted" if match.held is not None else ""
-    return f"{posts.summary_line(service, match)} — {discord_app.where(match)}{held}"
+    return f"{posts.summary_line(service, match)} — {discord_ids.where(match)}{held}"
 
 
 async def setup(bot: discord_app.GameBot) -> None:

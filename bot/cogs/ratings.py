@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app
+from bot import discord_app, discord_ids
 from bot.cogs.base import Refusal
 from bot.games import GAMES
 from bot.ratings import leaderboard_lines, stats_lines
@@ -39,9 +39,9 @@ class RatingsCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         guild_id = _guild(interaction)
         who = user or interaction.user
-        rows = await self.bot.matches.stats(guild_id, discord_app.player(who).id)
+        rows = await self.bot.matches.stats(guild_id, discord_ids.player(who).id)
         await interaction.response.send_message(
-            "\n".join(stats_lines(discord_app.player(who).name, rows, _titles(), bold=True)),
+            "\n".join(stats_lines(discord_ids.player(who).name, rows, _titles(), bold=True)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
