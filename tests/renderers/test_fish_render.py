@@ -10,9 +10,10 @@ import pytest
 from PIL import Image
 
 from bot.games import GAMES
-from bot.games.fish import TILE_NAMES, FishState, parse_tile
+from bot.games.fish import ROW_LETTERS, TILE_NAMES, FishState, parse_tile
 from renderers import Caption, SeatClock, fish, render
-from renderers.draw import SEAT_COLOURS
+from renderers.draw import MUTED, PANEL_BOX, SEAT_COLOURS, TEXT
+from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
 
 FISH = GAMES["fish"]
 NAMES = ("alice", "bob")
@@ -150,3 +151,115 @@ def test_an_off_board_result_replaces_whose_turn_it_is() -> None:
     board = (0, 0, fish.PANEL_LEFT, fish.HEIGHT)
     assert plain.crop(board).tobytes() == ended.crop(board).tobytes()  # the board itself is unchanged
     assert plain.tobytes() != ended.tobytes()  # the panel is not
+
+
+# --- each marker at the pixels where it is drawn (issue #17) ---
+
+SEAT_LEFT, SEAT_RIGHT = fish.PANEL_LEFT + 10, fish.WIDTH - 12  # the seat boxes' left and right edges
+TOKENS = (("D4", "H7", "A8"), ("D5", "H1", "A1"))
+
+
+def to_move(turn: int) -> FishState:
+    return FISH.state_from_position(tuple([1] * 60), TOKENS, turn=turn)
+
+
+def seat_boxes_of(image: Image.Image) -> list[Box]:
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
+    assert len(boxes) == 2, boxes
+    return boxes
+
+
+def name_row(box: Box) -> Box:
+    """The line of a seat box with the name: right of the seat's disc, above the score and the tokens."""
+    left, top, right, _ = box
+    return left + 38, top + 8, right - 8, top + 38
+
+
+def tile_box(name: str, half_width: int = 32, half_height: int = 18) -> Box:
+    """The middle of a tile: as wide as the hex (neighbours in a row do not overlap), clear of the next rows."""
+    cx, cy = fish.tile_centre(parse_tile(name))
+    return cx - half_width, cy - half_height, cx + half_width, cy + half_height
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_seat_to_move_has_a_border_in_its_colour_and_the_status_disc(turn: int) -> None:
+    image = rgb(render("fish", to_move(turn), caption=Caption(names=NAMES)))
+    boxes = seat_boxes_of(image)
+    assert frame_share(image, boxes[turn], SEAT_COLOURS[turn]) == 1.0
+    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0  # no border at all on the other box
+    # "<name> to move" under the boxes starts with a disc in the mover's colour
+    top = boxes[-1][3] + 9
+    status_disc = (SEAT_LEFT + 3, top + 5, SEAT_LEFT + 18, top + 20)
+    assert count(image, status_disc, SEAT_COLOURS[turn]) >= 20
+    assert count(image, status_disc, SEAT_COLOURS[1 - turn]) == 0
+
+
+def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
+    state = to_move(0)
+    spectator = rgb(render("fish", state, caption=Caption(names=NAMES)))
+    for viewer in (0, 1):
+        image = rgb(render("fish", state, viewer, caption=Caption(names=NAMES)))
+        boxes = seat_boxes_of(image)
+        assert boxes == seat_boxes_of(spectator)
+        mine = name_row(boxes[viewer])
+        name_end = ink_right(spectator, mine, TEXT)
+        assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)" after the name
+        assert same(image, spectator, (mine[0], mine[1], name_end, mine[3]))  # the name itself as before
+        assert same(image, spectator, name_row(boxes[1 - viewer]))
+        assert same(image, spectator, (0, 0, fish.PANEL_LEFT - 4, fish.HEIGHT))  # and the board too
+
+
+@pytest.mark.parametrize(
+    ("turn", "move", "tiles"), [(0, "D4-D2", ("D4", "D3", "D2")), (1, "D5-D7", ("D5", "D6", "D7"))]
+)
+def test_the_last_move_marks_its_tiles_in_the_movers_colour_and_no_other_tile(
+    turn: int, move: str, tiles: tuple[str, str, str]
+) -> None:
+    moved = FISH.play(to_move(turn), move)
+    image = rgb(render("fish", moved))
+    bare = rgb(render("fish", replace(moved, last_move=None, last_seat=None)))
+    colour = SEAT_COLOURS[turn]
+    src, over, dst = tiles
+    assert count(image, tile_box(src), colour) - count(bare, tile_box(src), colour) >= 150  # the round tail
+    assert count(bare, tile_box(src), colour) == 0  # the token has left it
+    assert count(image, tile_box(over), colour) - count(bare, tile_box(over), colour) >= 300  # the shaft
+    assert count(image, tile_box(dst), colour) - count(bare, tile_box(dst), colour) >= 10  # the tip, at the token
+    for name in set(TILE_NAMES) - set(tiles):
+        assert same(image, bare, tile_box(name)), name
+
+
+def test_a_placement_ring_marks_only_its_own_tile() -> None:
+    fresh = FISH.new(2, 4)
+    placed = FISH.legal_moves(fresh)[5]
+    state = FISH.play(fresh, placed)
+    image, bare = rgb(render("fish", state)), rgb(render("fish", replace(state, last_move=None)))
+    cx, cy = fish.tile_centre(parse_tile(placed))
+    right_side = (cx + fish.HEX_W // 2 - 3, cy - 12, cx + fish.HEX_W // 2 + 3, cy + 12)  # where the ring runs
+    assert count(image, right_side, SEAT_COLOURS[0]) >= 30
+    assert count(bare, right_side, SEAT_COLOURS[0]) == 0
+    for name in set(TILE_NAMES) - {TILE_NAMES[parse_tile(placed)]}:  # inside: the ring's points reach the edges
+        assert same(image, bare, tile_box(name, 20, 14)), name
+
+
+def test_the_row_letters_are_drawn_left_of_their_rows() -> None:
+    image = rgb(render("fish", to_move(0)))
+    marks = []
+    for letter in ROW_LETTERS:
+        cx, cy = fish.tile_centre(parse_tile(f"{letter}1"))
+        margin = (0, cy - 20, cx - fish.HEX_W // 2 - 2, cy + 20)  # water left of the row's first tile
+        bounds = ink_bounds(image, margin, MUTED)
+        assert bounds is not None, letter
+        assert count(image, margin, MUTED) >= 25, letter
+        assert bounds[3] - bounds[1] >= 11, letter  # readable: cap height of 11 px or more
+        assert abs((bounds[1] + bounds[3]) / 2 - cy) <= 3, letter  # level with the row
+        marks.append(image.crop(bounds).tobytes())
+    assert len(set(marks)) == len(ROW_LETTERS)  # eight different letters, not one mark eight times
+
+
+def test_every_tile_carries_its_name_above_its_centre() -> None:
+    state = FISH.state_from_position(tuple(0 if n in ("C3", "F6") else 1 for n in TILE_NAMES), TOKENS)
+    image = rgb(render("fish", state))
+    for tile, name in enumerate(TILE_NAMES):
+        cx, cy = fish.tile_centre(tile)
+        label = (cx - 17, cy - fish.LABEL_RISE - 9, cx + 17, cy - fish.LABEL_RISE + 9)
+        assert count(image, label, fish.LABEL_INK[state.values[tile]], tolerance=16) >= 12, name

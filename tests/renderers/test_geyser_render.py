@@ -13,6 +13,8 @@ from PIL import Image
 
 from bot.games.geyser import GEYSER, GEYSERS, LAND, MOTHER, RING_OF, SQUARE_NAMES, STARTS, GeyserState, parse_square
 from renderers import Caption, SeatClock, geyser, render
+from renderers.draw import PANEL_BOX, TEXT
+from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
 
 NAMES = ("alice", "bob", "carol", "dave")
 LAND_COLOURS = {geyser.LAND_LIGHT, geyser.LAND_DARK}
@@ -402,3 +404,87 @@ def test_render_draws_through_the_registry_and_the_view() -> None:
     state = playout(2, 3)[25]
     assert state.seed is not None
     assert render("geyser", state) == render("geyser", GEYSER.view(state, None))
+
+
+# --- each marker at the pixels where it is drawn (issue #17) ---
+
+SEAT_LEFT, SEAT_RIGHT = geyser.PANEL_LEFT + 8, geyser.WIDTH - 10  # the seat boxes' left and right edges
+TWO = {"c3": (0, 1), "h9": (1, 1)}
+
+
+def seat_boxes_of(image: Image.Image, seats: int = 2) -> list[Box]:
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
+    assert len(boxes) == seats, boxes
+    return boxes
+
+
+def name_row(box: Box) -> Box:
+    """The line of a seat box with the name and its tags: right of the seat's disc, left of the geyser count."""
+    left, top, right, _ = box
+    return left + 28, top + 4, right - 50, top + 32
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name(turn: int) -> None:
+    state = position(TWO, turn=turn)
+    assert GEYSER.to_move(state) == turn
+    image = rgb(render("geyser", state, caption=Caption(names=NAMES[:2])))
+    other = rgb(render("geyser", position(TWO, turn=1 - turn), caption=Caption(names=NAMES[:2])))
+    boxes = seat_boxes_of(image)
+    assert frame_share(image, boxes[turn], geyser.seat_colour(turn)) == 1.0
+    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
+    row = name_row(boxes[turn])
+    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12  # " ▶"
+
+
+def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
+    state = position(TWO, turn=1)
+    spectator = rgb(render("geyser", state, caption=Caption(names=NAMES[:2])))
+    for viewer in (0, 1):
+        image = rgb(render("geyser", state, viewer, caption=Caption(names=NAMES[:2])))
+        boxes = seat_boxes_of(image)
+        mine = name_row(boxes[viewer])
+        name_end = ink_right(spectator, mine, TEXT)
+        assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)"
+        if viewer != state.turn:  # (the mover's " ▶" moves right of " (you)")
+            assert same(image, spectator, (mine[0], mine[1], name_end, mine[3]))
+        assert same(image, spectator, name_row(boxes[1 - viewer]))
+        assert same(image, spectator, (0, 0, geyser.PANEL_LEFT - 4, geyser.HEIGHT))
+
+
+@pytest.mark.parametrize(("turn", "move"), [(0, "c3-d3"), (1, "h9-h10")])
+def test_the_last_move_marks_its_two_squares_in_the_movers_colour_and_no_other(turn: int, move: str) -> None:
+    state = GEYSER.play(position(TWO, turn=turn), move)
+    src, dst = move.split("-")
+    assert state.last_move == (parse_square(src), parse_square(dst)) and state.last_seat == turn
+    image, bare = rgb(render("geyser", state)), rgb(render("geyser", replace(state, last_move=None)))
+    mover = geyser.seat_colour(turn)
+    box = geyser.square_box(square(src))
+    assert count(image, box, mover) >= 80  # the arrow's tail on the square the token left
+    assert count(bare, box, mover) == 0
+    assert not same(image, bare, geyser.square_box(square(dst)))  # its head, over the token
+    for name in set(SQUARE_NAMES) - {src, dst}:
+        assert same(image, bare, geyser.square_box(square(name))), name
+
+
+def test_the_column_letters_and_row_numbers_are_drawn_at_the_board_edges() -> None:
+    image = rgb(render("geyser", position(TWO)))
+    half = geyser.SQUARE // 2
+    bottom = geyser.BOARD_TOP + geyser.BOARD_SIDE
+    letters, numbers = [], []
+    for k in range(11):
+        cx, _ = centre("abcdefghijk"[k] + "1")  # column k's letter, under row 11
+        _, cy = centre(f"a{k + 1}")  # row k + 1's number, left of column a (row 1 at the top)
+        for marks, box, axis, middle, tall in (
+            (letters, (cx - half + 2, bottom + 3, cx + half - 2, geyser.HEIGHT), 0, cx, 9),
+            (numbers, (0, cy - half + 2, geyser.BOARD_LEFT - 2, cy + half - 2), 1, cy, 11),
+        ):
+            bounds = ink_bounds(image, box, geyser.COORD)
+            assert bounds is not None, (k, box)
+            assert count(image, box, geyser.COORD) >= 12, (k, box)
+            assert bounds[3] - bounds[1] >= tall, (k, box)  # an x-height or digit height readable on a phone
+            assert abs((bounds[axis] + bounds[axis + 2]) / 2 - middle) <= 3, (k, box)
+            marks.append(bounds)
+    assert len({image.crop(b).tobytes() for b in letters + numbers}) == 22
+    widths = [b[2] - b[0] for b in numbers]
+    assert widths[10] > widths[0] + 6  # "11" is two digits, at the bottom; "1" at the top

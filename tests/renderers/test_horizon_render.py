@@ -19,6 +19,8 @@ from PIL import Image
 
 from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState, Slot
 from renderers import Caption, SeatClock, horizon, render
+from renderers.draw import MUTED, PANEL_BOX, TEXT
+from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, same, seat_boxes
 
 NAMES = ("alice", "bob")
 CAPTION = Caption(names=NAMES)
@@ -438,3 +440,136 @@ def test_random_positions_with_random_captions_render() -> None:
         viewer = rng.choice((None, 0, 1))
         image = shot(state, viewer, caption)
         assert image.size == (horizon.WIDTH, horizon.image_height(HORIZON.view(state, viewer), viewer))
+
+
+# --- each marker at the pixels where it is drawn (issue #17) ---
+
+SEAT_LEFT, SEAT_RIGHT = horizon.PANEL_LEFT + 8, horizon.WIDTH - 10  # the seat boxes' left and right edges
+
+
+def seat_boxes_of(image: Image.Image) -> list[Box]:
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
+    assert len(boxes) == 2, boxes
+    return boxes
+
+
+def name_row(box: Box) -> Box:
+    """The line of a seat box with the name and its tags: right of the seat's disc, left of the escaped count."""
+    left, top, right, _ = box
+    return left + 28, top + 4, right - 45, top + 32
+
+
+def corner(mat: int, space: int, viewer: int | None) -> Box:
+    """Above the top left corner of a slot's card, where the top arm of the last play's corner mark runs
+    (the gap left of the card is left out: the mark on the slot to the left reaches into it)."""
+    left, top, _, _ = horizon.slot_box(mat, space, viewer)
+    return left + 1, top - 7, left + 14, top + 12
+
+
+@cache
+def mid_game() -> HorizonState:
+    """A position in play with cards in both hands, a face-up card and several face-down ones."""
+    return first_state(
+        lambda s: (
+            not s.setup
+            and s.turn is not None
+            and min(len(hand) for hand in s.hands) >= 3
+            and any(slot is not None and slot.face_up for mat in s.mats for slot in mat)
+            and len(hidden_slots(s, None)) >= 3
+        ),
+        seeds=range(200),
+    )
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name(turn: int) -> None:
+    state = HORIZON.new(2, 5, first=turn)
+    assert HORIZON.to_move(state) == turn
+    image, other = shot(state), shot(HORIZON.new(2, 5, first=1 - turn))
+    boxes = seat_boxes_of(image)
+    assert frame_share(image, boxes[turn], horizon.seat_colour(turn)) == 1.0
+    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
+    row = name_row(boxes[turn])
+    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12  # " ▶"
+
+
+def test_the_viewers_hand_is_drawn_face_up_where_a_spectator_sees_no_card_face() -> None:
+    state = mid_game()
+    public = shot(state)
+    for viewer in (0, 1):
+        private = shot(state, viewer)
+        hand = state.hands[viewer]
+        for k, card in enumerate(hand):  # each card of the hand, face up in its place under the board
+            box = horizon.hand_box(k)
+            assert count(private, box, horizon.CARD_FACE) >= 400, (viewer, k)
+            assert count(private, box, horizon.KIND_COLOURS[card[0]]) >= 400, (viewer, k, card)
+        after = horizon.hand_box(len(hand))
+        assert count(private, after, horizon.CARD_FACE) == 0  # and nothing after the last
+        # the spectator's image has no card face anywhere in the hands' area, only small backs
+        assert count(public, horizon.hand_area(state, None), horizon.CARD_FACE) == 0
+        for kind in horizon.KIND_COLOURS.values():
+            assert count(public, horizon.hand_area(state, None), kind) == 0, kind
+        # "(you)" after the viewer's name in the panel, and nowhere else there
+        boxes = seat_boxes_of(private)
+        mine = name_row(boxes[viewer])
+        name_end = ink_right(public, mine, TEXT)
+        assert ink_right(private, mine, TEXT) - name_end >= 40
+        if viewer != state.turn:  # (the mover's " ▶" moves right of " (you)")
+            assert same(private, public, (mine[0], mine[1], name_end, mine[3]))
+        assert same(private, public, name_row(boxes[1 - viewer]))
+
+
+def faces_outside_face_up_cards(image: Image.Image, state: HorizonState, viewer: int | None) -> int:
+    """Card-face pixels on the board and under it, but not on a face-up card (which anyone may see)."""
+    covered = image.copy()
+    for mat in (0, 1):
+        for space in range(1, 9):
+            slot = state.mats[mat][space - 1]
+            if slot is not None and slot.face_up:
+                left, top, right, bottom = horizon.slot_box(mat, space, viewer)
+                covered.paste((0, 0, 0), (left - 4, top - 4, right + 4, bottom + 4))
+    return count(covered, (0, 0, horizon.PANEL_LEFT - 4, covered.height), horizon.CARD_FACE)
+
+
+def test_no_hidden_card_shows_a_face_in_the_spectators_image() -> None:
+    state = mid_game()
+    assert faces_outside_face_up_cards(shot(state), state, None) == 0
+    for viewer in (0, 1):  # the same count finds the faces a seat may see: its hand, the cards it knows
+        assert faces_outside_face_up_cards(shot(state, viewer), state, viewer) >= 400 * len(state.hands[viewer])
+
+
+@pytest.mark.parametrize(("mover", "move", "mat", "space"), [(0, "me:2", 0, 2), (1, "opp:5", 0, 5)])
+def test_the_last_play_has_corner_marks_in_the_movers_colour_on_its_slot_only(
+    mover: int, move: str, mat: int, space: int
+) -> None:
+    state = HORIZON.new(2, 5, first=0)
+    if mover == 1:
+        state = HORIZON.play(state, f"place {next(c for c in state.hands[0] if c != 'SW')} opp:3")
+    card = next(c for c in state.hands[mover] if c != "SW")
+    state = HORIZON.play(state, f"place {card} {move}")
+    assert state.last_play == ("place", mat, space) and state.last_seat == mover
+    colour = horizon.seat_colour(mover)
+    for viewer in (None, 0, 1):
+        image, bare = shot(state, viewer), shot(replace(state, last_play=None), viewer)
+        assert count(image, corner(mat, space, viewer), colour) >= 30, viewer
+        assert count(bare, corner(mat, space, viewer), colour) == 0, viewer
+        for other_mat in (0, 1):
+            for other in range(1, 9):
+                if (other_mat, other) != (mat, space):
+                    assert count(image, corner(other_mat, other, viewer), colour) == 0, (viewer, other_mat, other)
+
+
+def test_the_space_numbers_are_drawn_between_the_mats_over_their_columns() -> None:
+    image = shot(HORIZON.new(2, 5))
+    marks = []
+    for k in range(10):  # 0 the black hole, 1-8 the spaces, 9 the exit
+        left, right = horizon.column(k)
+        box = (left + 1, horizon.MID_TOP + 1, right - 1, horizon.MID_BOTTOM - 1)
+        ink = horizon.NUMBER if 1 <= k <= 8 else MUTED
+        bounds = ink_bounds(image, box, ink)
+        assert bounds is not None, k
+        assert count(image, box, ink) >= 12, k
+        assert bounds[3] - bounds[1] >= 11, k  # readable at phone size
+        assert abs((bounds[0] + bounds[2]) / 2 - horizon.column_x(k)) <= 3, k
+        marks.append(image.crop(bounds).tobytes())
+    assert len(set(marks)) == 10

@@ -13,6 +13,8 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.themiscyra import SQUARE_NAMES, ThemiscyraState, open_areas, parse_square
 from renderers import Caption, SeatClock, render, themiscyra
+from renderers.draw import HIGHLIGHT, PANEL_BOX, TEXT
+from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
 
 THEMISCYRA = GAMES["themiscyra"]
 NAMES = ("alice", "bob")
@@ -291,3 +293,82 @@ def test_render_draws_through_the_registry_and_rejects_nothing_it_knows() -> Non
     assert DRAWERS["themiscyra"] is themiscyra.draw
     state = playout(3)[5]
     assert render("themiscyra", state) == render("themiscyra", THEMISCYRA.view(state, None))
+
+
+# --- each marker at the pixels where it is drawn (issue #17) ---
+
+SEAT_LEFT, SEAT_RIGHT = themiscyra.PANEL_LEFT + 8, themiscyra.WIDTH - 10  # the seat boxes' left and right edges
+
+
+def seat_boxes_of(image: Image.Image) -> list[Box]:
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
+    assert len(boxes) == 2, boxes
+    return boxes
+
+
+def name_row(box: Box) -> Box:
+    """The line of a seat box with the name and its tags, right of the seat's stone."""
+    left, top, right, _ = box
+    return left + 32, top + 4, right - 8, top + 34
+
+
+def stones_to_move(turn: int) -> ThemiscyraState:
+    state = THEMISCYRA.state_from_position("c3 d4", "g7 h8", "", turn=turn)
+    assert THEMISCYRA.to_move(state) == turn
+    return state
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_seat_to_move_has_a_gold_border_and_an_arrow_after_its_name(turn: int) -> None:
+    image = rgb(render("themiscyra", stones_to_move(turn), caption=Caption(names=NAMES)))
+    other = rgb(render("themiscyra", stones_to_move(1 - turn), caption=Caption(names=NAMES)))
+    boxes = seat_boxes_of(image)
+    assert frame_share(image, boxes[turn], HIGHLIGHT) == 1.0
+    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
+    row = name_row(boxes[turn])
+    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12  # " ▶"
+
+
+def test_a_result_in_the_caption_takes_the_turn_border_away() -> None:
+    caption = Caption(names=NAMES, result="bob wins on time")
+    image = rgb(render("themiscyra", stones_to_move(0), caption=caption))
+    for box in seat_boxes_of(image):
+        assert frame_share(image, box, PANEL_BOX) == 1.0
+
+
+def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
+    state = stones_to_move(0)
+    spectator = rgb(render("themiscyra", state, caption=Caption(names=NAMES)))
+    for viewer in (0, 1):
+        image = rgb(render("themiscyra", state, viewer, caption=Caption(names=NAMES)))
+        boxes = seat_boxes_of(image)
+        mine = name_row(boxes[viewer])
+        name_end = ink_right(spectator, mine, TEXT)
+        assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)"
+        if viewer != state.turn:  # (the mover's " ▶" moves right of " (you)")
+            assert same(image, spectator, (mine[0], mine[1], name_end, mine[3]))
+        assert same(image, spectator, name_row(boxes[1 - viewer]))
+        assert same(image, spectator, (0, 0, themiscyra.PANEL_LEFT - 4, themiscyra.HEIGHT))
+
+
+def test_the_column_letters_and_row_numbers_are_drawn_at_the_board_edges() -> None:
+    image = rgb(render("themiscyra", stones_to_move(0)))
+    half = themiscyra.SQUARE // 2
+    bottom = themiscyra.BOARD_TOP + themiscyra.BOARD_SIDE
+    letters, numbers = [], []
+    for k in range(10):
+        cx, _ = themiscyra.square_centre(k)  # column k's letter, under row 1
+        _, cy = themiscyra.square_centre(k * 10)  # row k + 1's number, left of column a
+        for marks, box, axis, middle, tall in (
+            (letters, (cx - half + 2, bottom + 3, cx + half - 2, themiscyra.HEIGHT), 0, cx, 9),
+            (numbers, (0, cy - half + 2, themiscyra.BOARD_LEFT - 2, cy + half - 2), 1, cy, 11),
+        ):
+            bounds = ink_bounds(image, box, themiscyra.COORD)
+            assert bounds is not None, (k, box)
+            assert count(image, box, themiscyra.COORD) >= 12, (k, box)
+            assert bounds[3] - bounds[1] >= tall, (k, box)  # an x-height or digit height readable on a phone
+            assert abs((bounds[axis] + bounds[axis + 2]) / 2 - middle) <= 3, (k, box)
+            marks.append(bounds)
+    assert len({image.crop(b).tobytes() for b in letters + numbers}) == 20
+    widths = [b[2] - b[0] for b in numbers]
+    assert widths[9] > widths[0] + 6  # "10" is two digits, at the top; "1" at the bottom

@@ -12,6 +12,8 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.volcano import VolcanoState, parse_square
 from renderers import Caption, SeatClock, render, volcano
+from renderers.draw import MUTED, PANEL_BOX, TEXT
+from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
 
 VOLCANO = GAMES["volcano"]
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -198,3 +200,99 @@ def test_captures_are_grouped_as_they_score() -> None:
     assert solid == [("R3", "R2", "R1")]
     assert len(mixed) == 1 and sorted(p[1] for p in mixed[0]) == ["1", "2", "3"]
     assert sorted(loose) == ["C1", "C1"]
+
+
+# --- each marker at the pixels where it is drawn (issue #17) ---
+
+SEAT_LEFT, SEAT_RIGHT = volcano.PANEL_LEFT + 8, volcano.WIDTH - 10  # the seat boxes' left and right edges
+QUIET = {"c1": "R1R2R3", "d3": "Y1Y2Y3"}, "a1 b2 c3 d4 e5"  # stacks and caps of a plain position
+
+
+def seat_boxes_of(image: Image.Image, seats: int) -> list[Box]:
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
+    assert len(boxes) == seats, boxes
+    return boxes
+
+
+def name_row(box: Box) -> Box:
+    """The line of a seat box with the name and its tags: right of the seat's disc, left of the score."""
+    left, top, right, _ = box
+    return left + 28, top + 4, right - 40, top + 32
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2])
+def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name(turn: int) -> None:
+    stacks, caps = QUIET
+    state = VOLCANO.state_from_position(stacks, caps, seats=3, turn=turn)
+    image = rgb(render("volcano", state, caption=Caption(names=NAMES[:3])))
+    boxes = seat_boxes_of(image, 3)
+    for seat, box in enumerate(boxes):
+        if seat == turn:
+            assert frame_share(image, box, volcano.seat_colour(seat)) == 1.0
+        else:
+            assert frame_share(image, box, PANEL_BOX) == 1.0, seat
+    # the " ▶" tag: the mover's name line reaches further than when another seat is to move
+    other = rgb(render("volcano", replace(state, turn=(turn + 1) % 3), caption=Caption(names=NAMES[:3])))
+    row = name_row(boxes[turn])
+    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12
+
+
+def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
+    stacks, caps = QUIET
+    state = VOLCANO.state_from_position(stacks, caps, seats=3, turn=2)
+    spectator = rgb(render("volcano", state, caption=Caption(names=NAMES[:3])))
+    for viewer in (0, 1, 2):
+        image = rgb(render("volcano", state, viewer, caption=Caption(names=NAMES[:3])))
+        boxes = seat_boxes_of(image, 3)
+        mine = name_row(boxes[viewer])
+        name_end = ink_right(spectator, mine, TEXT)
+        assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)"
+        if viewer != state.turn:  # (the mover's " ▶" moves right of " (you)")
+            assert same(image, spectator, (mine[0], mine[1], name_end, mine[3]))  # the name itself as before
+        for seat in set(range(3)) - {viewer}:
+            assert same(image, spectator, name_row(boxes[seat])), seat
+        assert same(image, spectator, (0, 0, volcano.PANEL_LEFT - 4, volcano.HEIGHT))
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_last_turn_marks_its_steps_landing_and_capture_and_no_other_square(turn: int) -> None:
+    start = VOLCANO.state_from_position({"b3": "G1G2G3", "b1": "R3", "d3": "Y1Y2Y3"}, "a1 b3 e1 e5 d1", turn=turn)
+    state = VOLCANO.play(start, "a1-a2, b3-b2")  # a quiet step, then b3 erupts: its G3 lands on b1's R3
+    assert state.last_steps == ("a1-a2", "b3-b2") and state.captured_last == ((parse_square("b1"), "G3"),)
+    image = rgb(render("volcano", state))
+    bare = rgb(render("volcano", replace(state, last_steps=(), landings=(), captured_last=())))
+    mover = volcano.seat_colour(turn)
+
+    def in_square(img: Image.Image, name: str, colour: tuple[int, int, int]) -> int:
+        return count(img, volcano.square_box(parse_square(name)), colour)
+
+    for name in ("a1", "a2", "b3", "b2"):  # each arrow runs from the square a cap left into the one it went to
+        assert in_square(image, name, mover) >= 80, name
+        assert in_square(bare, name, mover) == 0, name
+    assert in_square(image, "b1", mover) >= 200  # the dashed outline of the landing
+    assert in_square(image, "b1", volcano.CAPTURE_GOLD) >= 60 and in_square(bare, "b1", volcano.CAPTURE_GOLD) == 0
+    for square in range(25):
+        name = "abcde"[square // 5] + str(square % 5 + 1)
+        if name not in ("a1", "a2", "b3", "b2", "b1"):
+            assert same(image, bare, volcano.square_box(square)), name
+
+
+def test_the_column_letters_and_row_numbers_are_drawn_at_the_board_edges() -> None:
+    image = rgb(render("volcano", VOLCANO.new(2, 1)))
+    half = volcano.SQUARE // 2
+    bottom = volcano.BOARD_TOP + volcano.BOARD_SIDE
+    marks = []
+    for k in range(5):
+        cx, _ = volcano.square_centre(k * 5)  # column k's letter, under row 1
+        _, cy = volcano.square_centre(k)  # row k + 1's number, left of column a
+        for box, axis, middle in (
+            ((cx - half + 2, bottom + 3, cx + half - 2, volcano.HEIGHT), 0, cx),
+            ((0, cy - half + 2, volcano.BOARD_LEFT - 2, cy + half - 2), 1, cy),
+        ):
+            bounds = ink_bounds(image, box, MUTED)
+            assert bounds is not None, (k, box)
+            assert count(image, box, MUTED) >= 25, (k, box)
+            assert bounds[3] - bounds[1] >= 10, (k, box)  # an x-height or digit height readable on a phone
+            assert abs((bounds[axis] + bounds[axis + 2]) / 2 - middle) <= 3, (k, box)
+            marks.append(image.crop(bounds).tobytes())
+    assert len(set(marks)) == 10
