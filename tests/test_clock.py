@@ -71,3 +71,98 @@ def test_unreasonable_settings_are_refused(settings: tuple[float, float]) -> Non
 )
 def test_clock_display_rounds_up_so_zero_means_gone(seconds: float, shown: str) -> None:
     assert format_seconds(seconds) == shown
+
+
+# --- exact figures at several moments of a turn, for both seats ---
+
+
+@pytest.mark.parametrize(
+    ("after", "move_left", "reserve_mover"),
+    [(0, 30, 60), (0.5, 29.5, 60), (10, 20, 60), (30, 0, 60), (30.5, 0, 59.5), (45, 0, 45), (90, 0, 0), (95, 0, -5)],
+)
+def test_the_mover_spends_the_allowance_then_the_reserve(after: float, move_left: float, reserve_mover: float) -> None:
+    clock = running()
+    assert clock.move_left_at(T0 + after) == move_left
+    assert clock.reserve_at(0, T0 + after) == reserve_mover
+    assert clock.reserve_at(1, T0 + after) == 60, "the waiting seat's reserve never drains"
+    assert clock.used_at(T0 + after) == after
+
+
+def test_the_waiting_seat_keeps_its_own_reserve_whatever_it_is() -> None:
+    clock, _ = running().after_move(T0 + 50, next_seat=1)  # seat 0 spent 20 s of reserve
+    clock = clock.posted(T0 + 60)
+    assert clock.reserve_at(0, T0 + 200) == 40 and clock.reserve_at(1, T0 + 100) == 50
+    assert clock.deadline() == T0 + 60 + 30 + 60
+
+
+def test_a_quick_move_is_charged_what_it_took() -> None:
+    clock, took = running().after_move(T0 + 0.25, next_seat=1)
+    assert took == 0.25 and clock.reserves == (60.0, 60.0)
+
+
+def test_a_move_in_the_lag_grace_leaves_zero_reserve_not_less() -> None:
+    clock, took = running().after_move(T0 + 90 + LAG_GRACE / 2, next_seat=1)
+    assert took == 90 + LAG_GRACE / 2 and clock.reserves == (0.0, 60.0)
+
+
+def test_the_next_turn_starts_fresh_with_its_post() -> None:
+    clock, _ = running().after_move(T0 + 10, next_seat=1)
+    assert clock.used == 0 and clock.deadline() is None and not clock.running
+    clock = clock.posted(T0 + 15)
+    assert clock.running and clock.used_at(T0 + 15) == 0 and clock.deadline() == T0 + 15 + 90
+
+
+def test_the_game_over_clock_has_no_deadline() -> None:
+    clock, _ = running().after_move(T0 + 10, next_seat=None)
+    assert clock.posted(T0 + 20).deadline() is None and not clock.flagged(T0 + 10_000)
+
+
+def test_a_zero_reserve_is_allowed_and_flags_right_after_the_allowance() -> None:
+    clock = MatchClock.start(ClockSettings(30, 0), 2, 0).posted(T0)
+    assert clock.deadline() == T0 + 30 and clock.flag_time() == T0 + 30 + LAG_GRACE
+    assert not clock.flagged(T0 + 30 + LAG_GRACE) and clock.flagged(T0 + 30 + LAG_GRACE + 0.001)
+
+
+@pytest.mark.parametrize("settings", [(1, 0), (86_400, 86_400), (30, 0), (1, 86_400)])
+def test_the_bounds_themselves_are_allowed(settings: tuple[float, float]) -> None:
+    assert ClockSettings(*settings).move_seconds == settings[0]
+
+
+@pytest.mark.parametrize("settings", [(0.99, 0), (86_400.5, 0), (30, 86_401), (30, -0.5)])
+def test_just_past_the_bounds_is_refused(settings: tuple[float, float]) -> None:
+    with pytest.raises(ValueError, match="1 s to 24 h and the reserve 0 s to 24 h"):
+        ClockSettings(*settings)
+
+
+def test_a_paused_clock_shows_the_same_figures_however_long_the_pause() -> None:
+    clock = running().pause(T0 + 40)
+    for later in (41, 100, 10_000):
+        assert clock.reserve_at(0, T0 + later) == 50 and clock.move_left_at(T0 + later) == 0
+    assert clock.deadline() is None and not clock.running
+
+
+def test_an_unposted_board_stops_the_turn_and_the_repost_carries_on() -> None:
+    clock = running().unposted(T0 + 12)
+    assert not clock.running and clock.used == 12 and not clock.paused
+    assert clock.reserve_at(0, T0 + 500) == 60
+    clock = clock.posted(T0 + 100)
+    assert clock.move_left_at(T0 + 100) == 18 and clock.deadline() == T0 + 100 - 12 + 90
+
+
+def test_time_added_to_the_waiting_seat_is_its_own() -> None:
+    clock = running().add_time(1, 15)
+    assert clock.reserves == (60.0, 75.0) and clock.deadline() == T0 + 90
+
+
+def test_a_new_turn_forgets_the_time_used() -> None:
+    clock = running().pause(T0 + 20).new_turn(1)
+    assert (clock.seat, clock.used, clock.turn_started) == (1, 0.0, None)
+
+
+def test_settings_describe_themselves() -> None:
+    assert ClockSettings(30, 60).describe() == "0:30 a move + 1:00 reserve"
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [(59.5, "1:00"), (3600, "1:00:00"), (0.4, "0:01"), (61, "1:01")])
+def test_more_display_boundaries(seconds: float, shown: str) -> None:
+    assert format_seconds(seconds) == shown
