@@ -23,7 +23,6 @@ from bot import posts, views
 from bot.backup import BackupSchedule
 from bot.computer import ComputerPlayers
 from bot.config import Config
-from bot.games import GameError
 from bot.models import Match
 from bot.service import MatchService, Notice, ServiceError
 from bot.store import Store
@@ -139,18 +138,13 @@ class GameBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """Refusals go back ephemeral and plain; anything else is logged and apologised for."""
-        original = getattr(error, "original", error)
-        if isinstance(original, (ServiceError, GameError)) or isinstance(error, app_commands.CheckFailure):
-            message = str(original) or "You cannot use this command here."
+        original: BaseException = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure):
+            original = ServiceError(str(error) or "You cannot use this command here.")
         elif isinstance(error, app_commands.TransformerError):
-            message = f"Can't read {error.value!r} as {a(error.type.name.lower())}."
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
-            message = "Something went wrong on our side; try again, or ask a moderator."
-        try:
-            await views.refuse(interaction, message)
-        except discord.HTTPException:
-            log.info("could not send a refusal to %s", interaction.user)
+            original = ServiceError(f"Can't read {error.value!r} as {a(error.type.name.lower())}.")
+        command = interaction.command.qualified_name if interaction.command else "?"
+        await views.answer_error(interaction, original, f"command {command}")
 
     async def on_command_error(self, ctx: commands.Context[GameBot], error: commands.CommandError) -> None:  # type: ignore[override]
         """Mention commands (only `@bot sync`): unknown words are ignored, refusals answered plainly."""

@@ -7,6 +7,7 @@ service re-checks everything (a click on an old board is refused by the ply it c
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 from typing import Any
 
@@ -18,6 +19,53 @@ from bot.clock import ClockSettings
 from bot.games import GameError
 from bot.models import OPEN, Lobby, Match, Place
 from bot.service import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+APOLOGY = "Something went wrong on our side; try again, or ask a moderator."
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
+    """The one error path of commands and components: a refusal (ServiceError, GameError) is answered
+    privately in its own words; anything else is logged with `what` failed and apologised for."""
+    if isinstance(error, (ServiceError, GameError)):
+        message = str(error)
+    else:
+        log.error("%s failed", what, exc_info=error)
+        message = APOLOGY
+    try:
+        await refuse(interaction, message)
+    except discord.HTTPException:
+        log.info("could not send a refusal to %s", interaction.user)
+
+
+class Guarded:
+    """Every button and menu: `check` (who may click, what must still hold) runs as the item's
+    interaction_check, then `act` does the work; a refusal from either goes through `answer_error`.
+
+    discord.py swallows what a dynamic item's check or callback raises (the click would fail silently
+    after 3 s), so both are caught here."""
+
+    async def check(self, interaction: discord.Interaction) -> None:
+        """Raise ServiceError to refuse the click; the default lets everyone through."""
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        try:
+            await self.check(interaction)
+        except Exception as error:
+            await answer_error(interaction, error, f"the check of {type(self).__name__}")
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await answer_error(interaction, error, f"the click on {type(self).__name__}")
 
 
 def board_view(match: Match, game: Any) -> discord.ui.View:
@@ -41,17 +89,14 @@ def board_view(match: Match, game: Any) -> discord.ui.View:
 async def play_choice(interaction: discord.Interaction, match_id: int, ply: int, move: str) -> None:
     """Play a clicked or picked move through the service, as a typed one would be (ply checked)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        notice = await _service(interaction).move(
-            match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
-        )
-    except (ServiceError, GameError) as error:
-        return await refuse(interaction, str(error))
+    notice = await _service(interaction).move(
+        match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
+    )
     await interaction.followup.send(f"Played: {notice.lines[0] if notice.lines else move}", ephemeral=True)
 
 
 class PlayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"play:(?P<match>\d+):(?P<ply>\d+):(?P<move>.+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"play:(?P<match>\d+):(?P<ply>\d+):(?P<move>.+)"
 ):
     """One move offered by the game, played for whoever clicks it (the service checks it is theirs)."""
 
@@ -69,11 +114,11 @@ class PlayButton(
     ) -> PlayButton:
         return cls(int(match["match"]), int(match["ply"]), match["move"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         await play_choice(interaction, self.match_id, self.ply, self.move)
 
 
-class PlaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<match>\d+):(?P<ply>\d+)"):
+class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<match>\d+):(?P<ply>\d+)"):
     """The game's offered moves as a menu (more than four of them)."""
 
     def __init__(self, match_id: int, ply: int, moves: list[str] | None = None) -> None:
@@ -87,10 +132,10 @@ class PlaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick
     ) -> PlaySelect:
         return cls(int(match["match"]), int(match["ply"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values:
-            return await refuse(interaction, "Pick one of the moves.")
+            raise ServiceError("Pick one of the moves.")
         await play_choice(interaction, self.match_id, self.ply, str(values[0]))
 
 
@@ -122,7 +167,9 @@ def _service(interaction: discord.Interaction) -> Any:
     return interaction.client.matches  # type: ignore[attr-defined]  # the GameBot's service
 
 
-class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"moves:(?P<match>\d+):(?P<ply>\d+)"):
+class MovesButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"moves:(?P<match>\d+):(?P<ply>\d+)"
+):
     """Shows the clicker their legal moves on this board (ephemeral)."""
 
     def __init__(self, match_id: int, ply: int) -> None:
@@ -139,21 +186,22 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mov
     ) -> MovesButton:
         return cls(int(match["match"]), int(match["ply"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = _service(interaction)
-        try:
-            match = await service.get(self.match_id)
-        except ServiceError as error:
-            return await refuse(interaction, str(error))
+    async def check(self, interaction: discord.Interaction) -> None:
+        """Only the player to move, on the newest board."""
+        match = await _service(interaction).get(self.match_id)
         me = discord_ids.player(interaction.user)
-        game = service.game(match)
         if not match.running or match.ply != self.ply:
-            return await refuse(interaction, "This board is out of date: look at the newest one.")
+            raise ServiceError("This board is out of date: look at the newest one.")
         if not match.seats_of(me.id):
-            return await refuse(interaction, f"You are not playing in match #{match.id}.")
-        seat = game.to_move(match.state)
+            raise ServiceError(f"You are not playing in match #{match.id}.")
+        seat = _service(interaction).game(match).to_move(match.state)
         if seat not in match.seats_of(me.id):
-            return await refuse(interaction, f"It is {match.players[seat].name}'s turn, not yours.")
+            raise ServiceError(f"It is {match.players[seat].name}'s turn, not yours.")
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        match = await service.get(self.match_id)
+        game = service.game(match)
         lines = posts.moves_lines(game, game.legal_moves(match.state))  # the same list as `/game moves`
         play = f"\nPlay one with `/{match.game} move`."
         listing = limits.page(lines, 1, command=f"/{match.game} moves", limit=limits.MESSAGE - len(play))
@@ -164,7 +212,7 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mov
         )
 
 
-class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"resign:(?P<match>\d+)"):
+class ResignButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"resign:(?P<match>\d+)"):
     """Asks the player to confirm (ephemeral), so a stray click never ends a game."""
 
     def __init__(self, match_id: int) -> None:
@@ -179,20 +227,18 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
     ) -> ResignButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         await ask_to_resign(interaction, self.match_id)
 
 
 async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None:
+    """The confirmation to resign (from the button or /game resign); ServiceError if it cannot be."""
     service = _service(interaction)
-    try:
-        match = await service.get(match_id)
-    except ServiceError as error:
-        return await refuse(interaction, str(error))
+    match = await service.get(match_id)
     if not match.running:
-        return await refuse(interaction, f"Match #{match.id} is already over.")
+        raise ServiceError(f"Match #{match.id} is already over.")
     if not match.seats_of(discord_ids.player(interaction.user).id):
-        return await refuse(interaction, f"You are not playing in match #{match.id}.")
+        raise ServiceError(f"You are not playing in match #{match.id}.")
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmResignButton(match_id))
     await interaction.response.send_message(
@@ -200,7 +246,9 @@ async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None
     )
 
 
-class ConfirmResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"resign-yes:(?P<match>\d+)"):
+class ConfirmResignButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"resign-yes:(?P<match>\d+)"
+):
     def __init__(self, match_id: int) -> None:
         super().__init__(
             discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"resign-yes:{match_id}")
@@ -213,19 +261,16 @@ class ConfirmResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templa
     ) -> ConfirmResignButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await _service(interaction).resign(self.match_id, discord_ids.player(interaction.user).id)
-        except ServiceError as error:
-            return await refuse(interaction, str(error))
+        await _service(interaction).resign(self.match_id, discord_ids.player(interaction.user).id)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
 
 CHALLENGE = r"challenge:(?P<game>[a-z]+):(?P<by>\d+):(?P<to>\d+):(?P<move>\d+):(?P<reserve>\d+)"
 
 
-class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE):
+class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE):
     """Only the challenged player may accept; the match starts in the channel of the challenge.
 
     The clock rides in the custom_id (0/0 for none), so a challenge needs no storage until accepted.
@@ -250,11 +295,14 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         clock = ClockSettings(move, int(match["reserve"])) if move else None
         return cls(match["game"], int(match["by"]), int(match["to"]), clock)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def check(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.to:
-            return await refuse(interaction, f"Only <@{self.to}> can accept this challenge.")
+            raise ServiceError(f"Only <@{self.to}> can accept this challenge.")
         if interaction.guild is None or interaction.channel is None:
-            return await refuse(interaction, "Challenges are accepted in a server channel.")
+            raise ServiceError("Challenges are accepted in a server channel.")
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None and interaction.channel is not None  # check() saw to it
         try:
             challenger = interaction.guild.get_member(self.by) or await interaction.guild.fetch_member(self.by)
         except discord.NotFound:
@@ -263,22 +311,16 @@ class AcceptChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
             )
             return
         message_id = interaction.message.id if interaction.message is not None else interaction.id
-        try:
-            # the stored challenge decides who may accept, not only the custom_id; before answering in public
-            await _service(interaction).check_challenge(message_id, discord_ids.player(interaction.user))
-        except ServiceError as error:
-            return await refuse(interaction, str(error))
+        # the stored challenge decides who may accept, not only the custom_id; before answering in public
+        await _service(interaction).check_challenge(message_id, discord_ids.player(interaction.user))
         await defer_public(interaction)
-        try:
-            match = await _service(interaction).create_match(
-                self.game,
-                [discord_ids.player(challenger), discord_ids.player(interaction.user)],
-                clock=self.clock,
-                place=Place(interaction.guild.id, interaction.channel.id),
-                challenge=message_id,  # a second click, even a simultaneous one, is refused here
-            )
-        except (ServiceError, GameError) as error:
-            return await refuse(interaction, str(error))
+        match = await _service(interaction).create_match(
+            self.game,
+            [discord_ids.player(challenger), discord_ids.player(interaction.user)],
+            clock=self.clock,
+            place=Place(interaction.guild.id, interaction.channel.id),
+            challenge=message_id,  # a second click, even a simultaneous one, is refused here
+        )
         if interaction.message is not None:
             with contextlib.suppress(discord.HTTPException):  # gone meanwhile: the match is on all the same
                 await interaction.message.edit(view=None)
@@ -304,7 +346,9 @@ def lobby_view(lobby: Lobby) -> discord.ui.View | None:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<action>join|leave|computer|start):(?P<id>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lobby:(?P<action>join|leave|computer|start):(?P<id>\d+)",
 ):
     """The lobby message's buttons; the service checks who may do what (only the creator adds a computer,
     at the normal level, or starts)."""
@@ -320,23 +364,20 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(match["action"], int(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         service = _service(interaction)
         me = discord_ids.player(interaction.user)
         match = None
-        try:
-            if self.action == "join":
-                lobby = await service.join_lobby(self.lobby_id, me)
-            elif self.action == "leave":
-                lobby = await service.leave_lobby(self.lobby_id, me)
-            elif self.action == "computer":
-                lobby = await service.add_computer(self.lobby_id, me)
-            else:
-                await interaction.response.defer()  # the first board is posted before the game is on
-                match = await service.start_lobby(self.lobby_id, me)
-                lobby = await service.get_lobby(self.lobby_id)
-        except (ServiceError, GameError) as error:
-            return await refuse(interaction, str(error))
+        if self.action == "join":
+            lobby = await service.join_lobby(self.lobby_id, me)
+        elif self.action == "leave":
+            lobby = await service.leave_lobby(self.lobby_id, me)
+        elif self.action == "computer":
+            lobby = await service.add_computer(self.lobby_id, me)
+        else:
+            await interaction.response.defer()  # the first board is posted before the game is on
+            match = await service.start_lobby(self.lobby_id, me)
+            lobby = await service.get_lobby(self.lobby_id)
         text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
         none = discord.AllowedMentions.none()
         if match is None:

@@ -19,11 +19,10 @@ from discord import app_commands
 
 from bot import discord_app, discord_ids
 from bot.cogs.base import Refusal, TwoPlayerCog
-from bot.games import GameError
 from bot.games.horizon import HORIZON, card_name
 from bot.models import Match
 from bot.service import MatchService, ServiceError
-from bot.views import refuse
+from bot.views import Guarded
 from renderers import Caption, render
 
 
@@ -48,7 +47,9 @@ def card_menu(match: Match, seat: int) -> discord.ui.View | None:
     return view
 
 
-class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-card:(?P<match>\d+):(?P<ply>\d+)"):
+class CardSelect(
+    Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-card:(?P<match>\d+):(?P<ply>\d+)"
+):
     """Step 1 of placing a card: which card (the options are the clicker's own hand, ephemeral)."""
 
     def __init__(self, match_id: int, ply: int, cards: list[str] | None = None) -> None:
@@ -66,18 +67,17 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-c
     ) -> CardSelect:
         return cls(int(match["match"]), int(match["ply"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def check(self, interaction: discord.Interaction) -> None:
+        await menu_check(interaction, self.match_id, self.ply)
+
+    async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
         card = str(((interaction.data or {}).get("values") or [""])[0])
         match = await service.get(self.match_id)
-        if match.ply != self.ply or not match.running:
-            return await refuse(interaction, "The board has changed since this menu was sent: use /horizon play again.")
         seat = match.seats_of(discord_ids.player(interaction.user).id)
-        if HORIZON.to_move(match.state) not in seat:  # the clicker, not the menu, decides whose hand this is
-            return await refuse(interaction, "It is not your turn: this menu is for the player to move.")
         spaces = [m.split()[2] for m in HORIZON.legal_moves(match.state) if m.startswith(f"place {card} ")]
         if not spaces:
-            return await refuse(interaction, "That card cannot be placed now.")
+            raise ServiceError("That card cannot be placed now.")
         other = match.players[1 - seat[0]].name
         options = [
             discord.SelectOption(
@@ -90,7 +90,19 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hz-c
         await interaction.response.edit_message(content=f"Place {card_name(card)} face down on which space?", view=view)
 
 
+async def menu_check(interaction: discord.Interaction, match_id: int, ply: int) -> None:
+    """A menu is for the player to move, on the board it was sent for."""
+    service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
+    match = await service.get(match_id)
+    if match.ply != ply or not match.running:
+        raise ServiceError("The board has changed since this menu was sent: use /horizon play again.")
+    seat = match.seats_of(discord_ids.player(interaction.user).id)
+    if HORIZON.to_move(match.state) not in seat:  # the clicker, not the menu, decides whose hand this is
+        raise ServiceError("It is not your turn: this menu is for the player to move.")
+
+
 class SpaceSelect(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"hz-space:(?P<match>\d+):(?P<ply>\d+):(?P<card>[A-Z0-9]{2})",
 ):
@@ -112,21 +124,18 @@ class SpaceSelect(
     ) -> SpaceSelect:
         return cls(int(match["match"]), int(match["ply"]), match["card"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
         space = str(((interaction.data or {}).get("values") or [""])[0])
         # Acknowledge first (Discord's 3 s): the move renders and posts the board, at the end a replay too.
         await interaction.response.defer()
-        try:
-            notice = await service.move(
-                self.match_id,
-                discord_ids.player(interaction.user).id,
-                f"place {self.card} {space}",
-                ply=self.ply,
-                at=interaction.created_at.timestamp(),
-            )
-        except (ServiceError, GameError) as error:
-            return await refuse(interaction, str(error))
+        notice = await service.move(
+            self.match_id,
+            discord_ids.player(interaction.user).id,
+            f"place {self.card} {space}",
+            ply=self.ply,
+            at=interaction.created_at.timestamp(),
+        )
         await interaction.edit_original_response(
             content=f"Played: {notice.lines[0] if notice.lines else 'done'} ({card_name(self.card)})", view=None
         )
