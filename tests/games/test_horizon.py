@@ -1,4 +1,4 @@
-"""Rules tests for Event Horizon: shared/rules/event_horizon.md, rule by rule and RULING by RULING.
+"""Rules tests for Event Horizon: docs/rules/horizon.md, rule by rule and RULING by RULING.
 
 Race positions are hand-built with `race(...)` from a fresh game: mats are given as {space: card} (a plain
 code is face down, placed by the mat's owner; `down`/`up`/`locked` build other slots), every space not named
@@ -34,7 +34,7 @@ NAMES = {
 }
 NAME_RE = re.compile(r"Move To [1-8]|Forward [1-4]|Backward [1-4]|Mimic|Swap")
 CODE_RE = re.compile(r"\b(?:T[1-8]|F[1-4]|B[1-4]|MI|SW)\b", re.IGNORECASE)
-EXAMPLES = ("place F2 opp:5", "swap me:5 F2")
+EXAMPLES = ("place F2 opp:5", "swap me:5 F2", horizon_module.CARDS_HOW)
 """The notation examples quoted in help and refusal texts (the same for everyone, so they reveal nothing)."""
 REST = ("T1", "T2", "T4", "T5")
 """The default deck of a hand-built race: T5 is drawn first."""
@@ -605,7 +605,7 @@ def test_swap_refusals():
     )
     assert refusal(state, "swap opp:4 F2") == "Swap works on your own mat only: swap me:5 F2."
     no_swap = replace(state, hands=(("F2", "T6"), ("B1",)))
-    assert refusal(no_swap, "swap me:3 F2") == "You have no Swap in your hand."
+    assert refusal(no_swap, "swap me:3 F2") == "You have no Swap card in your hand."
     assert not any(m.startswith("swap") for m in HORIZON.legal_moves(no_swap))
 
 
@@ -769,10 +769,6 @@ def test_clear_refusals():
         "place",
         "place F2",
         "place F2 5",
-        "place F5 me:1",
-        "place T9 me:1",
-        "place F2 me:9",
-        "place F2 me:0",
         "place F2 you:5",
         "place F2 opp:5 now",
         "swap me:5",
@@ -792,6 +788,24 @@ def test_garbage_and_over_long_input_is_invalid_notation(text):
     message = str(caught.value)
     assert "place F2 opp:5" in message and "swap me:5 F2" in message and "pass" in message
     assert len(message) < 300
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("place F5 me:1", "F5 is not a card: the cards are T1-T8 (Move To), F1-F4 (Forward), B1-B4 (Backward), "),
+        ("place t9 me:1", "T9 is not a card: "),
+        ("swap me:1 X", "X is not a card: "),
+        ("place F2 me:9", "me:9 is not a space: the spaces are 1-8, me:1 to me:8 (a token escapes at 9, past the last"),
+        ("place T6 opp:9", "opp:9 is not a space: the spaces are 1-8, opp:1 to opp:8 (a token escapes at 9"),
+        ("place F2 me:0", "me:0 is not a space: the spaces are 1-8, me:1 to me:8."),
+        ("swap me:10 F2", "me:10 is not a space: "),
+    ],
+)
+def test_a_card_or_space_that_does_not_exist_is_named(text, message):
+    with pytest.raises(InvalidNotation) as caught:
+        HORIZON.play(race(), text)
+    assert str(caught.value).startswith(message)
 
 
 # --- hidden information ----------------------------------------------------------------------------
@@ -1002,3 +1016,278 @@ def test_the_deal_is_the_seeds_shuffle():
         deck = _shuffled(DECK, seed, 0)
         state = HORIZON.new(2, seed)
         assert state.hands == (deck[-6:], deck[-12:-6]) and state.deck == deck[:-12]
+
+
+# --- hidden information, hand-built: public_move, private_lines and view exactly (issue #17) ---------
+#
+# The tests above replay random games and check properties; these pin the exact public and private text
+# and the exact view of positions built by hand, so that a slip in `public_move`, `private_lines` or
+# `view` (a card named, a card hidden from the seat that knows it, a seed left in) fails here on its own.
+
+
+def table() -> HorizonState:
+    """A race position with every kind of slot, seen differently by each seat:
+
+    seat 0's mat: 2 Move To 3 (placed by 0), 5 Backward 2 (placed by 1), 7 Forward 4 face up, 8 Move To 6
+    locked (swapped in by 0); seat 1's mat: 1 Forward 3 (placed by 0), 4 Mimic (placed by 1), 6 Backward 1
+    face up. Hands of 3 and 3, 4 cards in the deck, 2 in the discard, a seed."""
+    return race(
+        {2: "T3", 5: down("B2", 1), 7: up("F4", 1), 8: locked("T6", 0)},
+        {1: down("F3", 0), 4: "MI", 6: up("B1", 0)},
+        hands=(("F1", "F2", "MI"), ("B4", "SW", "T8")),
+        discard=("SW", "T2"),
+        positions=(3, 1),
+        turns=(4, 4),
+    )
+
+
+H = HIDDEN
+
+
+def expected_view(state: HorizonState, seat: int | None) -> HorizonState:
+    """`table()` as `seat` may see it, written out slot by slot."""
+    assert state == table() or state == replace(table(), turn=1)
+    if seat == 0:
+        hands = (("F1", "F2", "MI"), (H, H, H))
+        mine = {2: "T3", 5: down(H, 1), 7: up("F4", 1), 8: locked("T6", 0)}
+        theirs = {1: down("F3", 0), 4: down(H, 1), 6: up("B1", 0)}
+    elif seat == 1:
+        hands = ((H, H, H), ("B4", "SW", "T8"))
+        mine = {2: down(H, 0), 5: down("B2", 1), 7: up("F4", 1), 8: locked(H, 0)}
+        theirs = {1: down(H, 0), 4: "MI", 6: up("B1", 0)}
+    else:
+        hands = ((H, H, H), (H, H, H))
+        mine = {2: down(H, 0), 5: down(H, 1), 7: up("F4", 1), 8: locked(H, 0)}
+        theirs = {1: down(H, 0), 4: down(H, 1), 6: up("B1", 0)}
+    return replace(state, hands=hands, mats=(mat(mine, 0), mat(theirs, 1)), deck=(H, H, H, H), seed=None)
+
+
+@pytest.mark.parametrize(
+    ("move", "public"),
+    [
+        ("place F2 opp:5", "place a card on opp:5"),
+        ("place T8 me:1", "place a card on me:1"),
+        ("place MI opp:8", "place a card on opp:8"),
+        ("swap me:5 F2", "swap me:5"),
+        ("swap me:1 B4", "swap me:1"),
+        ("pass", "pass"),
+    ],
+)
+def test_public_move_names_the_space_never_the_card(move, public):
+    assert HORIZON.public_move(move) == public
+
+
+def test_public_move_is_the_same_whichever_card_was_played():
+    for code in set(CODES) - {"SW"}:
+        assert HORIZON.public_move(f"place {code} opp:3") == "place a card on opp:3"
+        assert HORIZON.public_move(f"place {code} me:7") == "place a card on me:7"
+        assert HORIZON.public_move(f"swap me:2 {code}") == "swap me:2"
+
+
+def test_public_move_of_every_logged_move_of_random_games():
+    for before, move, _ in random_games():
+        kind, _, mat_seat, space = HORIZON.parse(before, move)
+        side = "me" if mat_seat == before.turn else "opp"
+        expected = {"place": f"place a card on {side}:{space}", "swap": f"swap me:{space}", "pass": "pass"}[kind]
+        assert HORIZON.public_move(HORIZON.canonical(before, move)) == expected, move
+
+
+def public_record(state: HorizonState, move: str) -> tuple[str, tuple[str, ...], HorizonState]:
+    """What everyone may read of a move: the history's line, the event text, the spectator's view after."""
+    after = HORIZON.play(state, move)
+    return HORIZON.public_move(HORIZON.canonical(state, move)), HORIZON.events(after), HORIZON.view(after, None)
+
+
+def test_public_record_of_a_setup_placement():
+    state = replace(race(), placed=(1, 1))
+    public, events, spectator = public_record(state, "place F2 opp:5")
+    assert public == "place a card on opp:5"
+    assert events == ("{0} places a card face down on {1}'s space 5.",)
+    assert spectator.mats[1][4] == down(H, 0) and spectator.hands == ((H, H), (H, H, H))
+
+
+def test_public_record_of_a_race_placement_on_the_own_mat():
+    public, events, spectator = public_record(race(roll=1), "place F3 me:6")
+    assert public == "place a card on me:6"
+    assert events == (
+        "{0} places a card face down on their space 6.",
+        "{0} draws a card.",
+        "{0} rolls 1: token 0 → 1.",
+    )
+    assert spectator.mats[0][5] == down(H, 0) and spectator.hands == ((H, H, H), (H, H, H))
+
+
+def test_public_record_of_a_swap_hides_both_the_card_put_down_and_the_card_taken():
+    state = race({5: down("B3", 1)}, roll=1, hands=(("SW", "F2", "T6"), ("B1",)))
+    public, events, spectator = public_record(state, "swap me:5 F2")
+    assert public == "swap me:5"
+    assert events == (
+        "{0} plays Swap on their space 5: the face-down card there goes to their hand,"
+        " and a card from their hand takes its place, face down and locked.",
+        "{0} draws a card.",
+        "{0} rolls 1: token 0 → 1.",
+    )
+    assert spectator.mats[0][4] == locked(H, 0) and spectator.hands == ((H, H, H), (H,))
+    assert spectator.discard == ("SW",)  # the Swap is played face up: the only card named
+    after = HORIZON.play(state, "swap me:5 F2")
+    assert HORIZON.view(after, 1).mats[0][4] == locked(H, 0)  # seat 1 placed B3 there, not F2
+    assert HORIZON.view(after, 0).mats[0][4] == locked("F2", 0)
+    assert HORIZON.view(after, 0).hands[0] == ("T6", "B3", "T5")
+
+
+def test_public_record_of_a_pass():
+    public, events, spectator = public_record(race(roll=2, hands=((), ("B1",))), "pass")
+    assert public == "pass"
+    assert events == ("{0} has no card to place and passes.", "{0} draws a card.", "{0} rolls 2: token 0 → 2.")
+    assert spectator.hands == ((H,), (H,))
+
+
+def test_public_record_when_the_placed_card_is_revealed_at_once():
+    """The rules reveal a card a token stops on: then, and only then, the text names it."""
+    public, events, spectator = public_record(race(roll=1), "place F2 me:1")
+    assert public == "place a card on me:1"
+    assert events == (
+        "{0} places a card face down on their space 1.",
+        "{0} draws a card.",
+        "{0} rolls 1: token 0 → 1.",
+        "Space 1 reveals Forward 2: token 1 → 3.",
+    )
+    assert spectator.mats[0][0] is None and spectator.discard == ("F2",)
+    assert spectator.last_chain == ((1, "F2", 1, 3),)
+
+
+def test_public_record_of_a_mimic_reveals_the_copied_card_and_nothing_else():
+    state = race({4: down("MI", 1), 6: down("T2", 1)}, {4: down("F2", 1), 7: down("B4", 0)}, roll=3, positions=(1, 0))
+    public, events, spectator = public_record(state, "place F1 opp:8")
+    assert public == "place a card on opp:8"
+    assert events == (
+        "{0} places a card face down on {1}'s space 8.",
+        "{0} draws a card.",
+        "{0} rolls 3: token 1 → 4.",
+        "Space 4 reveals Mimic: {1}'s space 4 turns face up (Forward 2).",
+        "It copies Forward 2: token 4 → 6.",
+        "Space 6 reveals Move To 2: token 6 → 2.",
+    )
+    assert spectator.mats[1][3] == up("F2", 1)  # face up for everyone now
+    assert spectator.mats[1][6] == down(H, 0) and spectator.mats[1][7] == down(H, 0)  # still hidden
+    assert spectator.discard == ("MI", "T2")
+
+
+def test_private_lines_name_the_seats_own_hand_and_the_face_down_cards_it_placed():
+    state = table()
+    assert HORIZON.private_lines(state, 0) == (
+        "Your hand: Forward 1 (F1), Forward 2 (F2), Mimic (MI).",
+        "Face-down cards you know: your space 2: Move To 3; your space 8: Move To 6; {1}'s space 1: Forward 3.",
+    )
+    assert HORIZON.private_lines(state, 1) == (
+        "Your hand: Backward 4 (B4), Swap (SW), Move To 8 (T8).",
+        "Face-down cards you know: your space 4: Mimic; {0}'s space 5: Backward 2.",
+    )
+
+
+def test_private_lines_with_an_empty_hand_and_no_known_card():
+    state = race({3: up("F1", 1)}, {2: down("B2", 0)}, hands=((), ("B1",)))
+    assert HORIZON.private_lines(state, 0) == (
+        "Your hand: no cards.",
+        "Face-down cards you know: {1}'s space 2: Backward 2.",
+    )
+    assert HORIZON.private_lines(state, 1) == ("Your hand: Backward 1 (B1).",)
+    assert HORIZON.private_lines(race(hands=((), ())), 1) == ("Your hand: no cards.",)
+
+
+def test_private_lines_of_a_view_are_the_same_and_those_of_another_seats_view_name_nothing():
+    state = table()
+    for seat in (0, 1):
+        assert HORIZON.private_lines(HORIZON.view(state, seat), seat) == HORIZON.private_lines(state, seat)
+        assert HORIZON.private_lines(HORIZON.view(state, 1 - seat), seat) == (
+            "Your hand: a hidden card (??), a hidden card (??), a hidden card (??).",
+        )
+
+
+def reference_private_lines(state: HorizonState, seat: int) -> tuple[str, ...]:
+    """private_lines by the rules alone: a face-down card is known to the seat that placed it."""
+    hand = ", ".join(f"{NAMES[c]} ({c})" for c in state.hands[seat]) or "no cards"
+    whose = {seat: "your", 1 - seat: "{" + str(1 - seat) + "}'s"}
+    known = [
+        f"{whose[owner]} space {n}: {NAMES[slot.card]}"
+        for owner in (seat, 1 - seat)
+        for n, slot in enumerate(state.mats[owner], 1)
+        if slot is not None and not slot.face_up and slot.placed_by == seat
+    ]
+    return (f"Your hand: {hand}.", *(["Face-down cards you know: " + "; ".join(known) + "."] if known else []))
+
+
+def test_private_lines_of_random_games_follow_the_rules_and_only_the_seats_view():
+    rng = random.Random(17)
+    for state in positions()[::4]:
+        for seat in (0, 1):
+            lines = HORIZON.private_lines(state, seat)
+            assert lines == reference_private_lines(state, seat)
+            assert HORIZON.private_lines(scramble(state, seat, rng), seat) == lines
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_the_view_of_each_seat_and_of_a_spectator_exactly(seat):
+    state = table()
+    view = HORIZON.view(state, seat)
+    assert view == expected_view(state, seat)
+    # field by field: the own hand as it is, the other's hidden with its size kept, the deck hidden with
+    # its size kept, the seed gone, and everything public unchanged
+    for owner in (0, 1):
+        hand = state.hands[owner]
+        assert view.hands[owner] == (hand if owner == seat else (H,) * len(hand)) and len(view.hands[owner]) == 3
+    assert view.deck == (H, H, H, H) and view.seed is None and state.seed == SEED
+    changed = {name for name in HorizonState.__slots__ if getattr(view, name) != getattr(state, name)}
+    assert changed == {"hands", "mats", "deck", "seed"}
+
+
+def test_the_view_hides_exactly_the_face_down_cards_the_seat_does_not_know():
+    state = table()
+    hidden = {
+        seat: [
+            (owner, n)
+            for owner in (0, 1)
+            for n, slot in enumerate(HORIZON.view(state, seat).mats[owner], 1)
+            if slot is not None and slot.card == H
+        ]
+        for seat in (0, 1, None)
+    }
+    assert hidden == {0: [(0, 5), (1, 4)], 1: [(0, 2), (0, 8), (1, 1)], None: [(0, 2), (0, 5), (0, 8), (1, 1), (1, 4)]}
+
+
+def test_a_view_of_a_view_reveals_nothing_more():
+    state = table()
+    spectator = HORIZON.view(state, None)
+    for seat in (None, 0, 1):
+        view = HORIZON.view(state, seat)
+        assert HORIZON.view(view, seat) == view
+        for other_seat in {None, 0, 1} - {seat}:
+            assert HORIZON.view(view, other_seat) == spectator
+    for state in positions()[::25]:
+        for seat in (None, 0, 1):
+            view = HORIZON.view(state, seat)
+            assert HORIZON.view(view, seat) == view
+            assert HORIZON.view(view, None) == HORIZON.view(state, None)
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_movers_view_lists_the_same_moves_and_refuses_the_same_way(turn):
+    state = replace(table(), turn=turn)
+    view = HORIZON.view(state, turn)
+    assert view == expected_view(state, turn)
+    assert HORIZON.legal_moves(view) == HORIZON.legal_moves(state)
+    assert HORIZON.to_move(view) == turn and HORIZON.outcome(view) is None
+    if turn == 1:  # a Swap may take a card seat 1 cannot read (seat 0's Forward 3 on its space 1)
+        assert [m for m in HORIZON.legal_moves(view) if m.startswith("swap")] == [
+            f"swap me:{n} {c}" for n in (1, 4) for c in ("T8", "B4")
+        ]
+    for text in ("place T1 me:3", "place SW opp:2", "place B4 opp:2", "place F1 me:2", "swap me:5 F1", "pass"):
+        assert parsed(view, text) == parsed(state, text), text
+
+
+def parsed(state: HorizonState, text: str) -> tuple:
+    """`parse`'s answer: the move read, or the refusal's type and message."""
+    try:
+        return HORIZON.parse(state, text)
+    except IllegalMove as error:
+        return type(error).__name__, str(error)
