@@ -93,7 +93,7 @@ class ComputerPlayers:
         log.info(
             "computer (%s) plays %s in match %s after %d playouts in %.2f s",
             level.name,
-            "a move" if getattr(game, "public_move", None) else choice.move,  # hidden cards stay out of logs
+            "a move" if game.hidden_information else choice.move,  # hidden cards stay out of logs
             match_id,
             choice.iterations,
             choice.seconds,
@@ -103,7 +103,7 @@ class ComputerPlayers:
         except (StaleBoard, MatchNotRunning, MatchPaused, TimeUp):
             pass  # undone, ended, paused or flagged while thinking: a later notice wakes it again if need be
         except (ServiceError, GameError) as error:  # a refusal quotes the move: not for a game with hidden cards
-            why = type(error).__name__ if getattr(game, "public_move", None) else str(error)
+            why = type(error).__name__ if game.hidden_information else str(error)
             log.error("the computer's move was refused in match %s: %s", match_id, why)
 
     def within_clock(self, level: Level, match: Match) -> Level:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.clock import format_seconds
-from bot.games.base import first_word
+from bot.games import Game
 from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Series
 from bot.service import RESIGN, MatchService, Notice
 from bot.wording import plural
@@ -75,7 +75,7 @@ def status_lines(service: MatchService, match: Match, mention: bool = False, dea
     lines = []
     scores = game.scores(match.state)
     if scores:  # games without points (Themiscyra) have none to show
-        label = getattr(game, "score_label", "Score")  # what the numbers count, where it is not points
+        label = game.score_label  # what the numbers count, where it is not points
         lines.append(f"{label}: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
     if not match.running:
         if match.result is not None:
@@ -128,11 +128,11 @@ def for_notice(
     return None
 
 
-def history_lines(match: Match, records: list[MoveRecord], game: Any = None) -> list[str]:
+def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[str]:
     """The move log in words, undos included: `3. alice: D4-F3 (0:12)`.
 
     A game with hidden information gives `public_move`, and only that shows (no hidden card's name)."""
-    public = getattr(game, "public_move", None) or (lambda move: move)
+    public = game.public_move
     lines = []
     for record in records:
         record = replace(record, move=public(record.move))
@@ -181,7 +181,7 @@ def own_messages(
 ) -> tuple[list[str], list[str]]:
     """(lines for the board post, lines for a message of their own): a game may single some events out
     (Geyser's firing phase) with `own_message`, a tuple of line prefixes."""
-    prefixes = tuple(getattr(service.game(match), "own_message", ()))
+    prefixes = service.game(match).own_message
     separate = [line for line in lines if prefixes and line.startswith(prefixes)]
     return [line for line in lines if line not in separate], separate
 
@@ -193,7 +193,7 @@ def move_groups(game: Any, moves: list[str], typed: str = "") -> list[tuple[str,
     `place F2`), else the moves that start with the typed text (`e5 e8 @`, `D4-F`; and `e8 e5 @e8`: the
     label's words in any order, then the start of the rest). A typed word that is a whole word of some
     label matches only that word, so `a1` lists a1's pairs and not a10's (`a` lists both)."""
-    group_of = getattr(game, "move_group", None) or first_word
+    group_of = game.move_group
     groups: dict[str, list[str]] = {}
     for move in moves:
         groups.setdefault(group_of(move), []).append(move)

@@ -671,14 +671,14 @@ class MatchService:
 
     def resign_effect(self, match: Match) -> str:
         """What resigning would do, for the confirmation question."""
-        if not hasattr(self.game(match), "resign") or len(match.players) == 2:
+        if not self.game(match).seats_can_leave or len(match.players) == 2:
             return "This ends the game as a loss."
         if len(match.players) == 1:
             return "This ends the game with no score."
         return "You leave the game: your captures stay on the record and the others play on."
 
     async def resign(self, match_id: int, player_id: str) -> Notice:
-        """Leave a match. In a game whose engine has `resign` (several players), the others play on and
+        """Leave a match. In a game whose seats can leave (several players), the others play on and
         the resignation is a line of the move log; otherwise the match ends and the others win."""
         pending = _Pending()
         async with self._lock(match_id):
@@ -687,7 +687,7 @@ class MatchService:
             if not seats:
                 raise NotInMatch(f"You are not playing in match #{match.id}.")
             game: Any = self.game(match)
-            if hasattr(game, "resign"):
+            if game.seats_can_leave:
                 try:
                     state = game.resign(match.state, seats[0])
                 except IllegalMove:  # the match runs, so the seat has left already
@@ -822,7 +822,7 @@ class MatchService:
 
     def _taken_back(self, match: Match, taken: list[MoveRecord]) -> str:
         """ "Alice's move D4-F3 and Computer's moves E5-F6, F6-G7": each player's run of moves, in order."""
-        public = getattr(self.game(match), "public_move", None) or (lambda move: move)  # hidden cards stay hidden
+        public = self.game(match).public_move  # hidden cards stay hidden
         runs: list[tuple[int, list[MoveRecord]]] = []
         for record in taken:
             if runs and runs[-1][0] == record.seat:
@@ -886,13 +886,13 @@ class MatchService:
     async def _flag(self, match: Match, pending: _Pending) -> None:
         """The seat to move is out of time: it loses (call with the match lock held).
 
-        In a game of three or more whose engine has `resign`, only that seat is out and the others play
+        In a game of three or more whose seats can leave, only that seat is out and the others play
         on, exactly as if it had resigned (a `resign` line of the move log, by nobody)."""
         assert match.clock is not None and match.clock.seat is not None
         seat = match.clock.seat
         reason = f"{match.players[seat].name}'s reserve time ran out"
         game: Any = self.game(match)
-        if hasattr(game, "resign") and len(match.players) > 2:
+        if game.seats_can_leave and len(match.players) > 2:
             state = game.resign(match.state, seat)
             clock, _ = match.clock.after_move(self.time.now(), game.to_move(state))
             record = MoveRecord(match.ply + 1, seat, RESIGN, self.time.now(), None, RESIGN, None)

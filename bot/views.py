@@ -75,7 +75,7 @@ def board_view(match: Match, game: Any) -> discord.ui.View:
     battle): up to four become buttons, more a select menu.
     """
     view = discord.ui.View(timeout=None)
-    choices = game.choices(match.state)[:25] if hasattr(game, "choices") else []
+    choices = game.choices(match.state)[:25]
     if 0 < len(choices) <= 4:
         for move in choices:
             view.add_item(PlayButton(match.id, match.ply, move))

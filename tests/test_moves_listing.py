@@ -94,8 +94,8 @@ def test_geyser_groups_by_token_and_by_word() -> None:
     assert posts.moves_lines(GEYSER, ["again", "retreat"]) == ["2 legal moves in 2 groups:", "again", "retreat"]
 
 
-def test_a_game_without_move_group_groups_by_first_word() -> None:
-    assert not hasattr(TOY, "move_group") and first_word("draw now") == "draw" and first_word("") == ""
+def test_a_game_that_declares_no_move_group_groups_by_first_word() -> None:
+    assert "move_group" not in type(TOY).__dict__ and first_word("draw now") == "draw" and first_word("") == ""
     assert posts.moves_lines(TOY, ["1", "2", "draw"]) == ["3 legal moves in 3 groups:", "1", "2", "draw"]
 
 

@@ -579,7 +579,7 @@ async def test_a_flag_with_three_players_puts_one_out_and_the_others_play_on(ser
     assert match.clock is not None and match.clock.seat == 1 and match.clock.reserves[0] == 0.0
     (line,) = await service.moves(match.id)
     assert (line.kind, line.seat, line.by_id) == ("resign", 0, None)
-    assert posts.history_lines(match, [line]) == ["1. alice ran out of time; the others play on"]
+    assert posts.history_lines(match, [line], VOLCANO) == ["1. alice ran out of time; the others play on"]
     fake_time.advance(30 + 60 + LAG_GRACE + 0.1)  # bob too: carol is the last player left and wins
     await eventually(lambda: "over" in recorder.kinds())
     assert match.status == OVER and match.result is not None and match.result.winners == {2}

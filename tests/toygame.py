@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games import IllegalMove, Outcome
-from bot.games.base import check_options, check_seats
+from bot.games.base import GameRules, check_options, check_seats
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class ToyState:
     last: str | None = None
 
 
-class Toy:
+class Toy(GameRules):
     key = "toy"
     title = "Toy"
     min_players = 2

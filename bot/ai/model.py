@@ -81,8 +81,8 @@ class PublicModel:
         self.game = game
 
     def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
-        if dataclasses.is_dataclass(view) and any(f.name == "seed" for f in dataclasses.fields(view)):
-            return dataclasses.replace(view, seed=rng.getrandbits(48))  # type: ignore[type-var]
+        if self.game.chance:  # the view hides the seed behind the dice: any seed is as likely
+            return dataclasses.replace(view, seed=rng.getrandbits(48))
         return view
 
     def to_move(self, position: Any) -> int | None:

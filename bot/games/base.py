@@ -81,6 +81,54 @@ class Game(Protocol):
     def view(self, state: Any, seat: int | None) -> Any: ...
     def events(self, state: Any) -> tuple[str, ...]: ...
 
+    # the optional members, with their defaults in GameRules:
+    chance: bool
+    hidden_information: bool
+    seats_can_leave: bool
+    score_label: str
+    own_message: tuple[str, ...]
+
+    def resign(self, state: Any, seat: int) -> Any: ...
+    def choices(self, state: Any) -> list[str]: ...
+    def public_move(self, move: str) -> str: ...
+    def private_lines(self, state: Any, seat: int) -> tuple[str, ...]: ...
+    def move_group(self, move: str) -> str: ...
+
+
+class GameRules:
+    """The contract's optional members, declared once with their defaults: every engine subclasses this and
+    overrides what it has, so no caller ever asks a game `hasattr` (OpenSpiel declares a game's type the
+    same way: chance, information, how players leave)."""
+
+    chance: bool = False
+    """Dice or a shuffled deck: what comes next depends on a seed the state carries, which views hide."""
+    hidden_information: bool = False
+    """Some of the state is not every seat's to see: `view` hides it, `public_move` and `private_lines`
+    keep it out of public posts, logs and errors."""
+    seats_can_leave: bool = False
+    """In a game of three or more, a seat may leave (`resign`) while the others play on; otherwise
+    resigning ends the game as a loss."""
+    score_label: str = "Score"
+    """What the numbers of `scores` count, where it is not points ("Geysers held")."""
+    own_message: tuple[str, ...] = ()
+    """Event lines (by prefix) that front-ends post as a message of their own (Geyser's firing phases)."""
+
+    def resign(self, state: Any, seat: int) -> Any:
+        """The state after `seat` leaves (only where `seats_can_leave`)."""
+        raise IllegalMove("Nobody can leave this game and let the others play on.")
+
+    def choices(self, state: Any) -> list[str]:
+        """Moves to offer as buttons or a menu under the board (Geyser's again / retreat); none by default."""
+        return []
+
+    def public_move(self, move: str) -> str:
+        """A legal move as everyone may read it (Event Horizon hides the card placed face down)."""
+        return move
+
+    def private_lines(self, state: Any, seat: int) -> tuple[str, ...]:
+        """What only `seat` may read about the position (its hand); nothing in a game of open information."""
+        return ()
+
     def move_group(self, move: str) -> str:
         """The group `move` is listed under, a short label in the game's notation (Themiscyra's stone
         pair `e5 e8`, a Fish token's square `D4`); the moves of a group differ in the rest. Engines know

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
 
 ROW_LETTERS = "ABCDEFGH"
 ROW_LENGTHS = (8, 7, 8, 7, 8, 7, 8, 7)
@@ -464,7 +464,7 @@ def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | 
     return next((seat for seat in order if tokens[seat]), None)
 
 
-class Fish:
+class Fish(GameRules):
     """The engine object registered as GAMES["fish"]."""
 
     key = "fish"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
 from bot.wording import listing
 
 SIZE = 11
@@ -233,10 +233,11 @@ class _Work:
         self.board[square] = (held[0], held[1] - count) if held[1] > count else None
 
 
-class Geyser:
+class Geyser(GameRules):
     """The engine object registered as GAMES["geyser"]."""
 
     key = "geyser"
+    chance = True  # the dice
     title = "Geyser"
     min_players = 2
     max_players = 4
@@ -329,7 +330,7 @@ class Geyser:
             if s not in GEYSERS and s != MOTHER and ((held := board[s]) is None or held[0] == seat)
         ]
 
-    own_message = ("Firing phase",)
+    own_message: tuple[str, ...] = ("Firing phase",)
     """Event lines starting with these are posted as a message of their own (front-ends may)."""
 
     def choices(self, state: GeyserState) -> list[str]:

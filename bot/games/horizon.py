@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
 from bot.wording import plural
 
 SPACES = 8
@@ -210,10 +210,12 @@ class _Work:
         return False
 
 
-class Horizon:
+class Horizon(GameRules):
     """The engine object registered as GAMES["horizon"]."""
 
     key = "horizon"
+    chance = True  # the dice and the shuffled deck
+    hidden_information = True  # hands and face-down cards
     title = "Event Horizon"
     min_players = 2
     max_players = 2

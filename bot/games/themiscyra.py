@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
 from bot.wording import listing
 
 SIZE = 10
@@ -289,7 +289,7 @@ Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 boar
 • The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."""
 
 
-class Themiscyra:
+class Themiscyra(GameRules):
     """The engine object registered as GAMES["themiscyra"]."""
 
     key = "themiscyra"

@@ -35,7 +35,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
 from bot.wording import listing
 
 SIZE = 5
@@ -470,10 +470,11 @@ Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best coll
 • Resigning keeps your captures on the record; the others play on, and the last player left wins."""
 
 
-class Volcano:
+class Volcano(GameRules):
     """The engine object registered as GAMES["volcano"]."""
 
     key = "volcano"
+    seats_can_leave = True  # a resigned player's captures stay; the others play on
     title = "Volcano"
     min_players = 1
     max_players = 6

@@ -1,17 +1,20 @@
-"""The game contract of shared/DESIGN.md, checked for every engine in GAMES (later games join automatically).
+"""The game contract (docs/architecture.md), checked for every engine in GAMES (later games join automatically).
 
-Only the contract is used here: new, to_move, legal_moves, play, outcome, dumps/loads, view, events.
+Only the contract is used here: new, to_move, legal_moves, play, outcome, dumps/loads, view, events (and,
+to say where a view may differ from its state, the state's fields: every engine's state is a dataclass).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import fields, is_dataclass, replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games import GAMES, BadOptions, Game, IllegalMove, Outcome
+from bot.games.base import GameRules
 
 ALL = [GAMES[key] for key in sorted(GAMES)]
 each_game = pytest.mark.parametrize("game", ALL, ids=[g.key for g in ALL])
@@ -83,13 +86,64 @@ def test_same_seed_and_moves_give_the_same_game(game):
             assert game.dumps(a) == game.dumps(b)
 
 
+VIEW_MAY_CHANGE = {"horizon": frozenset({"hands", "mats", "deck", "seed"})}
+"""The state fields a view may change, by game: what its rules hide (docs/rules/horizon.md, "Hidden
+information"). Every other game hides nothing but its seed (which would foresee chance); a new game with
+hidden information fails here until its hidden fields are listed."""
+HIDDEN = "??"
+
+
+def horizon_hides_cards(state, view, viewer: int | None) -> None:
+    """Event Horizon's view writes every card `viewer` may not know as `??`, keeping the sizes: the other
+    hands, the face-down cards it did not place (or swap in), the deck."""
+    for seat, hand in enumerate(state.hands):
+        assert view.hands[seat] == (hand if seat == viewer else (HIDDEN,) * len(hand))
+    for real, shown in zip(
+        (slot for side in state.mats for slot in side), (slot for side in view.mats for slot in side), strict=True
+    ):
+        visible = real is None or real.face_up or viewer in real.known
+        assert shown == (real if visible else replace(real, card=HIDDEN))
+    assert view.deck == (HIDDEN,) * len(state.deck)
+    if any(len(hand) for seat, hand in enumerate(state.hands) if seat != viewer):
+        assert view.hands != state.hands
+
+
+HIDES_CARDS = {"horizon": horizon_hides_cards}
+
+
+def check_view(game: Game, state, seats: int) -> None:
+    """Each seat's view (None: a spectator) is a state of the game that differs from `state` only where
+    the game hides something, has no seed, and tells the same public facts; the mover's view lists the same
+    moves; a view of a view is the view itself."""
+    assert is_dataclass(state)
+    may_change = VIEW_MAY_CHANGE.get(game.key, frozenset({"seed"}))
+    mover, outcome, scores, events = game.to_move(state), game.outcome(state), game.scores(state), game.events(state)
+    distinct: list = []
+    for viewer in (None, *range(seats)):
+        view = game.view(state, viewer)
+        assert type(view) is type(state)
+        changed = {f.name for f in fields(state) if getattr(view, f.name) != getattr(state, f.name)}
+        assert changed <= may_change, (viewer, changed - may_change)
+        assert getattr(view, "seed", None) is None
+        if game.key in HIDES_CARDS:
+            HIDES_CARDS[game.key](state, view, viewer)
+        assert game.view(view, viewer) == view
+        if viewer is not None and viewer == mover and view is not state:
+            assert game.legal_moves(view) == game.legal_moves(state)
+        if view in distinct:  # the same view as another seat's: its public facts are checked
+            continue
+        distinct.append(view)
+        assert game.to_move(view) == mover and game.outcome(view) == outcome
+        assert game.scores(view) == scores and game.events(view) == events
+        assert game.loads(game.dumps(view)) == view
+
+
 def check_state(game: Game, state, seats: int) -> None:
     """Round trip, views and, while running, the seat to move and its moves."""
     text = game.dumps(state)
     assert isinstance(text, str)
     assert game.dumps(game.loads(text)) == text
-    for viewer in (None, *range(seats)):
-        assert game.view(state, viewer) is not None
+    check_view(game, state, seats)
     for event in game.events(state):
         event.format(*(f"player{seat}" for seat in range(seats)))
     seat = game.to_move(state)
@@ -198,3 +252,40 @@ def test_any_text_on_a_fresh_game_is_a_move_or_an_illegal_move(game, text):
 def test_any_text_mid_game_is_a_move_or_an_illegal_move(game, text, seed, plies):
     state = random_moves(game, game.new(game.min_players, seed), random.Random(seed), plies)
     refuses_cleanly(game, state, text)
+
+
+# --- declared, not discovered: every game says what it has (bot/games/base.py, GameRules) ---
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_declares_its_type(key: str) -> None:
+    game = GAMES[key]
+    assert isinstance(game, GameRules) and isinstance(game, Game)
+    state = game.new(game.max_players, 5)
+    spectator = game.view(state, None)
+    hides_more_than_the_seed = any(getattr(spectator, f) != getattr(state, f) for f in fields_of(state) if f != "seed")
+    assert game.hidden_information == hides_more_than_the_seed, "hidden_information says whether views hide cards"
+    own = type(game).__dict__
+    assert game.hidden_information == ("public_move" in own and "private_lines" in own), "they come together"
+    assert game.seats_can_leave == ("resign" in type(game).__dict__)
+    assert game.chance == (key in ("geyser", "horizon")), "dice or a deck"
+
+
+def test_no_caller_asks_a_game_what_it_has() -> None:
+    """No hasattr/getattr on a game anywhere: the optional members are declared with defaults."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    found = [
+        f"{path.relative_to(root)}: {line.strip()}"
+        for folder in ("bot", "renderers")
+        for path in (root / folder).rglob("*.py")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.search(r"\b(hasattr|getattr)\((self\.)?(game|engine|self\.game\(match\)|service\.game)", line)
+    ]
+    assert found == []
+
+
+def fields_of(state: object) -> list[str]:
+    return [f.name for f in fields(state)] if is_dataclass(state) else list(type(state).__slots__)
