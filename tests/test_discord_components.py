@@ -65,4 +65,5 @@ async def test_a_menu_for_a_match_that_is_gone_is_refused_in_words(fake: Discord
     await fake.slash("mod", "mod abort", {"match": 1}, channel=thread)
     select = menu.message.components[0]["components"][0]
     reply = await fake.select(mover, menu.message, select["custom_id"], [select["options"][0]["value"]])
-    assert reply.ephemeral and reply.content == "The board has changed since this menu was sent: use /horizon play again."
+    assert reply.ephemeral
+    assert reply.content == "The board has changed since this menu was sent: use /horizon play again."
