@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot import move_log
 from bot.games import GAMES, Game, GameError, Outcome
 from bot.models import RUNNING, Match, MoveRecord, Player
 from bot.service import RESIGN, MatchService, ServiceError
@@ -335,30 +336,15 @@ def replay_states(record: GameRecord) -> list[Any]:
     the seed, which with pure engines is the same as stepping back). A line the engine refuses raises
     RecordError naming it.
     """
-    game: Any = GAMES[record.game]
+    game = GAMES[record.game]
     try:
-        states = [game.new(len(record.players), record.seed, **record.options)]
+        game.new(len(record.players), record.seed, **record.options)
     except (GameError, TypeError, ValueError) as error:
         raise RecordError(f"The record's options cannot start a game of {game.title}: {error}") from None
-    for line in record.moves:
-        where = f"line {line.ply} ({line.kind} {line.move!r})"
-        if line.kind == "undo":
-            if len(states) == 1:
-                raise RecordError(f"{where} takes back a move, but no move is standing.")
-            states.pop()
-            continue
-        state = states[-1]
-        try:
-            if line.kind == RESIGN:
-                state = game.resign(state, line.seat)
-            else:
-                if game.to_move(state) != line.seat:
-                    raise RecordError(f"{where}: seat {line.seat} is not the one to move there.")
-                state = game.play(state, line.move)
-        except (GameError, AttributeError) as error:
-            raise RecordError(f"{where} cannot be replayed: {error}") from None
-        states.append(state)
-    return states
+    try:
+        return move_log.positions(game, len(record.players), record.seed, record.options, record.moves)
+    except move_log.ReplayError as error:
+        raise RecordError(str(error)) from None
 
 
 def replay(record: GameRecord) -> Any:

@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import ratings
+from bot import move_log, ratings
 from bot.clock import ClockSettings, FlagScheduler, MatchClock, SystemTime, TimeSource, format_seconds
 from bot.errors import (  # noqa: F401  (re-exported: the front-ends catch them from here)
     ChallengeTaken,
@@ -59,7 +59,7 @@ from bot.wording import plural
 
 log = logging.getLogger(__name__)
 
-RESIGN = "resign"
+RESIGN = move_log.RESIGN
 """The kind (and text) of a move-log line where a player leaves a game that goes on without them."""
 
 DM_CLOCK = ClockSettings(move_seconds=30, reserve_seconds=60)
@@ -855,12 +855,8 @@ class MatchService:
         return pending.notices[0]
 
     def replay(self, match: Match, records: list[MoveRecord]) -> Any:
-        """The state after `records` (the moves still standing), rebuilt from the seed: engines are pure."""
-        game: Any = self.game(match)
-        state = game.new(len(match.players), match.seed, **match.options)
-        for record in records:
-            state = game.resign(state, record.seat) if record.kind == RESIGN else game.play(state, record.move)
-        return state
+        """The state after `records` (the log, or the moves still standing), rebuilt from the seed."""
+        return move_log.final_position(self.game(match), len(match.players), match.seed, match.options, records)
 
     # --- clocks ---
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import move_log
 from bot.clock import ClockSettings, MatchClock
 from bot.errors import DiskFull, NotSaved
 from bot.games import GAMES, Game, Outcome
@@ -629,13 +630,7 @@ class Store:
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The moves still standing: the log with every undo taking back the last move before it."""
-        standing: list[MoveRecord] = []
-        for record in await self.log(match_id):
-            if record.kind == "undo":
-                standing.pop()
-            else:
-                standing.append(record)
-        return standing
+        return move_log.standing(await self.log(match_id))
 
     async def actions(self, match_id: int) -> list[dict[str, Any]]:
         async with self._db.execute(
