@@ -11,6 +11,7 @@ import pytest
 from bot.clock import FakeTime
 from bot.discord_app import GameBot
 from bot.games import GAMES
+from bot.local import Terminal
 from bot.models import Player
 from bot.service import MatchService, Notice
 from bot.store import Store
@@ -100,3 +101,15 @@ async def fake() -> AsyncIterator[DiscordFake]:
 async def bot(fake: DiscordFake, db_path: Path) -> AsyncIterator[GameBot]:
     async with fake.run(make_bot(fake, db_path)) as running:
         yield running  # type: ignore[misc]
+
+
+@pytest.fixture
+def out() -> list[str]:
+    """What the terminal printed, line by line."""
+    return []
+
+
+@pytest.fixture
+def terminal(service: MatchService, tmp_path: Path, out: list[str]) -> Terminal:
+    """The offline terminal on the test's service, printing into `out`."""
+    return Terminal(service, tmp_path / "renders", out.append)

@@ -16,16 +16,6 @@ from bot.solitaire import layout_of
 from tests.conftest import eventually
 
 
-@pytest.fixture
-def out(tmp_path: Path) -> list[str]:
-    return []
-
-
-@pytest.fixture
-def terminal(service: MatchService, tmp_path: Path, out: list[str]) -> Terminal:
-    return Terminal(service, tmp_path / "renders", out.append)
-
-
 async def run(terminal: Terminal, out: list[str], line: str) -> str:
     """Run a command and return what it printed."""
     before = len(out)

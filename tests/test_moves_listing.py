@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot import posts
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.base import first_word
 from bot.local import GROUPS_SHOWN, Terminal
-from bot.service import MatchService
 from tests.discord_fake import DiscordFake
+from tests.test_local import run
 from tests.toygame import TOY
 
 FISH, VOLCANO, THEMISCYRA, GEYSER, HORIZON = (GAMES[k] for k in ("fish", "volcano", "themiscyra", "geyser", "horizon"))
@@ -149,22 +146,6 @@ def test_a_capped_list_says_how_many_more_and_how_to_narrow_it() -> None:
 
 
 # --- the terminal ---
-
-
-@pytest.fixture
-def out() -> list[str]:
-    return []
-
-
-@pytest.fixture
-def terminal(service: MatchService, tmp_path: Path, out: list[str]) -> Terminal:
-    return Terminal(service, tmp_path / "renders", out.append)
-
-
-async def run(terminal: Terminal, out: list[str], line: str) -> str:
-    before = len(out)
-    assert await terminal.handle(line)
-    return "\n".join(out[before:])
 
 
 async def test_the_terminal_lists_groups_capped_and_filtered(terminal: Terminal, out: list[str]) -> None:
