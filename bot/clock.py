@@ -261,9 +261,10 @@ class FlagScheduler:
                 task = asyncio.create_task(self._guard(self._on_due(match_id, ply)))
                 self._flagging.add(task)
                 task.add_done_callback(self._flagging.discard)
-            if self._sweep is not None and now >= next_sweep:
+            if now >= next_sweep:  # with no sweep too, or the loop would wake at a past time and spin
                 next_sweep = now + self._sweep_every
-                await self._guard(self._sweep())
+                if self._sweep is not None:
+                    await self._guard(self._sweep())
             wake_at = min(self._heap[0][0], next_sweep) if self._heap else next_sweep
             self._wake.clear()
             sleeper = asyncio.ensure_future(self._clock.sleep_until(wake_at))

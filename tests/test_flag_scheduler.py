@@ -246,3 +246,16 @@ async def test_the_default_sweep_is_every_30_seconds() -> None:
     await ticks()
     assert sweeps == [start + 30]
     await scheduler.stop()
+
+
+async def test_without_a_sweep_the_loop_still_sleeps() -> None:
+    """A scheduler with no sweep must not spin once its first sweep time has passed."""
+    time, scheduler, handled, _ = await started(sweep_every=30, with_sweep=False)
+    time.advance(31)
+    await ticks(200)
+    assert len(time.sleeps) <= 3, f"the loop woke {len(time.sleeps)} times with nothing due"
+    scheduler.arm(1, 0, time.now() + 5)
+    time.advance(5)
+    await ticks()
+    assert [m for m, _, _ in handled] == [1]
+    await scheduler.stop()
