@@ -50,12 +50,13 @@ def same(a: Image.Image, b: Image.Image, box: Box) -> bool:
     return a.crop(box).tobytes() == b.crop(box).tobytes()
 
 
-def seat_boxes(image: Image.Image, left: int, right: int) -> list[Box]:
+def seat_boxes(image: Image.Image, left: int, right: int, seats: int | None = None) -> list[Box]:
     """The seat boxes of a panel whose boxes run from x `left` to x `right` (both drawn), top to bottom.
 
     Found down the column 4 px inside the right edge (inside a border, clear of scores and pills): each run
     of at least SEAT_BOX_MIN rows that is not the panel's background and is mostly box fill is one box; its
-    top and bottom are then read in the middle of the box, past the rounded corners.
+    top and bottom are then read in the middle of the box, past the rounded corners. With `seats`, there
+    must be exactly that many.
     """
     x, mid = right - 4, (left + right) // 2
     runs: list[tuple[int, int]] = []
@@ -78,6 +79,7 @@ def seat_boxes(image: Image.Image, left: int, right: int) -> list[Box]:
         while bottom < image.height and image.getpixel((mid, bottom)) != PANEL:
             bottom += 1
         boxes.append((left, top, right + 1, bottom))
+    assert seats is None or len(boxes) == seats, boxes
     return boxes
 
 

@@ -163,12 +163,6 @@ def to_move(turn: int) -> FishState:
     return FISH.state_from_position(tuple([1] * 60), TOKENS, turn=turn)
 
 
-def seat_boxes_of(image: Image.Image) -> list[Box]:
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
-    assert len(boxes) == 2, boxes
-    return boxes
-
-
 def name_row(box: Box) -> Box:
     """The line of a seat box with the name: right of the seat's disc, above the score and the tokens."""
     left, top, right, _ = box
@@ -184,7 +178,7 @@ def tile_box(name: str, half_width: int = 32, half_height: int = 18) -> Box:
 @pytest.mark.parametrize("turn", [0, 1])
 def test_the_seat_to_move_has_a_border_in_its_colour_and_the_status_disc(turn: int) -> None:
     image = rgb(render("fish", to_move(turn), caption=Caption(names=NAMES)))
-    boxes = seat_boxes_of(image)
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
     assert frame_share(image, boxes[turn], SEAT_COLOURS[turn]) == 1.0
     assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0  # no border at all on the other box
     # "<name> to move" under the boxes starts with a disc in the mover's colour
@@ -199,8 +193,8 @@ def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
     spectator = rgb(render("fish", state, caption=Caption(names=NAMES)))
     for viewer in (0, 1):
         image = rgb(render("fish", state, viewer, caption=Caption(names=NAMES)))
-        boxes = seat_boxes_of(image)
-        assert boxes == seat_boxes_of(spectator)
+        boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
+        assert boxes == seat_boxes(spectator, SEAT_LEFT, SEAT_RIGHT, seats=2)
         mine = name_row(boxes[viewer])
         name_end = ink_right(spectator, mine, TEXT)
         assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)" after the name

@@ -412,12 +412,6 @@ SEAT_LEFT, SEAT_RIGHT = geyser.PANEL_LEFT + 8, geyser.WIDTH - 10  # the seat box
 TWO = {"c3": (0, 1), "h9": (1, 1)}
 
 
-def seat_boxes_of(image: Image.Image, seats: int = 2) -> list[Box]:
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
-    assert len(boxes) == seats, boxes
-    return boxes
-
-
 def name_row(box: Box) -> Box:
     """The line of a seat box with the name and its tags: right of the seat's disc, left of the geyser count."""
     left, top, right, _ = box
@@ -430,7 +424,7 @@ def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name
     assert GEYSER.to_move(state) == turn
     image = rgb(render("geyser", state, caption=Caption(names=NAMES[:2])))
     other = rgb(render("geyser", position(TWO, turn=1 - turn), caption=Caption(names=NAMES[:2])))
-    boxes = seat_boxes_of(image)
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
     assert frame_share(image, boxes[turn], geyser.seat_colour(turn)) == 1.0
     assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
     row = name_row(boxes[turn])
@@ -442,7 +436,7 @@ def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
     spectator = rgb(render("geyser", state, caption=Caption(names=NAMES[:2])))
     for viewer in (0, 1):
         image = rgb(render("geyser", state, viewer, caption=Caption(names=NAMES[:2])))
-        boxes = seat_boxes_of(image)
+        boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
         mine = name_row(boxes[viewer])
         name_end = ink_right(spectator, mine, TEXT)
         assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)"

@@ -447,12 +447,6 @@ def test_random_positions_with_random_captions_render() -> None:
 SEAT_LEFT, SEAT_RIGHT = horizon.PANEL_LEFT + 8, horizon.WIDTH - 10  # the seat boxes' left and right edges
 
 
-def seat_boxes_of(image: Image.Image) -> list[Box]:
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
-    assert len(boxes) == 2, boxes
-    return boxes
-
-
 def name_row(box: Box) -> Box:
     """The line of a seat box with the name and its tags: right of the seat's disc, left of the escaped count."""
     left, top, right, _ = box
@@ -486,7 +480,7 @@ def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name
     state = HORIZON.new(2, 5, first=turn)
     assert HORIZON.to_move(state) == turn
     image, other = shot(state), shot(HORIZON.new(2, 5, first=1 - turn))
-    boxes = seat_boxes_of(image)
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
     assert frame_share(image, boxes[turn], horizon.seat_colour(turn)) == 1.0
     assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
     row = name_row(boxes[turn])
@@ -510,7 +504,7 @@ def test_the_viewers_hand_is_drawn_face_up_where_a_spectator_sees_no_card_face()
         for kind in horizon.KIND_COLOURS.values():
             assert count(public, horizon.hand_area(state, None), kind) == 0, kind
         # "(you)" after the viewer's name in the panel, and nowhere else there
-        boxes = seat_boxes_of(private)
+        boxes = seat_boxes(private, SEAT_LEFT, SEAT_RIGHT, seats=2)
         mine = name_row(boxes[viewer])
         name_end = ink_right(public, mine, TEXT)
         assert ink_right(private, mine, TEXT) - name_end >= 40

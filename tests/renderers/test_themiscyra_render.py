@@ -300,12 +300,6 @@ def test_render_draws_through_the_registry_and_rejects_nothing_it_knows() -> Non
 SEAT_LEFT, SEAT_RIGHT = themiscyra.PANEL_LEFT + 8, themiscyra.WIDTH - 10  # the seat boxes' left and right edges
 
 
-def seat_boxes_of(image: Image.Image) -> list[Box]:
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
-    assert len(boxes) == 2, boxes
-    return boxes
-
-
 def name_row(box: Box) -> Box:
     """The line of a seat box with the name and its tags, right of the seat's stone."""
     left, top, right, _ = box
@@ -322,7 +316,7 @@ def stones_to_move(turn: int) -> ThemiscyraState:
 def test_the_seat_to_move_has_a_gold_border_and_an_arrow_after_its_name(turn: int) -> None:
     image = rgb(render("themiscyra", stones_to_move(turn), caption=Caption(names=NAMES)))
     other = rgb(render("themiscyra", stones_to_move(1 - turn), caption=Caption(names=NAMES)))
-    boxes = seat_boxes_of(image)
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
     assert frame_share(image, boxes[turn], HIGHLIGHT) == 1.0
     assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
     row = name_row(boxes[turn])
@@ -332,7 +326,7 @@ def test_the_seat_to_move_has_a_gold_border_and_an_arrow_after_its_name(turn: in
 def test_a_result_in_the_caption_takes_the_turn_border_away() -> None:
     caption = Caption(names=NAMES, result="bob wins on time")
     image = rgb(render("themiscyra", stones_to_move(0), caption=caption))
-    for box in seat_boxes_of(image):
+    for box in seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2):
         assert frame_share(image, box, PANEL_BOX) == 1.0
 
 
@@ -341,7 +335,7 @@ def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
     spectator = rgb(render("themiscyra", state, caption=Caption(names=NAMES)))
     for viewer in (0, 1):
         image = rgb(render("themiscyra", state, viewer, caption=Caption(names=NAMES)))
-        boxes = seat_boxes_of(image)
+        boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
         mine = name_row(boxes[viewer])
         name_end = ink_right(spectator, mine, TEXT)
         assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)"

@@ -208,12 +208,6 @@ SEAT_LEFT, SEAT_RIGHT = volcano.PANEL_LEFT + 8, volcano.WIDTH - 10  # the seat b
 QUIET = {"c1": "R1R2R3", "d3": "Y1Y2Y3"}, "a1 b2 c3 d4 e5"  # stacks and caps of a plain position
 
 
-def seat_boxes_of(image: Image.Image, seats: int) -> list[Box]:
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT)
-    assert len(boxes) == seats, boxes
-    return boxes
-
-
 def name_row(box: Box) -> Box:
     """The line of a seat box with the name and its tags: right of the seat's disc, left of the score."""
     left, top, right, _ = box
@@ -225,7 +219,7 @@ def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name
     stacks, caps = QUIET
     state = VOLCANO.state_from_position(stacks, caps, seats=3, turn=turn)
     image = rgb(render("volcano", state, caption=Caption(names=NAMES[:3])))
-    boxes = seat_boxes_of(image, 3)
+    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=3)
     for seat, box in enumerate(boxes):
         if seat == turn:
             assert frame_share(image, box, volcano.seat_colour(seat)) == 1.0
@@ -243,7 +237,7 @@ def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
     spectator = rgb(render("volcano", state, caption=Caption(names=NAMES[:3])))
     for viewer in (0, 1, 2):
         image = rgb(render("volcano", state, viewer, caption=Caption(names=NAMES[:3])))
-        boxes = seat_boxes_of(image, 3)
+        boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=3)
         mine = name_row(boxes[viewer])
         name_end = ink_right(spectator, mine, TEXT)
         assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)"
