@@ -11,6 +11,7 @@ a .venv that still has every dependency is used as it is.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -24,13 +25,7 @@ DEPENDENCIES = ("aiosqlite", "discord", "PIL")
 
 
 def _have_dependencies() -> bool:
-    try:
-        import aiosqlite  # noqa: F401
-        import discord  # noqa: F401
-        import PIL  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return all(importlib.util.find_spec(name) is not None for name in DEPENDENCIES)
 
 
 def fingerprint() -> str:
