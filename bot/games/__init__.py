@@ -5,7 +5,7 @@ Engines are pure: no I/O, no clock, no randomness except the seeded generator ke
 
 from __future__ import annotations
 
-from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome
+from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome, Termination
 from bot.games.fish import FISH
 from bot.games.geyser import GEYSER
 from bot.games.horizon import HORIZON
@@ -14,4 +14,4 @@ from bot.games.volcano import VOLCANO
 
 GAMES: dict[str, Game] = {game.key: game for game in (FISH, VOLCANO, THEMISCYRA, GEYSER, HORIZON)}
 
-__all__ = ["GAMES", "BadOptions", "Game", "GameError", "IllegalMove", "InvalidNotation", "Outcome"]
+__all__ = ["GAMES", "BadOptions", "Game", "GameError", "IllegalMove", "InvalidNotation", "Outcome", "Termination"]

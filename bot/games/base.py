@@ -7,6 +7,7 @@ canonical notation, and every refusal is a ValueError whose message quotes the i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -26,28 +27,55 @@ class BadOptions(GameError):
     """`new` was given an unknown option, a bad option value or a bad seat count."""
 
 
+class Termination(str, Enum):
+    """How a game ended, for code to branch on (posts, records, ratings) where `Outcome.reason` is for
+    people. Engines only ever end a game by the rules; the others are the service's."""
+
+    RULES = "rules"
+    """The position ended the game (the engine's own outcome)."""
+    RESIGNATION = "resignation"
+    FLAG = "flag"
+    """The seat to move ran out of reserve time."""
+    ADJUDICATION = "adjudication"
+    """A moderator named the result."""
+    ABANDONED = "abandoned"
+    """Every person left; only computer players remained."""
+    ABORT = "abort"
+    """A moderator stopped the match with no result: no `Outcome` carries it (an aborted match has none),
+    but records and lists name it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended.
 
     `scores` is indexed by seat. `winners` holds the seats that won; it is empty for a draw.
-    `reason` is a short sentence for players ("more fish", "reserve time ran out").
+    `reason` is a short sentence for players ("more fish", "reserve time ran out"); `termination` says
+    the same for code.
     """
 
     scores: tuple[float, ...]
     winners: frozenset[int]
     reason: str
+    termination: Termination = Termination.RULES
 
     @property
     def is_draw(self) -> bool:
         return not self.winners
 
     def to_json(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": sorted(self.winners), "reason": self.reason}
+        return {
+            "scores": list(self.scores),
+            "winners": sorted(self.winners),
+            "reason": self.reason,
+            "termination": self.termination.value,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Outcome:
-        return cls(tuple(data["scores"]), frozenset(data["winners"]), data["reason"])
+        """Read `to_json`'s dict; one stored before `termination` existed reads as ended by the rules."""
+        termination = Termination(data.get("termination", Termination.RULES.value))
+        return cls(tuple(data["scores"]), frozenset(data["winners"]), data["reason"], termination)
 
 
 @runtime_checkable
