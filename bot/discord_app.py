@@ -98,7 +98,6 @@ class GameBot(commands.Bot):
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
         )
-        self.add_dynamic_items(*views.DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self._resumed = await self.service.start()

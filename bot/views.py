@@ -9,15 +9,15 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
+from discord.ext import commands
 
 from bot import discord_ids, posts
 from bot import discord_limits as limits
-from bot.clock import ClockSettings
 from bot.games import GameError
-from bot.models import OPEN, Lobby, Match, Place
+from bot.models import Match
 from bot.service import ServiceError
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,23 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         await refuse(interaction, message)
     except discord.HTTPException:
         log.info("could not send a refusal to %s", interaction.user)
+
+
+class ComponentOwner:
+    """A cog that answers restart-proof components: it registers them when it is loaded and removes them
+    when it is unloaded, unless another loaded cog answers them too (every game's cog answers the board
+    controls). Put it before the Cog class in the bases."""
+
+    components: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+    bot: commands.Bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.components)
+
+    async def cog_unload(self) -> None:
+        owners = [cog for cog in self.bot.cogs.values() if cog is not self and isinstance(cog, ComponentOwner)]
+        still = {item for cog in owners for item in cog.components}
+        self.bot.remove_dynamic_items(*(item for item in self.components if item not in still))
 
 
 class Guarded:
@@ -89,7 +106,7 @@ def board_view(match: Match, game: Any) -> discord.ui.View:
 async def play_choice(interaction: discord.Interaction, match_id: int, ply: int, move: str) -> None:
     """Play a clicked or picked move through the service, as a typed one would be (ply checked)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    notice = await _service(interaction).move(
+    notice = await service_of(interaction).move(
         match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
     )
     await interaction.followup.send(f"Played: {notice.lines[0] if notice.lines else move}", ephemeral=True)
@@ -163,7 +180,7 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     await interaction.followup.send(message, ephemeral=True)
 
 
-def _service(interaction: discord.Interaction) -> Any:
+def service_of(interaction: discord.Interaction) -> Any:
     return interaction.client.matches  # type: ignore[attr-defined]  # the GameBot's service
 
 
@@ -188,18 +205,18 @@ class MovesButton(
 
     async def check(self, interaction: discord.Interaction) -> None:
         """Only the player to move, on the newest board."""
-        match = await _service(interaction).get(self.match_id)
+        match = await service_of(interaction).get(self.match_id)
         me = discord_ids.player(interaction.user)
         if not match.running or match.ply != self.ply:
             raise ServiceError("This board is out of date: look at the newest one.")
         if not match.seats_of(me.id):
             raise ServiceError(f"You are not playing in match #{match.id}.")
-        seat = _service(interaction).game(match).to_move(match.state)
+        seat = service_of(interaction).game(match).to_move(match.state)
         if seat not in match.seats_of(me.id):
             raise ServiceError(f"It is {match.players[seat].name}'s turn, not yours.")
 
     async def act(self, interaction: discord.Interaction) -> None:
-        service = _service(interaction)
+        service = service_of(interaction)
         match = await service.get(self.match_id)
         game = service.game(match)
         lines = posts.moves_lines(game, game.legal_moves(match.state))  # the same list as `/game moves`
@@ -233,7 +250,7 @@ class ResignButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 
 async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None:
     """The confirmation to resign (from the button or /game resign); ServiceError if it cannot be."""
-    service = _service(interaction)
+    service = service_of(interaction)
     match = await service.get(match_id)
     if not match.running:
         raise ServiceError(f"Match #{match.id} is already over.")
@@ -263,136 +280,9 @@ class ConfirmResignButton(
 
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _service(interaction).resign(self.match_id, discord_ids.player(interaction.user).id)
+        await service_of(interaction).resign(self.match_id, discord_ids.player(interaction.user).id)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
 
-CHALLENGE = r"challenge:(?P<game>[a-z]+):(?P<by>\d+):(?P<to>\d+):(?P<move>\d+):(?P<reserve>\d+)"
-
-
-class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE):
-    """Only the challenged player may accept; the match starts in the channel of the challenge.
-
-    The clock rides in the custom_id (0/0 for none), so a challenge needs no storage until accepted.
-    """
-
-    def __init__(self, game: str, by: int, to: int, clock: ClockSettings | None) -> None:
-        move, reserve = (int(clock.move_seconds), int(clock.reserve_seconds)) if clock else (0, 0)
-        super().__init__(
-            discord.ui.Button(
-                label="Accept",
-                style=discord.ButtonStyle.success,
-                custom_id=f"challenge:{game}:{by}:{to}:{move}:{reserve}",
-            )
-        )
-        self.game, self.by, self.to, self.clock = game, by, to, clock
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> AcceptChallengeButton:
-        move = int(match["move"])
-        clock = ClockSettings(move, int(match["reserve"])) if move else None
-        return cls(match["game"], int(match["by"]), int(match["to"]), clock)
-
-    async def check(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.to:
-            raise ServiceError(f"Only <@{self.to}> can accept this challenge.")
-        if interaction.guild is None or interaction.channel is None:
-            raise ServiceError("Challenges are accepted in a server channel.")
-
-    async def act(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild is not None and interaction.channel is not None  # check() saw to it
-        try:
-            challenger = interaction.guild.get_member(self.by) or await interaction.guild.fetch_member(self.by)
-        except discord.NotFound:
-            await interaction.response.edit_message(
-                content="This challenge is void: the challenger has left the server.", view=None
-            )
-            return
-        message_id = interaction.message.id if interaction.message is not None else interaction.id
-        # the stored challenge decides who may accept, not only the custom_id; before answering in public
-        await _service(interaction).check_challenge(message_id, discord_ids.player(interaction.user))
-        await defer_public(interaction)
-        match = await _service(interaction).create_match(
-            self.game,
-            [discord_ids.player(challenger), discord_ids.player(interaction.user)],
-            clock=self.clock,
-            place=Place(interaction.guild.id, interaction.channel.id),
-            challenge=message_id,  # a second click, even a simultaneous one, is refused here
-        )
-        if interaction.message is not None:
-            with contextlib.suppress(discord.HTTPException):  # gone meanwhile: the match is on all the same
-                await interaction.message.edit(view=None)
-        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
-
-
-LOBBY_BUTTONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "computer": ("Add computer", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-}
-
-
-def lobby_view(lobby: Lobby) -> discord.ui.View | None:
-    """Join, Leave and Start under an open lobby; nothing once it has started or been cancelled."""
-    if lobby.status != OPEN:
-        return None
-    view = discord.ui.View(timeout=None)
-    for action in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(action, lobby.id))
-    return view
-
-
-class LobbyButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lobby:(?P<action>join|leave|computer|start):(?P<id>\d+)",
-):
-    """The lobby message's buttons; the service checks who may do what (only the creator adds a computer,
-    at the normal level, or starts)."""
-
-    def __init__(self, action: str, lobby_id: int) -> None:
-        label, style = LOBBY_BUTTONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{action}:{lobby_id}"))
-        self.action, self.lobby_id = action, lobby_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(match["action"], int(match["id"]))
-
-    async def act(self, interaction: discord.Interaction) -> None:
-        service = _service(interaction)
-        me = discord_ids.player(interaction.user)
-        match = None
-        if self.action == "join":
-            lobby = await service.join_lobby(self.lobby_id, me)
-        elif self.action == "leave":
-            lobby = await service.leave_lobby(self.lobby_id, me)
-        elif self.action == "computer":
-            lobby = await service.add_computer(self.lobby_id, me)
-        else:
-            await interaction.response.defer()  # the first board is posted before the game is on
-            match = await service.start_lobby(self.lobby_id, me)
-            lobby = await service.get_lobby(self.lobby_id)
-        text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
-        none = discord.AllowedMentions.none()
-        if match is None:
-            await interaction.response.edit_message(content=text, view=lobby_view(lobby), allowed_mentions=none)
-            return
-        await interaction.edit_original_response(content=text, view=None, allowed_mentions=none)
-        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
-
-
-DYNAMIC_ITEMS = (
-    MovesButton,
-    ResignButton,
-    ConfirmResignButton,
-    AcceptChallengeButton,
-    LobbyButton,
-    PlayButton,
-    PlaySelect,
-)
+BOARD_CONTROLS = (MovesButton, ResignButton, ConfirmResignButton, PlayButton, PlaySelect)
+"""The components under every running board, whatever the game: each game's cog answers them."""

@@ -67,3 +67,24 @@ async def test_a_menu_for_a_match_that_is_gone_is_refused_in_words(fake: Discord
     reply = await fake.select(mover, menu.message, select["custom_id"], [select["options"][0]["value"]])
     assert reply.ephemeral
     assert reply.content == "The board has changed since this menu was sent: use /horizon play again."
+
+
+async def test_each_cog_answers_the_components_it_owns(fake: DiscordFake, bot: GameBot) -> None:
+    """Components are registered by the cogs that own them: unloading Event Horizon's cog takes its card
+    menu with it, while the board controls and the challenge button, which the other games' cogs answer
+    too, keep working."""
+    challenge = await fake.slash("alice", "horizon challenge", {"opponent": "bob"})
+    await fake.click("bob", challenge.message, label="Accept")
+    thread = fake.threads[-1]
+    match = await bot.matches.get(1)
+    mover = ("alice", "bob")[bot.matches.game(match).to_move(match.state)]
+    menu = await fake.slash(mover, "horizon play", channel=thread)
+    await bot.remove_cog("HorizonCog")
+    select = menu.message.components[0]["components"][0]
+    unanswered = await fake.select(mover, menu.message, select["custom_id"], [select["options"][0]["value"]], wait=False)
+    moves = await fake.click(mover, board_of(fake, thread), label="My moves")
+    assert moves.ephemeral and "legal moves" in (moves.content or "")
+    assert not unanswered.done  # nobody answers the menu any more: Discord would say the interaction failed
+    fish = await fake.slash("carol", "fish challenge", {"opponent": "mod"})
+    accepted = await fake.click("mod", fish.message, label="Accept")
+    assert accepted.followups and "Match #2 is on" in (accepted.followups[0].content or "")

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot import discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.clock import ClockSettings
+from bot.cogs.challenge import AcceptChallengeButton
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
 from bot.service import MatchService, ServiceError
@@ -95,8 +96,10 @@ async def find_match(
     raise Refusal("There is no running match here: use this in a match's thread, or add `match:`.")
 
 
-class GameCog(commands.GroupCog):
+class GameCog(views.ComponentOwner, commands.GroupCog):
     """Shared commands; a subclass sets `game_key` and its group: `class FishCog(GameCog, group_name="fish")`."""
+
+    components = views.BOARD_CONTROLS
 
     game_key = ""
     continues_turns = False
@@ -297,6 +300,8 @@ class GameCog(commands.GroupCog):
 class TwoPlayerCog(GameCog):
     """Games for two: a player challenges another, who accepts with a button, or the bot, which plays."""
 
+    components = (*GameCog.components, AcceptChallengeButton)
+
     @app_commands.command(description="Challenge someone to a game (they accept with a button), or the bot itself")
     @app_commands.describe(
         opponent="who you challenge; choose the bot to play against the computer",
@@ -327,7 +332,7 @@ class TwoPlayerCog(GameCog):
                 raise Refusal(why)
             timing = f" with {settings.describe()}" if settings else ""
             view = discord.ui.View(timeout=None)
-            view.add_item(views.AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
+            view.add_item(AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
             await interaction.response.send_message(
                 f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
                 view=view,

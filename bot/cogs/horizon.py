@@ -143,6 +143,7 @@ class SpaceSelect(
 
 class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Horizon: race out of a black hole, 2"):
     game_key = "horizon"
+    components = (*TwoPlayerCog.components, CardSelect, SpaceSelect)
 
     @app_commands.command(description="Your hand and the cards you know, as a picture only you see")
     @app_commands.describe(match="match number, if you play several")
@@ -170,5 +171,4 @@ class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Ho
 
 
 async def setup(bot: discord_app.GameBot) -> None:
-    bot.add_dynamic_items(CardSelect, SpaceSelect)
     await bot.add_cog(HorizonCog(bot))

@@ -1,11 +1,12 @@
 """Games of one or of more than two players gather in a lobby first: `/<game> new`, join, leave, start.
 
 A game's cog subclasses `LobbyCog` and writes its own `new` command (its options differ from game to
-game), which calls `open_lobby`. The lobby message carries Join / Leave / Start buttons (bot/views.py).
+game), which calls `open_lobby`. The lobby message carries the Join / Leave / Add computer / Start buttons defined here.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,11 +15,72 @@ from discord import app_commands
 
 from bot import discord_ids, posts, views
 from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, server_id
-from bot.models import Lobby, Place, Player
+from bot.models import OPEN, Lobby, Place, Player
+
+LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "computer": ("Add computer", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+def lobby_view(lobby: Lobby) -> discord.ui.View | None:
+    """Join, Leave and Start under an open lobby; nothing once it has started or been cancelled."""
+    if lobby.status != OPEN:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_BUTTONS:
+        view.add_item(LobbyButton(action, lobby.id))
+    return view
+
+
+class LobbyButton(
+    views.Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lobby:(?P<action>join|leave|computer|start):(?P<id>\d+)",
+):
+    """The lobby message's buttons; the service checks who may do what (only the creator adds a computer,
+    at the normal level, or starts)."""
+
+    def __init__(self, action: str, lobby_id: int) -> None:
+        label, style = LOBBY_BUTTONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{action}:{lobby_id}"))
+        self.action, self.lobby_id = action, lobby_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["id"]))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        service = views.service_of(interaction)
+        me = discord_ids.player(interaction.user)
+        match = None
+        if self.action == "join":
+            lobby = await service.join_lobby(self.lobby_id, me)
+        elif self.action == "leave":
+            lobby = await service.leave_lobby(self.lobby_id, me)
+        elif self.action == "computer":
+            lobby = await service.add_computer(self.lobby_id, me)
+        else:
+            await interaction.response.defer()  # the first board is posted before the game is on
+            match = await service.start_lobby(self.lobby_id, me)
+            lobby = await service.get_lobby(self.lobby_id)
+        text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
+        none = discord.AllowedMentions.none()
+        if match is None:
+            await interaction.response.edit_message(content=text, view=lobby_view(lobby), allowed_mentions=none)
+            return
+        await interaction.edit_original_response(content=text, view=None, allowed_mentions=none)
+        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
 
 
 class LobbyCog(GameCog):
-    """The lobby commands; `new` is the subclass's."""
+    """The lobby commands and buttons; `new` is the subclass's."""
+
+    components = (*GameCog.components, LobbyButton)
 
     async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
         """Open a lobby here with the given engine options (bad ones are refused now) and post it."""
@@ -36,7 +98,7 @@ class LobbyCog(GameCog):
         lines = posts.lobby_lines(self.service, lobby, f"/{self.game_key}")
         await interaction.response.send_message(
             "\n".join([first, *lines] if first else lines),
-            view=views.lobby_view(lobby) or discord.utils.MISSING,
+            view=lobby_view(lobby) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
