@@ -188,7 +188,7 @@ class GameBot(commands.Bot):
         name = f"{title} #{match.id}: {' vs '.join(match.names)}"[:100]
         try:
             return await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=limits.LONGEST_ARCHIVE
             )
         except discord.HTTPException as error:
             log.info("could not open a thread for match %s (%s); posting in the channel", match.id, _why(error))
@@ -342,6 +342,8 @@ class GameBot(commands.Bot):
         """Earlier boards lose their buttons, so only the current one can be acted on."""
         try:
             channel = await self.channel(channel_id)
+            if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
+                await channel.edit(archived=False)  # a message in an archived thread cannot be edited
             await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
         except discord.HTTPException:
             log.info("could not remove the buttons of message %s", message_id)

@@ -19,6 +19,10 @@ CHOICE = 100
 CHOICES = 25
 """Autocomplete choices, and options in a select menu."""
 BUTTON_LABEL = 80
+"""Characters in a button's label."""
+LONGEST_ARCHIVE = 10080
+"""Minutes of quiet before Discord archives a thread, the longest it offers (60, 1440, 4320 or 10080;
+every server may use all four since 2022): games by post go days between moves."""
 
 _MENTION = re.compile(r"@(everyone|here)|<(@[!&]?|#)(\d+)>")
 

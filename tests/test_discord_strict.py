@@ -400,3 +400,17 @@ async def test_after_a_restart_a_match_that_cannot_be_posted_waits_unflagged(
         assert (repost.content or "").startswith("Done")
         assert (await restarted.matches.get(1)).clock.running  # type: ignore[union-attr]
         assert boards(fake, fake.threads[-1])
+
+
+async def test_threads_archive_after_a_week_and_are_reopened_to_take_buttons_off(fake: DiscordFake, bot: GameBot) -> None:
+    """Games by post go days between moves: a match's thread asks for Discord's longest auto-archive (a
+    week), and an old board in an archived thread loses its buttons after the bot reopens the thread
+    (Discord refuses to edit a message in an archived thread)."""
+    thread = await challenge(fake)
+    assert thread.auto_archive_duration == 10080
+    board = boards(fake, thread)[-1]
+    assert board.components
+    await fake.archive(thread)
+    await fake.wait_until(lambda: bot.get_channel(thread.id) is None, what="THREAD_UPDATE")  # leaves the cache
+    await bot._strip_buttons(thread.id, board.id)
+    assert not board.components and not thread.archived
