@@ -83,11 +83,16 @@ def run_at(rev: str, games: int) -> dict[str, dict[str, tuple[float, float]]]:
     """The same measurement on a checkout of `rev`, in a child process (its own imports)."""
     folder = Path(tempfile.mkdtemp(prefix="bench-base-"))
     try:
-        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", str(folder), rev], check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(HERE), "worktree", "add", "--detach", str(folder), rev], check=True, capture_output=True
+        )
         shutil.copy(Path(__file__), folder / "bench" / "pipeline.py")
         out = subprocess.run(
             [sys.executable, str(folder / "bench" / "pipeline.py"), "--games", str(games), "--json"],
-            check=True, capture_output=True, text=True, cwd=folder,
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=folder,
         )
         return json.loads(out.stdout)
     finally:

@@ -81,7 +81,9 @@ async def test_each_cog_answers_the_components_it_owns(fake: DiscordFake, bot: G
     menu = await fake.slash(mover, "horizon play", channel=thread)
     await bot.remove_cog("HorizonCog")
     select = menu.message.components[0]["components"][0]
-    unanswered = await fake.select(mover, menu.message, select["custom_id"], [select["options"][0]["value"]], wait=False)
+    unanswered = await fake.select(
+        mover, menu.message, select["custom_id"], [select["options"][0]["value"]], wait=False
+    )
     moves = await fake.click(mover, board_of(fake, thread), label="My moves")
     assert moves.ephemeral and "legal moves" in (moves.content or "")
     assert not unanswered.done  # nobody answers the menu any more: Discord would say the interaction failed

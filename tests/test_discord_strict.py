@@ -402,7 +402,9 @@ async def test_after_a_restart_a_match_that_cannot_be_posted_waits_unflagged(
         assert boards(fake, fake.threads[-1])
 
 
-async def test_threads_archive_after_a_week_and_are_reopened_to_take_buttons_off(fake: DiscordFake, bot: GameBot) -> None:
+async def test_threads_archive_after_a_week_and_are_reopened_to_take_buttons_off(
+    fake: DiscordFake, bot: GameBot
+) -> None:
     """Games by post go days between moves: a match's thread asks for Discord's longest auto-archive (a
     week), and an old board in an archived thread loses its buttons after the bot reopens the thread
     (Discord refuses to edit a message in an archived thread)."""
