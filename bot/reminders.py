@@ -59,8 +59,6 @@ def reminders(clock: MatchClock | None, turn_began: float | None) -> tuple[Remin
     found = []
     if clock.used < allowance / 2:  # a turn resumed past its half was reminded before the pause
         found.append(Reminder(clock.turn_started - clock.used + allowance / 2, "half"))
-    whole = allowance + clock.reserves[clock.seat]
-    last = deadline - min(HOUR, whole / 10)
-    if not found or last > found[0].when:
-        found.append(Reminder(last, "last"))
+    whole = allowance + clock.reserves[clock.seat]  # so the last reminder comes after the half one
+    found.append(Reminder(deadline - min(HOUR, whole / 10), "last"))
     return tuple(found)

@@ -37,8 +37,10 @@ def test_a_turn_resumed_past_its_half_gets_only_the_last_reminder() -> None:
 
 
 def test_a_resumed_turn_keeps_its_half_at_the_same_share_of_the_allowance() -> None:
-    clock = running(4 * HOUR, 0, used=HOUR)
-    assert reminders(clock, None)[0] == Reminder(T0 + HOUR, "half")
+    clock = running(4 * HOUR, 0, used=1.5 * HOUR)
+    assert reminders(clock, None)[0] == Reminder(T0 + HOUR / 2, "half")
+    at_half = running(4 * HOUR, 0, used=2 * HOUR)  # paused exactly at the half: reminded before the pause
+    assert [r.kind for r in reminders(at_half, None)] == ["last"]
 
 
 def test_live_clocks_are_never_reminded() -> None:
@@ -54,5 +56,6 @@ def test_no_reminder_while_the_clock_is_stopped() -> None:
 
 
 def test_an_untimed_turn_is_reminded_three_times_a_day_apart() -> None:
-    assert reminders(None, T0) == tuple(Reminder(T0 + n * DAY, "idle", n) for n in (1, 2, 3))
+    assert reminders(None, T0) == tuple(Reminder(T0 + n * 86_400, "idle", n) for n in (1, 2, 3))
+    assert DAY == 86_400
     assert reminders(None, None) == ()
