@@ -1,7 +1,7 @@
 """Mutation testing: does a one-token change to the code make its own tests fail?
 
-Run: .venv/bin/python bench/mutate.py bot/clock.py tests/test_clock.py tests/test_flag_scheduler.py
-     [--only FlagScheduler,MatchClock.after_move] [--sample 80] [--seed 1] [--list] [--jobs 2]
+Run: .venv/bin/python bench/mutate.py bot/clock.py tests/test_clock.py
+     [--only MatchClock.flagged,MatchClock.after_move] [--sample 80] [--seed 1] [--list] [--jobs 2]
 
 A small AST mutator of our own (mutmut wants a setup.cfg layout and rewrites files in place; this needs
 nothing beyond the standard library). Each mutant changes one thing in the module: a comparison

@@ -1,4 +1,4 @@
-"""Match clocks: pure arithmetic over absolute times, and the scheduler that flags timeouts.
+"""Match clocks: pure arithmetic over absolute times (the scheduler that flags timeouts is bot/service/flags.py).
 
 A clock never counts down in storage. It keeps when the current turn started (the moment the board post
 succeeded), how much of the turn was used before a pause, and each seat's reserve at the start of the turn.
@@ -9,19 +9,26 @@ runs against the wall clock in production and a fake clock in tests.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
-import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-log = logging.getLogger(__name__)
-
 LAG_GRACE = 1.0
 """Seconds after a deadline before the flag falls, so a move sent just in time is not beaten by lag."""
+MOVE_SECONDS = (1, 86_400)
+"""The move allowance a match may set, in seconds (1 s to 24 h); the death match command's bounds too."""
+RESERVE_SECONDS = (0, 86_400)
+"""The reserve a match may set, in seconds (none to 24 h)."""
+CLOCK_HELP = "seconds a move/reserve seconds, e.g. 30/60 (default none)"
+"""What a clock option takes, in one line (the slash commands' `clock:` and the terminal's `--clock`)."""
+NO_CLOCK = ("", "none", "off", "no")
+"""Words for no clock at all (case does not count)."""
+
+
+class ClockError(ValueError):
+    """A clock written wrongly or out of range; the message says what is allowed."""
 
 
 class TimeSource(Protocol):
@@ -75,8 +82,9 @@ class ClockSettings:
     reserve_seconds: float = 60.0
 
     def __post_init__(self) -> None:
-        if not (1 <= self.move_seconds <= 86_400 and 0 <= self.reserve_seconds <= 86_400):
-            raise ValueError("The move clock must be 1 s to 24 h and the reserve 0 s to 24 h.")
+        (low, high), (least, most) = MOVE_SECONDS, RESERVE_SECONDS
+        if not (low <= self.move_seconds <= high and least <= self.reserve_seconds <= most):
+            raise ClockError("The move clock must be 1 s to 24 h and the reserve 0 s to 24 h.")
 
     def describe(self) -> str:
         return f"{format_seconds(self.move_seconds)} a move + {format_seconds(self.reserve_seconds)} reserve"
@@ -197,87 +205,32 @@ class MatchClock:
         )
 
 
+def parse_clock(text: str | None) -> ClockSettings | None:
+    """A clock as typed, by Discord's `clock:` and the terminal's `--clock` alike: `30/60` (seconds a move /
+    seconds of reserve), `30` (no reserve), or no clock (nothing, `none`, `off`, `no`). Anything else is a
+    `ClockError` that says why. The one place a new way of writing a clock would go."""
+    if text is None or text.strip().lower() in NO_CLOCK:
+        return None
+    move, _, reserve = text.strip().partition("/")
+    return ClockSettings(parse_seconds(move, "the move clock"), parse_seconds(reserve or "0", "the reserve"))
+
+
+def parse_seconds(text: str, what: str) -> float:
+    """A number of seconds as typed (`30`, `7.5`), for the clock named `what` ("the move clock", "the
+    reserve"); the range is `ClockSettings`' to check."""
+    try:
+        return float(text)
+    except ValueError:
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "…"
+        raise ClockError(
+            f"{what[:1].upper()}{what[1:]} must be a number of seconds, not {shown}: write the clock as move/reserve"
+            " seconds, like 30/60."
+        ) from None
+
+
 def format_seconds(seconds: float) -> str:
     """`0:45`, `1:00`, `1:02:03`; rounded up, so 0:00 shows only once the time is really gone."""
     whole = max(0, math.ceil(seconds - 1e-9))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
-class FlagScheduler:
-    """Flags timeouts without anyone asking: one task, one heap entry per armed turn, plus a slow sweep.
-
-    `arm(match_id, ply, when)` is called whenever a turn's clock starts; stale entries (the match moved
-    on) are harmless because `on_due` re-checks the match under its lock. The sweep is the safety net
-    for anything a timer missed.
-    """
-
-    def __init__(
-        self,
-        clock: TimeSource,
-        on_due: Callable[[int, int], Awaitable[None]],
-        sweep: Callable[[], Awaitable[None]] | None = None,
-        sweep_every: float = 30.0,
-    ) -> None:
-        self._clock = clock
-        self._on_due = on_due
-        self._sweep = sweep
-        self._sweep_every = sweep_every
-        self._heap: list[tuple[float, int, int]] = []
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._flagging: set[asyncio.Task[None]] = set()  # due entries being handled, each in its own task
-
-    def arm(self, match_id: int, ply: int, when: float) -> None:
-        heapq.heappush(self._heap, (when, match_id, ply))
-        self._wake.set()
-
-    @property
-    def armed(self) -> int:
-        return len(self._heap)
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="flag-scheduler")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        if self._flagging:  # let flags already being committed finish
-            await asyncio.gather(*self._flagging, return_exceptions=True)
-
-    async def _run(self) -> None:
-        next_sweep = self._clock.now() + self._sweep_every
-        while True:
-            now = self._clock.now()
-            while self._heap and self._heap[0][0] <= now:
-                _, match_id, ply = heapq.heappop(self._heap)
-                # One task each: a flag waiting for its match's lock or the database must not hold up the
-                # flags due after it (awaited in turn, 10,000 clocks under load fell seconds late).
-                task = asyncio.create_task(self._guard(self._on_due(match_id, ply)))
-                self._flagging.add(task)
-                task.add_done_callback(self._flagging.discard)
-            if now >= next_sweep:  # with no sweep too, or the loop would wake at a past time and spin
-                next_sweep = now + self._sweep_every
-                if self._sweep is not None:
-                    await self._guard(self._sweep())
-            wake_at = min(self._heap[0][0], next_sweep) if self._heap else next_sweep
-            self._wake.clear()
-            sleeper = asyncio.ensure_future(self._clock.sleep_until(wake_at))
-            waker = asyncio.ensure_future(self._wake.wait())
-            try:
-                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                sleeper.cancel()
-                waker.cancel()
-
-    @staticmethod
-    async def _guard(work: Awaitable[None]) -> None:
-        try:
-            await work
-        except Exception:  # one bad match must not stop every other clock
-            log.exception("flag check failed")

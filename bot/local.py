@@ -22,13 +22,15 @@ import shlex
 import sys
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot import posts, records
 from bot.backup import BackupError, backup, default_folder, size_text
-from bot.clock import ClockSettings
+from bot.clock import CLOCK_HELP, ClockError, ClockSettings, parse_clock, parse_seconds
 from bot.config import ROOT
-from bot.games import Game, GameError
+from bot.games import GAMES, BadOptions, Game, GameError
+from bot.games.base import Option
 from bot.models import Match, Player, computer
 from bot.ratings import leaderboard_lines, stats_lines
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
@@ -40,17 +42,109 @@ log = logging.getLogger(__name__)
 MODERATOR = Player("local:moderator", "moderator")
 RENDERS = ROOT / "data" / "renders"
 
+
+@dataclass(frozen=True, slots=True)
+class NewCommand:
+    """A game's `new` in the terminal. Its game options come from the engine's spec (`Game.options`: a
+    flag each, `--turn-cap` for `turn_cap`); these are the terminal's own parts."""
+
+    usage: str
+    """How the players are named: "geyser new ALICE BOB [CAROL DAN]"."""
+    example: str
+    """An example, for a wrong number of players."""
+    note: str
+    """The end of its help line."""
+    clock: bool = False
+    """Whether it takes `--clock 30/60`."""
+    seed: bool = True
+    """Whether it takes `--seed N` (Themiscyra has no chance: no seed)."""
+
+
+NEW = {
+    "fish": NewCommand("fish new ALICE BOB", "fish new alice bob", "a casual match", clock=True),
+    "volcano": NewCommand(
+        "volcano new ALICE [BOB ...]",
+        "volcano new alice bob (one name plays solitaire)",
+        "1 to 6 players (1: solitaire)",
+    ),
+    "themiscyra": NewCommand(
+        "themiscyra new BLACK WHITE",
+        "themiscyra new alice bob (alice plays Black)",
+        "Black moves first",
+        clock=True,
+        seed=False,
+    ),
+    "geyser": NewCommand("geyser new ALICE BOB [CAROL DAN]", "geyser new alice bob carol", "2 to 4 players"),
+    "horizon": NewCommand("horizon new ALICE BOB", "horizon new alice bob", "Event Horizon"),
+}
+"""Each game's `new`; `new_help` writes its help lines from this and the game's options."""
+NOTE_COLUMN = 85
+"""Where the help's notes start (a longer command pushes its note on)."""
+
+
+def metavar(option: Option) -> str:
+    """What follows an option's flag in a usage line: a seat is a player's NAME, a number its default,
+    a choice one that is not the default (`--seven calm`), a text its name in capitals."""
+    if option.kind == "seat":
+        return "NAME"
+    if option.kind == "int":
+        return str(option.default)
+    if option.kind == "choice":
+        return next((v for v in option.values if v != option.default), option.values[0])
+    return option.name.upper()
+
+
+def new_flags(key: str) -> list[str]:
+    """The flags of `key new`, in the order the help lists them: the clock, the game's options, the seed."""
+    command = NEW[key]
+    options = [option.flag for option in GAMES[key].options.offered]
+    return ["--clock"] * command.clock + options + ["--seed"] * command.seed
+
+
+def new_usage(key: str) -> str:
+    """`key new`'s usage, its flags built from the game's options: `[--tokens 12] [--seven calm]`."""
+    command = NEW[key]
+    parts = [command.usage] + ["[--clock 30/60]"] * command.clock
+    parts += [f"[{o.flag} {metavar(o)}]" for o in GAMES[key].options.offered] + ["[--seed N]"] * command.seed
+    return " ".join(parts)
+
+
+def new_help(key: str) -> str:
+    """The help lines of `key new`: the usage line with its note, then a line for each text option, which
+    the usage line cannot say (`OPENING: where the caps start...`)."""
+    lines = [f"{f'  {new_usage(key)}'.ljust(NOTE_COLUMN - 3)}   {NEW[key].note}"]
+    lines += [f"      {metavar(o)}: {o.summary}" for o in GAMES[key].options.offered if o.kind == "text"]
+    return "\n".join(lines)
+
+
+def game_help(key: str) -> str:
+    """`help GAME`: its `new`, then each of its flags, one a line, with what it takes."""
+    rows = [("--clock 30/60", CLOCK_HELP)] if NEW[key].clock else []
+    rows += [(f"{o.flag} {metavar(o)}", _takes(o)) for o in GAMES[key].options.offered]
+    rows += [("--seed N", "the seed that decides the board, dice or cards (default: a random one)")] * NEW[key].seed
+    width = max((len(flag) for flag, _ in rows), default=0)
+    return "\n".join([f"{new_usage(key)}: {NEW[key].note}"] + [f"  {flag.ljust(width)}  {what}" for flag, what in rows])
+
+
+def _takes(option: Option) -> str:
+    """What an option takes, for `help GAME`: its help, what it allows and its default."""
+    if option.kind == "int":
+        return f"{option.help}, {option.minimum} to {option.maximum} (default {option.default})"
+    if option.kind == "choice":
+        return f"{option.summary}: {option.allowed(2)}"
+    return option.summary
+
+
 HELP = """\
 Commands (the same as the Discord slash commands; players are typed names, and `computer` (or
 computer:easy, computer:hard) is a computer player: fish new alice computer):
-  fish new ALICE BOB [--clock 30/60] [--first NAME] [--seed N] [--board 60-DIGITS]   a casual match
+{fish}
   fish dm ALICE BOB --first NAME [--move 30] [--reserve 60] [--no-house]             a best-of-3 death match
-  volcano new ALICE [BOB ...] [--opening OPENING] [--layout LAYOUT] [--seed N]       1 to 6 players (1: solitaire)
-      OPENING: diagonal, cross, x, corners, line or "a1 b3 c3 d2 e5"; LAYOUT: latin, classic or 25 colour letters
+{volcano}
   volcano best [OPENING]         the best solitaire scores, per opening and layout
-  themiscyra new BLACK WHITE [--clock 30/60]                                         Black moves first
-  geyser new ALICE BOB [CAROL DAN] [--seven calm] [--tokens 12] [--rounds 100] [--seed N]   2 to 4 players
-  horizon new ALICE BOB [--first NAME] [--turn-cap 200] [--seed N]                   Event Horizon
+{themiscyra}
+{geyser}
+{horizon}
   horizon hand [--as NAME]       your hand and the cards you know, with a private picture (hot seat: look away!)
   GAME move MOVE [--as NAME]     GAME is fish, volcano, themiscyra, geyser or horizon: fish move D4 or D4-F3;
                                  volcano move b2-c3 (a step) or b2-c3, c3-d4 (a whole turn); themiscyra move
@@ -66,7 +160,7 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
   leaderboard GAME | stats NAME  Glicko-2 ratings of games between people (offline ones are rated on their own)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   mod backup                     back the database up now (BACKUP_DIR; restore: see README)
-  help | quit"""
+  help | help GAME (a game's options, one a line) | quit""".format(**{key: new_help(key) for key in NEW})
 
 SHARED = ("move", "board", "moves", "history", "rules", "resign", "record")
 """The commands every game has, written once (`play` is another name for `move`)."""
@@ -78,13 +172,6 @@ OWN = {
     "horizon": ("new", "hand"),
 }
 """Each game's own commands, before the shared ones."""
-NEW_USAGE = {
-    "fish": "fish new ALICE BOB",
-    "volcano": "volcano new ALICE [BOB ...]",
-    "themiscyra": "themiscyra new BLACK WHITE",
-    "geyser": "geyser new ALICE BOB [CAROL DAN]",
-    "horizon": "horizon new ALICE BOB",
-}
 MOVE_USAGE = {
     "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
     "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
@@ -186,7 +273,10 @@ class Terminal:
         if head in ("quit", "exit"):
             return False
         if head == "help":
-            self.write(HELP)
+            topic = " ".join(args).lower()
+            if topic and topic not in NEW:
+                raise CommandError(f"help takes a game ({listing(list(NEW), 'or')}), not {_quote(topic)}.")
+            self.write(game_help(topic) if topic else HELP)
         elif head == "leaderboard":
             await self._leaderboard(args)
         elif head == "stats":
@@ -216,16 +306,13 @@ class Terminal:
         sub, rest = args[0].lower(), args[1:]
         flags, words = _flags(rest)
         own = {
-            ("fish", "new"): self._fish_new,
             ("fish", "dm"): self._fish_dm,
-            ("volcano", "new"): self._volcano_new,
             ("volcano", "best"): self._volcano_best,
-            ("themiscyra", "new"): self._themiscyra_new,
-            ("geyser", "new"): self._geyser_new,
-            ("horizon", "new"): self._horizon_new,
             ("horizon", "hand"): self._horizon_hand,
         }
-        if (key, sub) in own:
+        if sub == "new" and key in NEW:
+            await self._new(key, flags, words)
+        elif (key, sub) in own:
             await own[key, sub](flags, words)
         elif sub in SHARED or sub == "play":
             await self._shared(key, "move" if sub == "play" else sub, flags, words)
@@ -279,41 +366,19 @@ class Terminal:
             path = await asyncio.to_thread(records.save_record, record, self.out_dir.parent / "records")
             self.write(f"Record of match #{match.id}: {path}")
 
-    async def _fish_new(self, flags: dict[str, str], names: list[str]) -> None:
-        players = _players(self.service.games["fish"], names, "fish new alice bob")
-        clock = _clock_flag(flags.pop("clock", None))
+    async def _new(self, key: str, flags: dict[str, str], names: list[str]) -> None:
+        """`GAME new`, for every game: the players, the clock and seed where it takes them, and a flag for
+        each option of the game's spec, checked against it (the engine checks what a text says)."""
+        command, game = NEW[key], self.service.games[key]
+        players = _players(game, names, command.example)
+        clock = _clock(flags.pop("clock", None)) if command.clock else None
         options: dict[str, object] = {}
-        if "first" in flags:
-            options["first"] = _seat_named(players, flags.pop("first"))
-        if "board" in flags:
-            options["board"] = flags.pop("board")
-        seed = _seed(flags)
-        _no_more(flags)
-        await self.service.create_match("fish", players, options=options, seed=seed, clock=clock)
-
-    async def _themiscyra_new(self, flags: dict[str, str], names: list[str]) -> None:
-        players = _players(self.service.games["themiscyra"], names, "themiscyra new alice bob (alice plays Black)")
-        clock = _clock_flag(flags.pop("clock", None))
-        _no_more(flags)
-        await self.service.create_match("themiscyra", players, clock=clock)
-
-    async def _geyser_new(self, flags: dict[str, str], names: list[str]) -> None:
-        players = _players(self.service.games["geyser"], names, "geyser new alice bob carol")
-        options = {name: flags.pop(name) for name in ("seven", "tokens", "rounds") if name in flags}  # engine checks
-        seed = _seed(flags)
-        _no_more(flags)
-        await self.service.create_match("geyser", players, options=options, seed=seed)
-
-    async def _horizon_new(self, flags: dict[str, str], names: list[str]) -> None:
-        players = _players(self.service.games["horizon"], names, "horizon new alice bob")
-        options: dict[str, object] = {}
-        if "first" in flags:
-            options["first"] = _seat_named(players, flags.pop("first"))
-        if "turn-cap" in flags:
-            options["turn_cap"] = _number(flags.pop("turn-cap"), "--turn-cap")
-        seed = _seed(flags)
-        _no_more(flags)
-        await self.service.create_match("horizon", players, options=options, seed=seed)
+        for option in game.options.offered:
+            if option.flag[2:] in flags:
+                options[option.name] = _option_value(option, flags.pop(option.flag[2:]), players)
+        seed = _seed(flags) if command.seed else None
+        _no_more(flags, f"{key} new", new_flags(key))
+        await self.service.create_match(key, players, options=options, seed=seed, clock=clock)
 
     async def _horizon_hand(self, flags: dict[str, str], words: list[str]) -> None:
         """The hot-seat terminal's private view: the hand in words and a picture drawn from that seat."""
@@ -337,18 +402,15 @@ class Terminal:
         if "first" not in flags:
             raise CommandError("A death match needs --first NAME: who places first in game 1.")
         first = _seat_named(players, flags.pop("first"))
-        move = _number(flags.pop("move", str(DM_CLOCK.move_seconds)), "--move")
-        reserve = _number(flags.pop("reserve", str(DM_CLOCK.reserve_seconds)), "--reserve")
+        try:  # the seconds as bot/clock.py reads them, like a --clock's
+            move = parse_seconds(flags.pop("move"), "the move clock") if "move" in flags else DM_CLOCK.move_seconds
+            reserve = parse_seconds(flags.pop("reserve"), "the reserve") if "reserve" in flags else None
+            clock = ClockSettings(move, DM_CLOCK.reserve_seconds if reserve is None else reserve)
+        except ClockError as error:
+            raise CommandError(str(error)) from None
         house = flags.pop("no-house", None) is None
         _no_more(flags)
-        await self.service.create_series("fish", players, first=first, clock=_settings(move, reserve), house_wins=house)
-
-    async def _volcano_new(self, flags: dict[str, str], names: list[str]) -> None:
-        players = _players(self.service.games["volcano"], names, "volcano new alice bob (one name plays solitaire)")
-        options = {name: flags.pop(name) for name in ("opening", "layout") if name in flags}  # the engine checks them
-        seed = _seed(flags)
-        _no_more(flags)
-        await self.service.create_match("volcano", players, options=options, seed=seed)
+        await self.service.create_series("fish", players, first=first, clock=clock, house_wins=house)
 
     async def _volcano_best(self, flags: dict[str, str], words: list[str]) -> None:
         _no_more(flags)
@@ -419,7 +481,7 @@ class Terminal:
         if "match" in flags:
             match = await self.service.get(_number(flags.pop("match"), "--match"))
         elif self.current is None:
-            start = NEW_USAGE[key] if key else listing(list(NEW_USAGE.values()), "or")
+            start = NEW[key].usage if key else listing([command.usage for command in NEW.values()], "or")
             raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
         else:
             match = await self.service.get(self.current)
@@ -518,9 +580,14 @@ def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
     return flags, rest
 
 
-def _no_more(flags: dict[str, str]) -> None:
+def _no_more(flags: dict[str, str], command: str = "", known: list[str] | None = None) -> None:
+    """Refuse the flags left over; for `command` (`geyser new`), naming the `known` ones it takes."""
     if flags:
-        raise CommandError(f"Unknown option {_clip(', '.join('--' + f for f in flags), 80)} for this command.")
+        unknown = _clip(", ".join("--" + f for f in flags), 80)
+        if not command:
+            raise CommandError(f"Unknown option {unknown} for this command.")
+        takes = f"it takes {', '.join(known)}" if known else "it takes none"
+        raise CommandError(f"Unknown option {unknown} for {command} ({takes}).")
 
 
 def _no_words(words: list[str], command: str) -> None:
@@ -654,12 +721,23 @@ def _is_named(player: Player, name: str) -> bool:
     return player.name.lower() == name.lower() or (player.is_computer and name.lower() in ("computer", "cpu"))
 
 
-def _seat_named(players: list[Player], name: str) -> int:
+def _seat_named(players: list[Player], name: str, flag: str = "--first") -> int:
     _checked_name(name)
     for seat, player in enumerate(players):
         if _is_named(player, name):
             return seat
-    raise CommandError(f"--first must be one of the players ({', '.join(p.name for p in players)}), not {name!r}.")
+    raise CommandError(f"{flag} must be one of the players ({', '.join(p.name for p in players)}), not {name!r}.")
+
+
+def _option_value(option: Option, text: str, players: list[Player]) -> object:
+    """A typed option's value, as its spec reads it: a seat by its player's name, a number from its digits;
+    refused naming the flag and what it allows (`--tokens must be a whole number from 1 to 40: ...`)."""
+    if option.kind == "seat":
+        return _seat_named(players, text, option.flag)
+    try:
+        return option.read(text, len(players))
+    except BadOptions:
+        raise CommandError(option.refusal(len(players), option.flag)) from None
 
 
 def _player_named(match: Match, name: str) -> Player:
@@ -670,15 +748,9 @@ def _player_named(match: Match, name: str) -> Player:
     raise CommandError(f"{name!r} is not playing in match #{match.id} ({listing(match.names)} are).")
 
 
-def _clock_flag(text: str | None) -> ClockSettings | None:
-    if text is None or text.lower() in ("none", "off"):
-        return None
-    move, _, reserve = text.partition("/")
-    return _settings(_number(move, "the move clock"), _number(reserve or "0", "the reserve"))
-
-
-def _settings(move: float, reserve: float) -> ClockSettings:
+def _clock(text: str | None) -> ClockSettings | None:
+    """`--clock` as bot/clock.py reads it (`30/60`, `30`, `none`), its refusal as the terminal's."""
     try:
-        return ClockSettings(move, reserve)
-    except ValueError as error:
+        return parse_clock(text)
+    except ClockError as error:
         raise CommandError(str(error)) from None

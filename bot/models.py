@@ -1,4 +1,5 @@
-"""The records the service keeps and the store persists: players, matches, series, moves.
+"""The records the service keeps and the store persists: players, matches, series, moves; and the notices
+it sends front-ends.
 
 Plain data: no Discord objects (ids only) and no database handles, so they survive a restart unchanged.
 """
@@ -179,3 +180,23 @@ class MoveRecord:
     took: float | None
     kind: str = "move"
     by_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What just happened to a match, for front-ends to show. The service sends it once the change is
+    committed (bot/service/registry.py); it is plain data here so that `bot.posts`, which words it, need
+    not import the service.
+
+    `kind` is one of: started, moved, undone, over, series_over, paused, resumed, time_added, aborted (and
+    "board", which front-ends use for a plain repost).
+    `lines` are ready to post, with player names filled in. `series` is set for death-match games and
+    `series_over` when this notice also ends the series.
+    """
+
+    kind: str
+    match: Match
+    lines: tuple[str, ...] = ()
+    by: Player | None = None
+    series: Series | None = None
+    series_over: bool = False

@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.games import Game, GameError
+from bot.games import Game, GameError, Termination
 from bot.models import MoveRecord
 
 RESIGN = "resign"
 UNDO = "undo"
+
+
+def leaving(record: MoveRecord) -> Termination:
+    """How a seat left the game in a `resign` line: RESIGNATION when its player resigned, FLAG when its time
+    ran out (the service logs that line by nobody)."""
+    return Termination.RESIGNATION if record.by_id is not None else Termination.FLAG
 
 
 class ReplayError(ValueError):

@@ -2,20 +2,38 @@
 
 A post is the rendered board plus a few lines: what just happened, whose turn it is, the scores, and the
 clock. Front-ends decide only how to deliver it (a Discord message, a PNG file and printed text).
+
+The words of the service's notices are here too (a match starting, a move taken back, a game or a death
+match ending, a moderator's action, what resigning would do): the service takes its lines from these
+functions, so this module reads the service only through `Matches` and never imports it. The board is
+drawn by `renderers`, imported where it is drawn, so the service's import of these words brings no Pillow.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from bot import move_log
 from bot.clock import format_seconds
-from bot.games import Game
-from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Series
-from bot.service import RESIGN, MatchService, Notice
+from bot.games import Game, Termination
+from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Notice, Player, Series
 from bot.wording import plural
-from renderers import Caption, SeatClock, render
+
+if TYPE_CHECKING:
+    from renderers import Caption
+
+
+class Matches(Protocol):
+    """What posts read from the service (`bot.service.MatchService` is one): the engines, and the death
+    match a running game belongs to."""
+
+    games: dict[str, Game]
+
+    def game(self, match: Match) -> Game: ...
+
+    def series_of(self, match: Match) -> Series | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +44,11 @@ class Post:
     ply: int
 
 
-def caption(service: MatchService, match: Match, now: float, overlays: frozenset[str] = frozenset()) -> Caption:
-    """Names, clocks and a header for the image: what the engine state does not know."""
+def caption(service: Matches, match: Match, now: float, overlays: frozenset[str] = frozenset()) -> Caption:
+    """Names, clocks and a header for the image: what the engine state does not know; and how the game
+    ended when the final position does not show it (time, resignation, adjudication, abort)."""
+    from renderers import Caption, SeatClock
+
     clocks = None
     if match.clock is not None:
         clock = match.clock
@@ -40,8 +61,8 @@ def caption(service: MatchService, match: Match, now: float, overlays: frozenset
             for seat in range(len(match.players))
         )
     result = None
-    if not match.running and service.game(match).outcome(match.state) is None:  # ended off the board
-        result = service.result_line(match) if match.result is not None else "Aborted: no result."
+    if ended_off_board(match):
+        result = result_line(match) if match.result is not None else "Aborted: no result."
     return Caption(
         names=match.names,
         clocks=clocks,
@@ -52,7 +73,7 @@ def caption(service: MatchService, match: Match, now: float, overlays: frozenset
     )
 
 
-def header(service: MatchService, match: Match) -> str:
+def header(service: Matches, match: Match) -> str:
     series = service.series_of(match)
     if series is None:
         return f"Match #{match.id}"
@@ -63,7 +84,7 @@ def series_score(series: Series) -> str:
     return " – ".join(f"{p.name} {w}" for p, w in zip(series.players, series.wins, strict=True))
 
 
-def status_lines(service: MatchService, match: Match, mention: bool = False, deadline: bool = False) -> list[str]:
+def status_lines(service: Matches, match: Match, mention: bool = False, deadline: bool = False) -> list[str]:
     """Where the match stands: the scores, then whose turn (with the clock) or the result.
 
     Notices say what just happened; these lines follow them in every post, so neither repeats the other.
@@ -79,7 +100,7 @@ def status_lines(service: MatchService, match: Match, mention: bool = False, dea
         lines.append(f"{label}: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
     if not match.running:
         if match.result is not None:
-            lines.append(service.result_line(match))
+            lines.append(result_line(match))
         return lines
     seat = game.to_move(match.state)
     if seat is None:
@@ -105,7 +126,7 @@ def status_lines(service: MatchService, match: Match, mention: bool = False, dea
 
 
 def build(
-    service: MatchService,
+    service: Matches,
     match: Match,
     lines: tuple[str, ...] | list[str],
     now: float,
@@ -114,14 +135,14 @@ def build(
     """Render the board and put the words together. Pillow work: call it off the event loop.
 
     `overlays` asks for extra layers a game can draw (Themiscyra's open "areas")."""
+    from renderers import render
+
     text = "\n".join([*lines, *status_lines(service, match)])
     png = render(match.game, match.state, None, caption=caption(service, match, now, overlays))
     return Post(text, png, match.id, match.ply)
 
 
-def for_notice(
-    service: MatchService, notice: Notice, now: float, overlays: frozenset[str] = frozenset()
-) -> Post | None:
+def for_notice(service: Matches, notice: Notice, now: float, overlays: frozenset[str] = frozenset()) -> Post | None:
     """The post a notice calls for, or None when words alone will do."""
     if notice.kind in ("started", "moved", "undone", "over", "board"):
         return build(service, notice.match, notice.lines, now, overlays)
@@ -139,8 +160,8 @@ def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[s
         name = match.players[record.seat].name
         if record.kind == "undo":
             lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
-        elif record.kind == RESIGN:
-            why = "resigned" if record.by_id is not None else "ran out of time"
+        elif record.kind == move_log.RESIGN:
+            why = "ran out of time" if move_log.leaving(record) is Termination.FLAG else "resigned"
             lines.append(f"{record.ply}. {name} {why}; the others play on")
         else:
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
@@ -148,7 +169,7 @@ def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[s
     return lines
 
 
-def summary_line(service: MatchService, match: Match) -> str:
+def summary_line(service: Matches, match: Match) -> str:
     """One running match in a list: `#3 "1, 2, 3": alice vs bob — bob to move`."""
     game = service.game(match)
     seat = game.to_move(match.state)
@@ -156,7 +177,7 @@ def summary_line(service: MatchService, match: Match) -> str:
     return f"#{match.id} {game.title}: {' vs '.join(match.names)} — {turn}"
 
 
-def lobby_lines(service: MatchService, lobby: Lobby, command: str) -> list[str]:
+def lobby_lines(service: Matches, lobby: Lobby, command: str) -> list[str]:
     """A lobby in words: its options, who joined, and how it starts (`command` is e.g. "/volcano")."""
     game = service.games[lobby.game]
     options = ", ".join(f"{key} {value}" for key, value in sorted(lobby.options.items()))
@@ -176,14 +197,140 @@ def lobby_lines(service: MatchService, lobby: Lobby, command: str) -> list[str]:
     return lines
 
 
-def own_messages(
-    service: MatchService, match: Match, lines: tuple[str, ...] | list[str]
-) -> tuple[list[str], list[str]]:
+def own_messages(service: Matches, match: Match, lines: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
     """(lines for the board post, lines for a message of their own): a game may single some events out
     (Geyser's firing phase) with `own_message`, a tuple of line prefixes."""
     prefixes = service.game(match).own_message
     separate = [line for line in lines if prefixes and line.startswith(prefixes)]
     return [line for line in lines if line not in separate], separate
+
+
+# --- what the service's notices say (bot/service/ takes its lines from here) ---
+
+
+def event_lines(match: Match, game: Game) -> tuple[str, ...]:
+    """The engine's event text for the last ply, with player names filled in."""
+    return tuple(line.format(*match.names) for line in game.events(match.state))
+
+
+def start_lines(match: Match, game: Game) -> tuple[str, ...]:
+    """`Fish #3: alice vs bob.` (a death match's game says which), then the clock if there is one."""
+    names = " vs ".join(match.names) if len(match.players) > 1 else f"{match.names[0]} plays solitaire"
+    lines = [f"{game.title} #{match.id}: {names}."]
+    if match.series_id is not None:
+        lines[0] = f"{game.title} #{match.id}, game {match.game_no} of the death match: {names}."
+    if match.clock is not None:
+        lines.append(f"Clock: {match.clock.settings.describe()} per player.")
+    return tuple(lines)
+
+
+def result_line(match: Match) -> str:
+    """`Game over: alice wins (more fish).`; empty while the match has no result."""
+    result = match.result
+    if result is None:
+        return ""
+    if result.is_draw:
+        if len(match.players) == 1:
+            return f"Game over ({result.reason})."
+        return f"Game over: a draw ({result.reason})."
+    names = " and ".join(match.players[s].name for s in sorted(result.winners))
+    return f"Game over: {names} {'wins' if len(result.winners) == 1 else 'win'} ({result.reason})."
+
+
+def ended_off_board(match: Match) -> bool:
+    """The match is over and its final position does not show how: it was aborted (no result), or ended by
+    time, a resignation, an adjudication or only computers being left (`Outcome.termination`)."""
+    return not match.running and (match.result is None or match.result.termination is not Termination.RULES)
+
+
+def end_reason(termination: Termination, name: str = "") -> str:
+    """`Outcome.reason` for a game the service ends off the board (or a seat its clock puts out): `name` is
+    whose time ran out, who resigned, or the moderator who adjudicated."""
+    match termination:
+        case Termination.FLAG:
+            return f"{name}'s reserve time ran out"
+        case Termination.RESIGNATION:
+            return f"{name} resigned"
+        case Termination.ADJUDICATION:
+            return f"adjudicated by {name}"
+        case Termination.ABANDONED:
+            return "only computer players were left"
+    raise ValueError(f"the service does not end a game by {termination.value}")
+
+
+def out_of_time_line(player: Player) -> str:
+    """A seat put out by its clock in a game the others play on (not "resigns": time did it)."""
+    return f"{end_reason(Termination.FLAG, player.name)}: they are out of the game."
+
+
+def resign_effect(match: Match, game: Game) -> str:
+    """What resigning would do, for the confirmation question."""
+    if not game.seats_can_leave or len(match.players) == 2:
+        return "This ends the game as a loss."
+    if len(match.players) == 1:
+        return "This ends the game with no score."
+    return "You leave the game: your captures stay on the record and the others play on."
+
+
+def taken_back(by: Player, match: Match, taken: list[MoveRecord], game: Game) -> str:
+    """`mod took back alice's move D4-F3 and Computer's moves E5-F6, F6-G7.`: each player's run of moves,
+    in order (as `public_move` shows them: hidden cards stay hidden)."""
+    runs: list[tuple[int, list[MoveRecord]]] = []
+    for record in taken:
+        if runs and runs[-1][0] == record.seat:
+            runs[-1][1].append(record)
+        else:
+            runs.append((record.seat, [record]))
+    parts = []
+    for seat, records in runs:
+        name = match.players[seat].name
+        moves = [game.public_move(r.move) for r in records if r.kind != move_log.RESIGN]
+        said = [f"move{'s' if len(moves) > 1 else ''} {', '.join(moves)}"] if moves else []
+        said += ["resignation"] if len(moves) < len(records) else []
+        parts.append(f"{name}'s {' and '.join(said)}")
+    what = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{by.name} took back {what}."
+
+
+def paused_line(by: Player) -> str:
+    return f"{by.name} paused the match: no clock is running."
+
+
+def resumed_line(by: Player) -> str:
+    return f"{by.name} resumed the match: the clock runs again."
+
+
+def time_given(seconds: float, name: str) -> str:
+    """`+1:00 for alice` (a negative number takes time away): the notice's and the action log's words."""
+    return f"{'+' if seconds > 0 else '-'}{format_seconds(abs(seconds))} for {name}"
+
+
+def time_added_line(by: Player, given: str, reserve: float) -> str:
+    return f"{by.name} gave {given}: reserve now {format_seconds(reserve)}."
+
+
+def aborted_line(by: Player, match: Match) -> str:
+    return f"{by.name} aborted match #{match.id}: no result."
+
+
+def series_reason(series: Series) -> str:
+    """The death match's `Outcome.reason`: `2–1 in games`, or `level at 1–1 after 3 games`."""
+    score = "–".join(str(w) for w in series.wins)
+    if len(set(series.wins)) == 1:
+        return f"level at {score} after {plural(series.best_of, 'game')}"
+    return f"{score} in games"
+
+
+def series_line(series: Series) -> str:
+    """How a death match ended; empty while it runs."""
+    result = series.result
+    if result is None:
+        return ""
+    if result.is_draw:
+        house = " — by DM rules the house wins" if series.house_wins else ""
+        return f"The death match is drawn{house} ({result.reason})."
+    winner = series.players[next(iter(result.winners))].name
+    return f"{winner} wins the death match, {result.reason}."
 
 
 def move_groups(game: Any, moves: list[str], typed: str = "") -> list[tuple[str, list[str]]]:

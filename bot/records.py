@@ -1,8 +1,10 @@
 """Game records: everything needed to replay a finished match, as a JSON file anyone may keep.
 
 A record holds the game, the players, the options, the seed, every line of the move log with its time
-(moves, resignations and undos) and the result. Engines are pure, so (seed, options, moves) rebuild the
-game exactly: `replay(record)` gives the final state, `replay_states(record)` every position on the way.
+(moves, resignations and undos), the result, and how the match ended (`termination`: by the rules, a
+flag, a resignation, an adjudication, abandoned to the computers, or aborted with no result). Engines are
+pure, so (seed, options, moves) rebuild the game exactly: `replay(record)` gives the final state,
+`replay_states(record)` every position on the way.
 
 Only a match that is no longer running has a record. The seed predicts dice and decks, and in Event
 Horizon the move log names the card each player placed face down, so both stay secret while the game
@@ -16,12 +18,12 @@ import asyncio
 import json
 import math
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot import move_log
-from bot.games import GAMES, Game, GameError, Outcome
+from bot import move_log, posts
+from bot.games import GAMES, Game, GameError, Outcome, Termination
 from bot.models import RUNNING, Match, MoveRecord, Player
 from bot.service import RESIGN, MatchService, ServiceError
 from bot.wording import plural
@@ -100,10 +102,16 @@ class GameRecord:
                 for m in self.moves
             ],
             "result": None if self.result is None else self.result.to_json(),
+            "termination": self.termination.value,
         }
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+    @property
+    def termination(self) -> Termination:
+        """How the match ended: its result's termination, or ABORT for an aborted match (no result)."""
+        return Termination.ABORT if self.result is None else self.result.termination
 
     @property
     def filename(self) -> str:
@@ -183,6 +191,8 @@ def load_record(text: str | bytes) -> GameRecord:
     if len(raw_moves) > MAX_MOVES:
         raise RecordError(f"`moves` has {len(raw_moves):,} lines; a record holds at most {MAX_MOVES:,}.")
     moves = tuple(_move(i, line, len(players)) for i, line in enumerate(raw_moves, start=1))
+    result = _result(data.get("result"), players)
+    _check_termination(data, status, result)
     series, game_no = data.get("series"), data.get("game_no", 1)
     if _is_int(series) and not 1 <= series < MAX_INT:
         raise RecordError("`series` must be the series' number or null.")
@@ -195,7 +205,7 @@ def load_record(text: str | bytes) -> GameRecord:
         options=options,
         seed=seed,
         moves=moves,
-        result=_result(data.get("result"), len(players)),
+        result=result,
         status=status,
         created_at=_time(data.get("created_at", 0.0), "created_at"),
         series_id=series if _is_int(series) else None,
@@ -305,10 +315,13 @@ def _move(index: int, line: Any, seats: int) -> MoveRecord:
     )
 
 
-def _result(raw: Any, seats: int) -> Outcome | None:
+def _result(raw: Any, players: tuple[Player, ...]) -> Outcome | None:
     if raw is None:
         return None
+    seats = len(players)
     try:
+        if not isinstance(raw, dict):
+            raise TypeError("a result is an object")
         outcome = Outcome.from_json(raw)
         ok = (
             len(outcome.scores) == seats
@@ -318,12 +331,48 @@ def _result(raw: Any, seats: int) -> Outcome | None:
             and all(_is_int(w) and 0 <= w < seats for w in outcome.winners)
             and isinstance(outcome.reason, str)
             and len(outcome.reason) <= MAX_TEXT
+            and outcome.termination is not Termination.ABORT  # an aborted match has no result
         )
     except (TypeError, KeyError, ValueError):
         ok = False
     if not ok:
-        raise RecordError('`result` must be {"scores": [one per seat], "winners": [seats], "reason": "..."} or null.')
+        raise RecordError(
+            '`result` must be {"scores": [one per seat], "winners": [seats], "reason": "...", "termination": "..."}'
+            " or null."
+        )
+    if "termination" not in raw:  # a record written before records said how a game ended
+        outcome = replace(outcome, termination=_termination_of_old(outcome.reason, players))
     return outcome
+
+
+def _termination_of_old(reason: str, players: tuple[Player, ...]) -> Termination:
+    """How a game ended, for a record file written before records said so. Such a file holds no action log
+    (the store's migration 7 reads that), only the result's reason, which the service wrote in fixed words
+    for each way it ended a game off the board; any other reason is the engine's, by the rules."""
+    for player in players:
+        if reason == f"{player.name}'s reserve time ran out":
+            return Termination.FLAG
+        if reason == f"{player.name} resigned":
+            return Termination.RESIGNATION
+    if reason.startswith("adjudicated by "):
+        return Termination.ADJUDICATION
+    if reason == "only computer players were left":
+        return Termination.ABANDONED
+    return Termination.RULES
+
+
+def _check_termination(data: dict[str, Any], status: str, result: Outcome | None) -> None:
+    """The record's `termination` (absent from files written before it) must say what its status and
+    result say: `abort` for an aborted match, else the result's own."""
+    if "termination" not in data:
+        return
+    expected = Termination.ABORT if result is None else result.termination
+    if data["termination"] != expected.value:
+        raise RecordError(
+            f"`termination` is {_shown(data['termination'])}, but the record's result says {expected.value!r}."
+        )
+    if (status == "aborted") != (result is None):
+        raise RecordError("An aborted match has a null result, and only an aborted match has one.")
 
 
 # --- replaying ---
@@ -355,7 +404,7 @@ def replay(record: GameRecord) -> Any:
 def result_line(record: GameRecord) -> str:
     """How the recorded game ended, in words."""
     result = record.result
-    if result is None:
+    if result is None:  # record.termination is ABORT
         return "No result (the match was aborted)."
     if result.is_draw:
         return f"A draw ({result.reason})." if len(record.players) > 1 else f"Game over ({result.reason})."
@@ -373,14 +422,14 @@ async def replay_for(service: MatchService, match: Match) -> bytes:
     from renderers.replay import replay_gif
 
     states = await match_states(service, match)
-    off_board = match.result is not None and service.game(match).outcome(match.state) is None
+    off_board = match.result is not None and posts.ended_off_board(match)
     return await asyncio.to_thread(
         replay_gif,
         match.game,
         states,
         names=match.names,
         title=f"Match #{match.id}",
-        result=service.result_line(match) if off_board else None,
+        result=posts.result_line(match) if off_board else None,
     )
 
 
@@ -410,7 +459,7 @@ def replay_file(path: Path, out_dir: Path) -> list[str]:
     states = replay_states(record)
     game = GAMES[record.game]
     names = tuple(p.name for p in record.players)
-    off_board = result_line(record) if game.outcome(states[-1]) is None else None
+    off_board = result_line(record) if record.termination is not Termination.RULES else None
     caption = Caption(names=names, header=f"Match #{record.match_id} · replayed", result=off_board)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = out_dir / f"replay-{record.game}-match-{record.match_id}"

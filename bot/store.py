@@ -24,6 +24,7 @@ from bot import move_log
 from bot.clock import ClockSettings, MatchClock
 from bot.errors import DiskFull, NotSaved
 from bot.games import GAMES, Game, Outcome
+from bot.games.base import BadState
 from bot.models import OVER, RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
 from bot.ratings import PlayerRating, Rating
 
@@ -160,6 +161,23 @@ MIGRATIONS: list[str] = [
     """
     UPDATE matches SET options = json_set(options, '$.starts', 'four', '$.rounds', 1000)
         WHERE game = 'geyser' AND json_extract(options, '$.starts') IS NULL;
+    """,
+    # 7: results say how the game ended (Outcome.termination), for code to read instead of the reason's words.
+    #    Results stored before say it in the action log: the service logged each game it ended off the board
+    #    as a flag, resign, adjudicate or computers action; a result with none of them ended by the rules.
+    """
+    UPDATE matches SET result = json_set(result, '$.termination', CASE (
+            SELECT kind FROM actions
+                WHERE actions.match_id = matches.id AND kind IN ('flag', 'resign', 'adjudicate', 'computers')
+                ORDER BY id DESC LIMIT 1)
+        WHEN 'flag' THEN 'flag'
+        WHEN 'resign' THEN 'resignation'
+        WHEN 'adjudicate' THEN 'adjudication'
+        WHEN 'computers' THEN 'abandoned'
+        ELSE 'rules' END)
+        WHERE result IS NOT NULL AND json_extract(result, '$.termination') IS NULL;
+    UPDATE series SET result = json_set(result, '$.termination', 'rules')
+        WHERE result IS NOT NULL AND json_extract(result, '$.termination') IS NULL;
     """,
 ]
 
@@ -576,13 +594,17 @@ class Store:
             players = tuple(Player(r["player_id"], r["name"]) for r in await cursor.fetchall())
         async with self._db.execute("SELECT clock FROM clocks WHERE match_id = ?", (match_id,)) as cursor:
             clock_row = await cursor.fetchone()
+        try:
+            state = self.games[row["game"]].loads(row["state"])
+        except BadState as error:
+            raise BadState(f"match #{match_id}: {error}") from error
         return Match(
             id=row["id"],
             game=row["game"],
             players=players,
             seed=row["seed"],
             options=json.loads(row["options"]),
-            state=self.games[row["game"]].loads(row["state"]),
+            state=state,
             ply=row["ply"],
             status=row["status"],
             result=_outcome(row["result"]),

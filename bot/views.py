@@ -259,7 +259,7 @@ async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmResignButton(match_id))
     await interaction.response.send_message(
-        f"Resign match #{match.id}? {service.resign_effect(match)}", view=view, ephemeral=True
+        f"Resign match #{match.id}? {posts.resign_effect(match, service.game(match))}", view=view, ephemeral=True
     )
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.clock import FakeTime, FlagScheduler
+from bot.clock import FakeTime
+from bot.service.flags import FlagScheduler
 
 
 async def test_a_slow_flag_does_not_hold_up_the_next_one() -> None:

@@ -84,3 +84,15 @@ def test_the_discord_layer_shape() -> None:
     for name, imported in edges.items():
         if name.startswith(("bot.games", "renderers")):
             assert not {m for m in imported if m.startswith(("bot.service", "bot.store", "bot.discord", "bot.cogs"))}
+
+
+def test_the_service_loads_no_pillow_and_no_discord() -> None:
+    """The service knows no Discord and no Pillow: it takes its notices' words from bot/posts.py, which
+    imports `renderers` only where it draws, so a process that only plays matches (bench/load.py) loads
+    neither."""
+    import subprocess
+    import sys
+
+    code = "import sys, bot.service; print(sorted({'PIL', 'discord', 'renderers'} & set(sys.modules)))"
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"

@@ -291,10 +291,10 @@ async def test_series_level_after_three_games_is_drawn_and_the_house_wins(servic
     assert notice.kind == "over" and notice.match.result.is_draw
     series = await service.get_series(series.id)
     assert series.status == OVER and series.result.is_draw
-    line = service.series_line(series)
+    line = posts.series_line(series)
     assert "drawn — by DM rules the house wins" in line
     series.house_wins = False
-    assert "house" not in service.series_line(series)
+    assert "house" not in posts.series_line(series)
 
 
 async def test_series_one_win_and_two_draws_is_won(service: MatchService) -> None:
@@ -515,7 +515,7 @@ async def test_a_resignation_is_a_log_line_and_the_others_play_on(open_service) 
     service = await open_service()
     await service.start()
     match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
-    assert service.resign_effect(match).endswith("the others play on.")
+    assert posts.resign_effect(match, service.game(match)).endswith("the others play on.")
     notice = await service.resign(match.id, ALICE.id)  # her own turn: it passes to bob
     assert notice.kind == "moved" and notice.lines == ("alice resigns.",) and match.running
     assert VOLCANO.to_move(match.state) == 1 and match.clock is not None and match.clock.seat == 1
@@ -539,15 +539,15 @@ async def test_a_resignation_is_a_log_line_and_the_others_play_on(open_service) 
 
 async def test_the_last_player_left_wins_and_a_solitaire_resignation_scores_nothing(service: MatchService) -> None:
     duel = await service.create_match("volcano", [ALICE, BOB], seed=1)
-    assert service.resign_effect(duel) == "This ends the game as a loss."
+    assert posts.resign_effect(duel, service.game(duel)) == "This ends the game as a loss."
     over = await service.resign(duel.id, BOB.id)
     assert over.kind == "over" and duel.result is not None and duel.result.winners == {0}
-    assert service.result_line(duel) == "Game over: alice wins (every other player resigned)."
+    assert posts.result_line(duel) == "Game over: alice wins (every other player resigned)."
 
     alone = await service.create_match("volcano", [ALICE], seed=1)
-    assert service.resign_effect(alone) == "This ends the game with no score."
+    assert posts.resign_effect(alone, service.game(alone)) == "This ends the game with no score."
     await service.resign(alone.id, ALICE.id)
-    assert service.result_line(alone) == "Game over (every player resigned; nobody wins)."
+    assert posts.result_line(alone) == "Game over (every player resigned; nobody wins)."
     assert await service.solitaire_results("volcano", None) == []  # a resigned solitaire game is no record
 
 

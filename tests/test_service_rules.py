@@ -10,11 +10,12 @@ import asyncio
 import pytest
 
 from bot import posts
-from bot.clock import LAG_GRACE, ClockSettings, FlagScheduler
-from bot.games import GAMES, BadOptions, Outcome
+from bot.clock import LAG_GRACE, ClockSettings
+from bot.games import GAMES, BadOptions, Outcome, Termination
 from bot.models import OVER, RUNNING, Player, computer
 from bot.service import (
     DM_CLOCK,
+    FlagScheduler,
     MatchNotRunning,
     MatchPaused,
     MatchService,
@@ -100,7 +101,7 @@ async def test_the_move_that_ends_the_game_scores_it_and_later_moves_are_refused
     assert over.kind == "over" and over.lines[0] == "The total is 5." and ratings_line(over) and len(over.lines) == 2
     assert recorder.kinds() == ["started", "moved", "moved", "over"]
     assert match.result == Outcome((1.0, 0.0), frozenset({0}), "reached 5")
-    assert service.result_line(match) == "Game over: alice wins (reached 5)."
+    assert posts.result_line(match) == "Game over: alice wins (reached 5)."
     stored = await service.store.load_match(match.id)
     assert stored is not None and stored.status == OVER and stored.result == match.result and stored.ply == 3
     assert service.running() == [] and service.running_match(match.id) is None
@@ -216,7 +217,9 @@ async def test_a_move_sent_after_the_flag_time_loses_the_game(service: MatchServ
     with pytest.raises(TimeUp) as caught:
         await service.move(match.id, ALICE.id, "1", at=flag_time + 0.01)
     assert str(caught.value) == f"Too late: your reserve time ran out and match #{match.id} is lost on time."
-    assert match.status == OVER and match.result == Outcome((0.0, 1.0), frozenset({1}), "alice's reserve time ran out")
+    assert match.status == OVER and match.result == Outcome(
+        (0.0, 1.0), frozenset({1}), "alice's reserve time ran out", Termination.FLAG
+    )
     assert recorder.kinds() == ["started", "over"] and recorder.notices[-1].lines[0] == "alice's reserve time ran out."
     assert await service.moves(match.id) == []
 
@@ -255,8 +258,8 @@ async def test_the_post_arms_the_flag_and_it_falls_only_after_deadline_plus_grac
     over = recorder.notices[-1]
     assert over.kind == "over" and over.lines[0] == "alice's reserve time ran out." and ratings_line(over)
     assert len(over.lines) == 2
-    assert match.result == Outcome((0.0, 1.0), frozenset({1}), "alice's reserve time ran out")
-    assert timed.result_line(match) == "Game over: bob wins (alice's reserve time ran out)."
+    assert match.result == Outcome((0.0, 1.0), frozenset({1}), "alice's reserve time ran out", Termination.FLAG)
+    assert posts.result_line(match) == "Game over: bob wins (alice's reserve time ran out)."
     assert match.clock.reserves == (0.0, 60.0) and match.clock.seat is None
     actions = [(a["kind"], a["by_id"], a["detail"]) for a in await timed.store.actions(match.id)]
     assert actions == [("flag", None, "alice's reserve time ran out")]
@@ -292,8 +295,8 @@ async def test_a_flag_in_a_two_player_volcano_game_ends_it(service: MatchService
     assert recorder.kinds() == ["started", "over"]  # no "out of the game" first: the game is simply lost
     assert recorder.notices[-1].lines[0] == "alice's reserve time ran out."
     assert match.status == OVER
-    assert match.result == Outcome((0.0, 1.0), frozenset({1}), "alice's reserve time ran out")
-    assert service.result_line(match) == "Game over: bob wins (alice's reserve time ran out)."
+    assert match.result == Outcome((0.0, 1.0), frozenset({1}), "alice's reserve time ran out", Termination.FLAG)
+    assert posts.result_line(match) == "Game over: bob wins (alice's reserve time ran out)."
     assert await service.moves(match.id) == []  # no resignation line
     assert [a["kind"] for a in await service.store.actions(match.id)] == ["flag"]
 
@@ -303,8 +306,8 @@ async def test_a_flag_in_a_game_of_three_without_resignations_ends_it_for_the_ot
     match = await service.create_match("toy", [ALICE, BOB, CAROL], clock=CLOCK)  # the toy game has no `resign`
     fake_time.advance(90 + LAG_GRACE + 0.5)
     await eventually(lambda: "over" in recorder.kinds())
-    assert match.result == Outcome((0.0, 1.0, 1.0), frozenset({1, 2}), "alice's reserve time ran out")
-    assert service.result_line(match) == "Game over: bob and carol win (alice's reserve time ran out)."
+    assert match.result == Outcome((0.0, 1.0, 1.0), frozenset({1, 2}), "alice's reserve time ran out", Termination.FLAG)
+    assert posts.result_line(match) == "Game over: bob and carol win (alice's reserve time ran out)."
 
 
 async def test_flags_in_volcano_of_three_put_players_out_until_one_is_left(service, fake_time) -> None:
@@ -325,7 +328,7 @@ async def test_flags_in_volcano_of_three_put_players_out_until_one_is_left(servi
     )
     assert ratings_line(over) and len(over.lines) == 3
     assert match.result is not None and match.result.winners == {2}
-    assert service.result_line(match) == "Game over: carol wins (every other player resigned)."
+    assert posts.result_line(match) == "Game over: carol wins (every other player resigned)."
     log = [(r.ply, r.seat, r.kind, r.by_id) for r in await service.moves(match.id)]
     assert log == [(1, 0, "resign", None), (2, 1, "resign", None)]
 
@@ -512,8 +515,10 @@ async def test_when_the_last_person_resigns_only_the_best_scoring_computer_wins(
     assert notice.lines == ("alice resigns.", "only computer players were left.")
     assert recorder.notices[before:] == [notice]  # one post: the resignation, then the end
     assert match.status == OVER
-    assert match.result == Outcome((0.0, 0.0, 1.0), frozenset({2}), "only computer players were left")
-    assert service.result_line(match) == "Game over: Easy computer 2 wins (only computer players were left)."
+    assert match.result == Outcome(
+        (0.0, 0.0, 1.0), frozenset({2}), "only computer players were left", Termination.ABANDONED
+    )
+    assert posts.result_line(match) == "Game over: Easy computer 2 wins (only computer players were left)."
     actions = [(a["kind"], a["by_id"], a["detail"]) for a in await service.store.actions(match.id)]
     assert actions == [("computers", None, "only computer players were left")]
     assert service.running() == []
@@ -530,7 +535,9 @@ async def test_when_the_last_person_runs_out_of_time_the_best_scoring_computer_w
         "alice's reserve time ran out: they are out of the game.",
         "only computer players were left.",
     )
-    assert match.result == Outcome((0.0, 0.0, 1.0), frozenset({2}), "only computer players were left")
+    assert match.result == Outcome(
+        (0.0, 0.0, 1.0), frozenset({2}), "only computer players were left", Termination.ABANDONED
+    )
 
 
 async def test_computers_level_on_score_all_win_when_the_last_person_leaves(service: MatchService) -> None:
@@ -539,8 +546,10 @@ async def test_computers_level_on_score_all_win_when_the_last_person_leaves(serv
     assert notice.kind == "moved" and match.running
     notice = await service.resign(match.id, ALICE.id)
     assert notice.kind == "over" and notice.lines == ("alice resigns.", "only computer players were left.")
-    assert match.result == Outcome((0.0, 0.0, 1.0, 1.0), frozenset({2, 3}), "only computer players were left")
-    assert service.result_line(match) == (
+    assert match.result == Outcome(
+        (0.0, 0.0, 1.0, 1.0), frozenset({2, 3}), "only computer players were left", Termination.ABANDONED
+    )
+    assert posts.result_line(match) == (
         "Game over: Easy computer and Easy computer 2 win (only computer players were left)."
     )
 
@@ -601,7 +610,7 @@ async def test_a_series_starts_best_of_3_on_the_death_match_clock(service: Match
         "Clock: 0:30 a move + 1:00 reserve per player.",
     )
     assert game.game_no == 1 and game.series_id == series.id and game.state.first == 1
-    assert service.series_line(series) == ""  # nothing to say while it runs
+    assert posts.series_line(series) == ""  # nothing to say while it runs
 
 
 async def test_a_2_0_series_is_won_in_two_games_in_these_words(open_service) -> None:
@@ -611,7 +620,7 @@ async def test_a_2_0_series_is_won_in_two_games_in_these_words(open_service) -> 
     series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
     await _win(service, (await _current(service, series.id)).id, ALICE)
     assert recorder.kinds()[-2:] == ["over", "started"] and series.wins == [1, 0] and series.status == RUNNING
-    assert recorder.notices[-1].match.game_no == 2 and service.series_line(series) == ""
+    assert recorder.notices[-1].match.game_no == 2 and posts.series_line(series) == ""
     await _win(service, (await _current(service, series.id)).id, ALICE)
     assert recorder.kinds()[-2:] == ["over", "series_over"]
     end = recorder.notices[-1]
@@ -637,7 +646,7 @@ async def test_one_win_and_two_draws_win_the_series_1_0(service: MatchService) -
     await _win(service, (await _current(service, series.id)).id, BOB)
     await _draw(service, (await _current(service, series.id)).id)
     await _draw(service, (await _current(service, series.id)).id)
-    assert service.series_line(series) == "bob wins the death match, 0–1 in games."
+    assert posts.series_line(series) == "bob wins the death match, 0–1 in games."
     assert len(series.games) == 3
 
 
@@ -679,7 +688,7 @@ async def test_a_best_of_5_series_needs_three_wins(service: MatchService) -> Non
     game4 = await _current(service, series.id)
     assert game4.game_no == 4 and game4.state.first == 1
     await _win(service, game4.id, ALICE)
-    assert service.series_line(series) == "alice wins the death match, 3–1 in games."
+    assert posts.series_line(series) == "alice wins the death match, 3–1 in games."
 
 
 # --- Fish: the score line and the game-over line ---

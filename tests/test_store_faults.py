@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import ctypes
 import functools
+import logging
 import os
 import shutil
 import sqlite3
@@ -27,12 +28,14 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import app, discord_login
 from bot.config import Config
 from bot.games import GAMES
+from bot.games.base import BadState
 from bot.local import Terminal
 from bot.service import DiskFull, MatchService
 from bot.store import DAMAGED, Store, StoreUnusable
@@ -337,3 +340,27 @@ async def test_the_log_never_holds_sql_parameters_even_at_debug(
         assert "123456789" not in caplog.text
     finally:
         logging.getLogger("aiosqlite").setLevel(before)
+
+
+async def test_a_tampered_state_is_kept_out_of_play_and_the_other_matches_resume(
+    open_service: Callable[[], Any], db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A row whose state no longer reads as one (edited by hand, another game's) is refused by `loads`:
+    the service resumes every other match, logs which one it left, and keeps the row untouched."""
+    service = await open_service()
+    await service.start()
+    damaged = await service.create_match("fish", [ALICE, BOB], seed=1)
+    sound = await service.create_match("fish", [ALICE, BOB], seed=2)
+    await service.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE matches SET state = replace(state, '\"turn\":0', '\"turn\":7') WHERE id = ?", (damaged.id,))
+        tampered = db.execute("SELECT state FROM matches WHERE id = ?", (damaged.id,)).fetchone()[0]
+    again = await open_service()
+    with caplog.at_level(logging.ERROR, logger="bot.service.registry"):
+        resumed = await again.start()
+    assert [m.id for m in resumed] == [sound.id]
+    assert any(f"match #{damaged.id}" in r.getMessage() for r in caplog.records)
+    with pytest.raises(BadState, match=f"match #{damaged.id}"):
+        await again.get(damaged.id)
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT state FROM matches WHERE id = ?", (damaged.id,)).fetchone()[0] == tampered

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games import IllegalMove, Outcome
-from bot.games.base import GameRules, check_options, check_seats
+from bot.games.base import GameRules, Option, Options, check_new
 
 
 @dataclass(frozen=True)
@@ -29,13 +29,11 @@ class Toy(GameRules):
     title = "Toy"
     min_players = 2
     max_players = 3
-    options = frozenset({"first"})
+    options = Options(Option("first", "seat", "who moves first", default=0))
     rules_card = "Add 1 or 2; reach 5 to win."
 
     def new(self, seats: int, seed: int, **options: Any) -> ToyState:
-        check_seats(self, seats)
-        check_options(self, options, set(self.options))
-        first = options.get("first", 0)
+        first = check_new(self, seats, seed, options)["first"]
         return ToyState(0, first, first, seats)
 
     def to_move(self, state: ToyState) -> int | None:
@@ -44,13 +42,17 @@ class Toy(GameRules):
     def legal_moves(self, state: ToyState) -> list[str]:
         return [] if state.turn is None else ["1", "2", "draw"]
 
-    def canonical(self, state: ToyState, move: str) -> str:
-        if state.turn is None or move.strip().lower() not in self.legal_moves(state):
-            raise IllegalMove(f"{move!r}: play 1, 2 or draw.")
-        return move.strip().lower()
+    def parse(self, state: ToyState, text: str) -> str:
+        """A move of this game is its canonical text itself: "1", "2" or "draw"."""
+        if state.turn is None or text.strip().lower() not in self.legal_moves(state):
+            raise IllegalMove(f"{text!r}: play 1, 2 or draw.")
+        return text.strip().lower()
+
+    def notation(self, move: str) -> str:
+        return move
 
     def play(self, state: ToyState, move: str) -> ToyState:
-        move = self.canonical(state, move)
+        move = self.parse(state, move)  # a str is parsed, as the contract says (here every move is one)
         assert state.turn is not None
         if move == "draw":
             return replace(state, turn=None, last=move)

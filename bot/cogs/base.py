@@ -16,9 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import clock as clocks
 from bot import discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
-from bot.clock import ClockSettings
+from bot.clock import CLOCK_HELP, ClockSettings
 from bot.cogs.challenge import AcceptChallengeButton
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
@@ -34,16 +35,11 @@ class Refusal(ServiceError):
 
 
 def parse_clock(text: str | None) -> ClockSettings | None:
-    """`30/60` (seconds a move / seconds of reserve), `30` (no reserve), or none."""
-    if text is None or text.strip().lower() in ("", "none", "off", "no"):
-        return None
-    move, _, reserve = text.strip().partition("/")
+    """A command's `clock:` as bot/clock.py reads it (`30/60`, `30`, none); its refusal is the command's."""
     try:
-        return ClockSettings(float(move), float(reserve or 0))
-    except ValueError as error:
-        if "clock" in str(error):
-            raise Refusal(str(error)) from None
-        raise Refusal(f"Write the clock as move/reserve seconds, like 30/60 (not {text!r}).") from None
+        return clocks.parse_clock(text)
+    except clocks.ClockError as error:
+        raise Refusal(str(error)) from None
 
 
 def server_id(interaction: discord.Interaction) -> int:
@@ -104,6 +100,9 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     game_key = ""
     continues_turns = False
     """Whether autocomplete continues a typed turn of several moves (see `suggest`); never for chance."""
+    left_out: tuple[tuple[str, str], ...] = ()
+    """(option, why) for the game's options its start command (`new`, or `challenge`) does not offer; it
+    offers every other one, built from the spec (bot/cogs/options.py; tests/test_options.py checks both)."""
 
     def __init__(self, bot: discord_app.GameBot) -> None:
         self.bot = bot
@@ -305,7 +304,7 @@ class TwoPlayerCog(GameCog):
     @app_commands.command(description="Challenge someone to a game (they accept with a button), or the bot itself")
     @app_commands.describe(
         opponent="who you challenge; choose the bot to play against the computer",
-        clock="seconds a move/reserve seconds, e.g. 30/60 (default none)",
+        clock=CLOCK_HELP,
         level="how hard the computer plays, when you challenge the bot (default normal)",
     )
     @app_commands.choices(level=LEVEL_CHOICES)

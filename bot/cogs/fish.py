@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot import discord_app, discord_ids, views
 from bot import discord_limits as limits
-from bot.clock import ClockSettings
+from bot.clock import MOVE_SECONDS, RESERVE_SECONDS, ClockSettings
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.cogs.mod import require_moderator
 from bot.models import Place, Player, computer
@@ -16,6 +16,10 @@ from bot.service import DM_CLOCK
 
 class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey, That\'s My Fish! for two'):
     game_key = "fish"
+    left_out = (
+        ("first", "the challenger places first; /fish dm names who does (terminal: --first)"),
+        ("board", "60 digits would not fit in the challenge's button (terminal: --board)"),
+    )
 
     @app_commands.command(description="Moderators: start a best-of-3 death match (30 s a move + 60 s reserve)")
     @app_commands.describe(
@@ -31,8 +35,10 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         player1: discord.Member,
         player2: discord.Member,
         first: discord.Member,
-        move_seconds: app_commands.Range[int, 1, 86_400] = int(DM_CLOCK.move_seconds),
-        reserve_seconds: app_commands.Range[int, 0, 86_400] = int(DM_CLOCK.reserve_seconds),
+        move_seconds: app_commands.Range[int, MOVE_SECONDS[0], MOVE_SECONDS[1]] = int(DM_CLOCK.move_seconds),
+        reserve_seconds: app_commands.Range[int, RESERVE_SECONDS[0], RESERVE_SECONDS[1]] = int(
+            DM_CLOCK.reserve_seconds
+        ),
     ) -> None:
         require_moderator(interaction, self.bot.config.mod_role)
         if player1.id == player2.id:

@@ -4,30 +4,29 @@ menu under the board (bot/views.py), and every firing phase is posted as a messa
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
 from bot import discord_app
 from bot.cogs.lobby import LobbyCog
+from bot.cogs.options import choices, describe
+from bot.games.geyser import GEYSER
+
+TOKENS, ROUNDS = GEYSER.options.named("tokens"), GEYSER.options.named("rounds")
 
 
 class GeyserCog(LobbyCog, group_name="geyser", group_description="Geyser: dice, battles and rings of geysers, 2 to 4"):
     game_key = "geyser"
 
     @app_commands.command(description="Open a Geyser lobby for 2 to 4 players; you start it when they have joined")
-    @app_commands.describe(
-        seven="what a 7 fires: the Mother Geyser (default) or nothing (calm)",
-        tokens="tokens each player has, the starting one included (default 12)",
-        rounds="rounds before the game ends and the most geysers held win (default 100)",
-    )
+    @app_commands.describe(**describe(GEYSER))
+    @app_commands.choices(**choices(GEYSER))
     async def new(
         self,
         interaction: discord.Interaction,
-        seven: Literal["mother", "calm"] | None = None,
-        tokens: app_commands.Range[int, 1, 40] | None = None,
-        rounds: app_commands.Range[int, 10, 1000] | None = None,
+        seven: str | None = None,
+        tokens: app_commands.Range[int, TOKENS.minimum, TOKENS.maximum] | None = None,
+        rounds: app_commands.Range[int, ROUNDS.minimum, ROUNDS.maximum] | None = None,
     ) -> None:
         await self.open_lobby(interaction, {"seven": seven, "tokens": tokens, "rounds": rounds})
 

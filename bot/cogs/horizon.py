@@ -144,6 +144,10 @@ class SpaceSelect(
 class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Horizon: race out of a black hole, 2"):
     game_key = "horizon"
     components = (*TwoPlayerCog.components, CardSelect, SpaceSelect)
+    left_out = (
+        ("first", "drawn from the seed (terminal: --first)"),
+        ("turn_cap", "200 turns each (terminal: --turn-cap)"),
+    )
 
     @app_commands.command(description="Your hand and the cards you know, as a picture only you see")
     @app_commands.describe(match="match number, if you play several")

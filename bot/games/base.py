@@ -1,14 +1,18 @@
 """The game contract every engine follows, and the one error family players see.
 
-Modelled on python-chess: engines are pure functions over small immutable states, moves are text in
-canonical notation, and every refusal is a ValueError whose message quotes the input and says why.
+Modelled on python-chess: engines are pure functions over small immutable states, a move is a small value
+that `parse` reads from text and `notation` writes back canonically, and every refusal is a ValueError whose
+message quotes the input and says why.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from enum import StrEnum
+from typing import Any, Literal, Protocol, cast, runtime_checkable
+
+from bot.wording import listing
 
 
 class GameError(ValueError):
@@ -27,7 +31,13 @@ class BadOptions(GameError):
     """`new` was given an unknown option, a bad option value or a bad seat count."""
 
 
-class Termination(str, Enum):
+class BadState(ValueError):
+    """`loads` was given text that is not a state of this game (not JSON, another game's, tampered, broken).
+    Not a GameError: the message is for maintainers (players get an apology), and it never quotes hidden
+    information."""
+
+
+class Termination(StrEnum):
     """How a game ended, for code to branch on (posts, records, ratings) where `Outcome.reason` is for
     people. Engines only ever end a game by the rules; the others are the service's."""
 
@@ -78,14 +88,144 @@ class Outcome:
         return cls(tuple(data["scores"]), frozenset(data["winners"]), data["reason"], termination)
 
 
+OptionKind = Literal["int", "text", "choice", "seat"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One keyword option of `new`, declared by the engine: `check_new` checks a value against it, and the
+    front-ends build their flags (`--turn-cap`), slash-command parameters, help and refusals from it.
+
+    `kind` is one of:
+    - "int": a whole number from `minimum` to `maximum` (digits in a text count too, as a terminal types
+      them, and as older stored options hold them);
+    - "choice": one of `choices`, pairs of (value, what it means; may be empty);
+    - "text": read by the engine, which says what is wrong with it (a Fish board, a Volcano layout); its
+      `choices` are named values the front-ends suggest, and other text may be allowed too;
+    - "seat": a player of the match, by seat number (0 first); the terminal takes a player's name.
+    `help` is one line, without the default (`summary` adds it); `None` is a value like any other, allowed
+    only where it is the default (Event Horizon's `first`: drawn from the seed). `offered` False: kept only so
+    that older games replay (Geyser's `starts`); no front-end offers it.
+    """
+
+    name: str
+    kind: OptionKind
+    help: str
+    default: Any = None
+    choices: tuple[tuple[str, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    offered: bool = True
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The values of `choices`, in order."""
+        return tuple(value for value, _ in self.choices)
+
+    @property
+    def flag(self) -> str:
+        """The terminal's flag: `--turn-cap` for `turn_cap`."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def shown_default(self) -> str | None:
+        """The default in words ("12", "mother", "the first player"), None when `help` says it."""
+        if self.default is None:
+            return None
+        if self.kind == "seat":
+            return "the first player" if self.default == 0 else f"seat {self.default}"
+        return str(self.default)
+
+    @property
+    def summary(self) -> str:
+        """`help` with the default: a slash command's description, a line of the terminal's help."""
+        shown = self.shown_default
+        if shown is None:
+            return self.help
+        return f"{self.help} (default: {shown})" if self.kind == "seat" else f"{self.help} (default {shown})"
+
+    def allowed(self, seats: int) -> str:
+        """What a value may be, in words: "a whole number from 1 to 40", "mother (...) or calm (...)"."""
+        if self.kind == "int":
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        if self.kind == "seat":
+            return listing([f"seat {seat}" for seat in range(seats)], "or")
+        if self.kind == "choice":
+            return listing([f"{value} ({meaning})" if meaning else value for value, meaning in self.choices], "or")
+        return "text"
+
+    def refusal(self, seats: int, called: str | None = None) -> str:
+        """Why a value is refused, naming what is allowed; `called`: the option as the front-end spells it."""
+        name = called or self.name
+        if self.kind == "choice":  # the meanings of the choices say it all
+            return f"{name} must be {self.allowed(seats)}."
+        return f"{name} must be {self.allowed(seats)}: {self.summary}."
+
+    def read(self, value: Any, seats: int) -> Any:
+        """`value` as `new` uses it (a whole number from its digits), or `BadOptions` (`refusal`)."""
+        if value is None and self.default is None:
+            return None
+        if self.kind == "int":
+            number, low, high = _whole(value), self.minimum, self.maximum
+            if number is not None and (low is None or low <= number) and (high is None or number <= high):
+                return number
+        elif self.kind == "choice":
+            if isinstance(value, str) and value in self.values:
+                return value
+        elif self.kind == "seat":
+            if type(value) is int and 0 <= value < seats:  # not True, not 1.0: a seat indexes tuples
+                return value
+        elif self.kind == "text" and isinstance(value, str):  # what it says is the engine's to check
+            return value
+        raise BadOptions(self.refusal(seats))
+
+
+class Options(tuple[Option, ...]):
+    """A game's options, in the order front-ends list them: `Options(Option(...), ...)`."""
+
+    def __new__(cls, *options: Option) -> Options:
+        return super().__new__(cls, options)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(option.name for option in self)
+
+    @property
+    def offered(self) -> tuple[Option, ...]:
+        """The options the front-ends offer (all but those kept for replays)."""
+        return tuple(option for option in self if option.offered)
+
+    def named(self, name: str) -> Option:
+        """The option called `name` (KeyError if there is none)."""
+        for option in self:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number given as an int (not a bool) or as digits in a text, else None."""
+    if isinstance(value, str) and value.strip().isdigit():
+        try:
+            return int(value)
+        except ValueError:  # "²" is a digit that int() refuses; so is a number of thousands of digits
+            return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 @runtime_checkable
 class Game(Protocol):
     """What the service, the front-ends and the renderers may rely on (docs/architecture.md, "The game contract").
 
-    Beyond DESIGN.md's table: `canonical(state, move)` is the canonical notation of a legal move given
-    in any accepted spelling (what the move log stores); `events(state)` says what the last move did,
+    Moves as python-chess has them: `parse(state, text)` is the legal move `text` stands for here (a small
+    frozen value of the engine's own, or IllegalMove); `play(state, move)` trusts a move parsed on this
+    state and parses a str first (so text works everywhere, like `push_san`); `notation(move)` is its
+    canonical text, which parses back to the same move; `canonical(state, text)` is
+    `notation(parse(state, text))`, what the move log stores.
+
+    Beyond DESIGN.md's table: `events(state)` says what the last move did,
     with seats written as `{0}`, `{1}`... so a front-end can fill in player names with `str.format`;
-    `options` names the keyword options `new` accepts; `scores(state)` gives the points so far by seat;
+    `options` declares the keyword options `new` accepts (`Option`s); `scores(state)` gives the points so far by seat;
     `rules_card` is a short rules summary for players (/rules); `move_group(move)` names the group a legal
     move is listed under (`moves`: one group a line).
     """
@@ -94,13 +234,15 @@ class Game(Protocol):
     title: str
     min_players: int
     max_players: int
-    options: frozenset[str]
+    options: Options
     rules_card: str
 
     def new(self, seats: int, seed: int, **options: Any) -> Any: ...
     def to_move(self, state: Any) -> int | None: ...
     def legal_moves(self, state: Any) -> list[str]: ...
-    def play(self, state: Any, move: str) -> Any: ...
+    def parse(self, state: Any, text: str) -> Any: ...
+    def play(self, state: Any, move: Any) -> Any: ...
+    def notation(self, move: Any) -> str: ...
     def canonical(self, state: Any, move: str) -> str: ...
     def outcome(self, state: Any) -> Outcome | None: ...
     def scores(self, state: Any) -> tuple[float, ...]: ...
@@ -141,6 +283,11 @@ class GameRules:
     own_message: tuple[str, ...] = ()
     """Event lines (by prefix) that front-ends post as a message of their own (Geyser's firing phases)."""
 
+    def canonical(self, state: Any, move: str) -> str:
+        """The canonical text of a legal move typed in any accepted spelling (what the move log stores)."""
+        game = cast(Game, self)
+        return game.notation(game.parse(state, move))
+
     def resign(self, state: Any, seat: int) -> Any:
         """The state after `seat` leaves (only where `seats_can_leave`)."""
         raise IllegalMove("Nobody can leave this game and let the others play on.")
@@ -178,18 +325,29 @@ def check_seats(game: Game, seats: int) -> None:
         raise BadOptions(f"{game.title} is played by {wanted} players, not {seats}.")
 
 
-def check_options(game: Game, options: dict[str, Any], known: set[str]) -> None:
-    """Refuse options the game does not have, naming the ones it does."""
-    unknown = sorted(set(options) - known)
-    if unknown and not known:
+def check_options(game: Game, options: dict[str, Any], known: Iterable[str] | None = None) -> None:
+    """Refuse options the game does not have, naming the ones it does (`known`: by default the names of
+    `game.options`)."""
+    names = set(game.options.names if known is None else known)
+    unknown = sorted(set(options) - names)
+    if unknown and not names:
         raise BadOptions(f"{game.title} has no options (not even {', '.join(unknown)}).")
     if unknown:
-        raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {', '.join(sorted(known))}).")
+        raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {', '.join(sorted(names))}).")
 
 
-def check_new(game: Game, seats: int, seed: Any, options: dict[str, Any]) -> None:
-    """What every `new` checks first: the seat count, the option names and a whole-number seed."""
+def read_options(game: Game, options: dict[str, Any], seats: int) -> dict[str, Any]:
+    """Every option of `game`, as `new` reads it: the value given, checked against its `Option` (refused
+    with `BadOptions` naming what is allowed), else the default."""
+    return {o.name: o.read(options[o.name], seats) if o.name in options else o.default for o in game.options}
+
+
+def check_new(game: Game, seats: int, seed: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """What every `new` checks first: the seat count, the option names, a whole-number seed, then each
+    option's value against its declaration. Gives every option's value (`read_options`); what the spec
+    cannot say (a Volcano layout's letters, a Fish board's digits) the engine checks after."""
     check_seats(game, seats)
-    check_options(game, options, set(game.options))
+    check_options(game, options)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadOptions("seed must be a whole number.")
+    return read_options(game, options, seats)

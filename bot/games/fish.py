@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.stored import check_types, converting, listed, read, refuse
 
 ROW_LETTERS = "ABCDEFGH"
 ROW_LENGTHS = (8, 7, 8, 7, 8, 7, 8, 7)
@@ -471,15 +472,16 @@ class Fish(GameRules):
     title = '"1, 2, 3"'
     min_players = 2
     max_players = 2
-    options = frozenset({"board", "first"})
+    options = Options(
+        Option("first", "seat", "the seat that places first", default=0),
+        Option("board", "text", "60 digits 1 to 3, rows A to H, each left to right (default: dealt from the seed)"),
+    )
     rules_card = RULES_CARD
 
     def new(self, seats: int, seed: int, **options: Any) -> FishState:
-        check_new(self, seats, seed, options)
-        first = options.get("first", 0)
-        if type(first) is not int or first not in (0, 1):
-            raise BadOptions("first must be seat 0 or seat 1.")
-        values = parse_board(options["board"]) if options.get("board") is not None else generate_board(seed)
+        given = check_new(self, seats, seed, options)
+        first = given["first"]
+        values = parse_board(given["board"]) if given["board"] is not None else generate_board(seed)
         return FishState(
             values=values, tokens=((), ()), placed=(0, 0), scores=(0, 0), first=first, turn=first, seed=seed
         )
@@ -549,11 +551,12 @@ class Fish(GameRules):
                 break
         return move
 
-    def canonical(self, state: FishState, move: str) -> str:
-        return str(self.parse(state, move))
+    def notation(self, move: FishMove) -> str:
+        return str(move)
 
-    def play(self, state: FishState, move: str) -> FishState:
-        parsed = self.parse(state, move)
+    def play(self, state: FishState, move: FishMove | str) -> FishState:
+        """The next state; a FishMove is trusted to be legal here (from `parse`), text is parsed first."""
+        parsed = move if isinstance(move, FishMove) else self.parse(state, move)
         seat = state.turn
         assert seat is not None  # parse refuses moves once the game is over
         values = list(state.values)
@@ -635,23 +638,23 @@ class Fish(GameRules):
         )
 
     def loads(self, text: str) -> FishState:
-        data = json.loads(text)
-        if data.get("game") != self.key:
-            raise ValueError(f"not a {self.title} state")
-        return FishState(
-            values=tuple(int(c) for c in data["values"]),
-            tokens=(tuple(data["tokens"][0]), tuple(data["tokens"][1])),
-            placed=(data["placed"][0], data["placed"][1]),
-            scores=(data["scores"][0], data["scores"][1]),
-            first=data["first"],
-            turn=data["turn"],
-            ply=data["ply"],
-            seed=data["seed"],
-            last_move=data["last_move"],
-            last_seat=data["last_seat"],
-            events=tuple(data["events"]),
-            cleared=tuple(data["cleared"]),
-        )
+        """A state from `dumps`; BadState when the text is not a sound one (tampered, another game's)."""
+        data = read(self, text, _STORED)
+        if not isinstance(data["values"], str) or not re.fullmatch(r"[0-3]{60}", data["values"]):
+            raise refuse(self, f"values is not {TILES} digits 0 to 3")
+        with converting(self):
+            stored: dict[str, Any] = {
+                **data,
+                "values": tuple(int(c) for c in data["values"]),
+                "tokens": tuple(listed(tiles) for tiles in listed(data["tokens"])),
+                **{name: listed(data[name]) for name in ("placed", "scores", "events", "cleared")},
+            }
+            state = FishState(**stored)
+        check_types(self, state)
+        broken = _broken(state)
+        if broken:
+            raise refuse(self, broken)
+        return state
 
     def state_from_position(
         self,
@@ -678,6 +681,43 @@ class Fish(GameRules):
             first=first,
             turn=turn,
         )
+
+
+_STORED = frozenset(
+    ("values", "tokens", "placed", "scores", "first", "turn", "ply", "seed")
+    + ("last_move", "last_seat", "events", "cleared")
+)
+"""The fields of a stored state (`dumps`)."""
+
+
+def _broken(state: FishState) -> str | None:
+    """What in a stored state no game can reach (a tampered one), or None."""
+    tiles = [t for seat in state.tokens for t in seat]
+    on_board = all(0 <= t < TILES and state.values[t] for t in tiles)
+    seats = (0, 1)
+    checks = (
+        (on_board and len(set(tiles)) == len(tiles), "tokens must stand on distinct tiles that are not gaps"),
+        (all(0 <= n <= TOKENS_PER_PLAYER for n in state.placed), f"placed counts run from 0 to {TOKENS_PER_PLAYER}"),
+        (all(len(state.tokens[s]) <= state.placed[s] for s in seats), "a seat has more tokens than it placed"),
+        (all(n >= 0 for n in state.scores) and state.ply >= 0, "scores and ply cannot be negative"),
+        (state.first in seats and state.turn in (None, 0, 1), "first and turn must be seat 0 or 1 (turn: or None)"),
+        (state.last_seat in (None, 0, 1), "last_seat must be None, 0 or 1"),
+        (all(0 <= t < TILES for t in state.cleared), "cleared names a tile that is not on the board"),
+        (state.last_move is None or _written(state.last_move), "last_move is not a move like D4-F3"),
+    )
+    found = next((why for ok, why in checks if not ok), None)
+    if found is None and state.turn is not None:
+        can_act = state.placed[state.turn] < TOKENS_PER_PLAYER if state.placing else bool(state.tokens[state.turn])
+        found = None if can_act else f"seat {state.turn} is to move with nothing to place or move"
+    return found
+
+
+def _written(text: str) -> bool:
+    """Whether `text` is a move in canonical notation (what `last_move` holds, and the renderer reads)."""
+    try:
+        return str(FishMove.parse(text)) == text
+    except IllegalMove:
+        return False
 
 
 FISH = Fish()

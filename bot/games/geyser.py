@@ -21,11 +21,12 @@ import json
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.stored import check_types, converting, listed, read, refuse
 from bot.wording import listing
 
 SIZE = 11
@@ -76,9 +77,6 @@ def _opposite(square: int) -> int:
 
 TWO_PLAYER_STARTS = tuple(s for s in STARTS if SQUARE_NAMES[s] in ("f1", "f11"))
 """A two-player game's starting squares: the opposite pair f1 and f11 (a6 and k6 are plain land then)."""
-STARTS_OPTIONS = ("two", "four")
-"""The `starts` option: "two" (the rules: a two-player game uses f1 and f11 only) or "four" (all four, the
-setup before that ruling, kept so that matches begun under it replay from their logs; see `loads`)."""
 ROUNDS = (10, 1000)
 """The `rounds` option's range (default 100)."""
 
@@ -167,6 +165,28 @@ class GeyserState:
         return sum(held[1] for held in self.board if held is not None and held[0] == seat)
 
 
+@dataclass(frozen=True, slots=True)
+class GeyserMove:
+    """A legal move: `kind` (step, start, place, skip, again, retreat, pass), its squares (a step's `a` to
+    `b`; the square of a start or place) and `rolls`, the dice it rolled in words ("battle 4+2 v 3+1").
+
+    The dice follow from the seed and are known only once the move is played, so `parse` plays it, and the
+    move carries the state it was parsed on and the state it leads to (outside equality): `play` on that
+    same state hands the result on. On a view (no seed) nothing is rolled: `rolls` stays empty.
+    """
+
+    kind: str
+    a: int | None = None
+    b: int | None = None
+    rolls: tuple[str, ...] = ()
+    _source: GeyserState | None = field(default=None, compare=False, repr=False)
+    _after: GeyserState | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        text = _text((self.kind, self.a, self.b))
+        return f"{text} [{'; '.join(self.rolls)}]" if self.rolls else text
+
+
 def _text(move: tuple[str, int | None, int | None]) -> str:
     """A parsed move's canonical text, without dice."""
     kind, a, b = move
@@ -185,13 +205,6 @@ def _place_on(legal: list[str]) -> str:
 def _seat_order(start: int, seats: int, out: set[int] | frozenset[int]) -> tuple[int, ...]:
     """The seats still in, in seat order from `start` (or the first one in after it)."""
     return tuple((start + k) % seats for k in range(seats) if (start + k) % seats not in out)
-
-
-def _whole(value: Any) -> int | None:
-    """An option's whole number (digits in text too, as a terminal gives them), or None."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _die(seed: int, index: int) -> int:
@@ -241,31 +254,42 @@ class Geyser(GameRules):
     title = "Geyser"
     min_players = 2
     max_players = 4
-    options = frozenset({"seven", "tokens", "rounds", "starts"})
+    options = Options(
+        Option(
+            "seven",
+            "choice",
+            "what a 7 fires",
+            default="mother",
+            choices=(("mother", "7 fires the Mother Geyser"), ("calm", "7 fires nothing")),
+        ),
+        Option("tokens", "int", "tokens each player has, the starting one included", default=12, minimum=1, maximum=40),
+        Option(
+            "rounds",
+            "int",
+            "after that many rounds the most geysers win",
+            default=100,
+            minimum=ROUNDS[0],
+            maximum=ROUNDS[1],
+        ),
+        Option(
+            "starts",
+            "choice",
+            "the starting squares of a two-player game",
+            default="two",
+            choices=(
+                ("two", "a two-player game starts on f1 and f11 only"),
+                ("four", "all four starting squares, the setup before that ruling"),
+            ),
+            offered=False,  # four: set on games begun before the ruling (migration 6), so their logs replay
+        ),
+    )
     rules_card = ""  # set below
 
     # --- setting up ---
 
     def new(self, seats: int, seed: int, **options: Any) -> GeyserState:
-        check_new(self, seats, seed, options)
-        seven = options.get("seven", "mother")
-        if seven not in ("mother", "calm"):
-            raise BadOptions("seven must be mother (7 fires the Mother Geyser) or calm (7 fires nothing).")
-        tokens = _whole(options.get("tokens", 12))
-        if tokens is None or not 1 <= tokens <= 40:
-            raise BadOptions("tokens must be a whole number from 1 to 40.")
-        rounds = _whole(options.get("rounds", 100))
-        if rounds is None or not ROUNDS[0] <= rounds <= ROUNDS[1]:
-            raise BadOptions(
-                f"rounds must be a whole number from {ROUNDS[0]} to {ROUNDS[1]}: after that many rounds the"
-                " most geysers win (default 100)."
-            )
-        starts = options.get("starts", "two")
-        if starts not in STARTS_OPTIONS:
-            raise BadOptions(
-                "starts must be two (a two-player game starts on f1 and f11 only) or four (all four starting"
-                " squares, the setup before that ruling)."
-            )
+        given = check_new(self, seats, seed, options)
+        seven, tokens, rounds, starts = given["seven"], given["tokens"], given["rounds"], given["starts"]
         return GeyserState(
             seats=seats,
             board=(None,) * SQUARES,
@@ -362,7 +386,15 @@ class Geyser(GameRules):
 
     # --- playing ---
 
-    def parse(self, state: GeyserState, text: str) -> tuple[str, int | None, int | None]:
+    def parse(self, state: GeyserState, text: str) -> GeyserMove:
+        """The legal move `text` stands for here (played, to know its dice), or IllegalMove saying why not."""
+        kind, a, b = self._read(state, text)
+        if state.seed is None:  # a view cannot roll: the move is played afresh by `play`, if it can be
+            return GeyserMove(kind, a, b)
+        after = self._apply(state, kind, a, b)
+        return GeyserMove(kind, a, b, after.last_rolls, state, after)
+
+    def _read(self, state: GeyserState, text: str) -> tuple[str, int | None, int | None]:
         """(kind, square, square) of a legal move here, or IllegalMove saying why not."""
         if state.turn is None:
             raise IllegalMove("The game is over: no more moves.")
@@ -449,13 +481,21 @@ class Geyser(GameRules):
             return f"{name} is a geyser, and the new token goes on plain land next to {around}"
         return f"{name} holds another player's token"
 
-    def canonical(self, state: GeyserState, move: str) -> str:
-        text = _text(self.parse(state, move))
-        rolls = self.play(state, move).last_rolls
-        return f"{text} [{'; '.join(rolls)}]" if rolls else text
+    def notation(self, move: GeyserMove) -> str:
+        return str(move)
 
-    def play(self, state: GeyserState, move: str) -> GeyserState:
-        kind, a, b = self.parse(state, move)
+    def play(self, state: GeyserState, move: GeyserMove | str) -> GeyserState:
+        """The next state; a GeyserMove is trusted to be legal here (from `parse`), text is parsed first.
+        A move parsed on this very state already holds the result."""
+        if not isinstance(move, GeyserMove):
+            kind, a, b = self._read(state, move)  # as parse, without building the move
+            return self._apply(state, kind, a, b)
+        if move._source is state and move._after is not None:
+            return move._after
+        return self._apply(state, move.kind, move.a, move.b)
+
+    def _apply(self, state: GeyserState, kind: str, a: int | None, b: int | None) -> GeyserState:
+        """The state after a legal move (rolling its dice)."""
         seat = state.turn
         assert seat is not None
         work = _Work(state)
@@ -745,25 +785,79 @@ class Geyser(GameRules):
         return json.dumps({"game": self.key, **data}, separators=(",", ":"))
 
     def loads(self, text: str) -> GeyserState:
-        """A state from `dumps`. A state saved before the round cap and the two-player starting squares
-        has no `rounds` (it gets the default, 100), no `starts` (it began with all four starting squares
-        in use: "four") and a single `winner` (now `winners`)."""
-        data = json.loads(text)
-        data.pop("game")
-        if "winner" in data:
-            winner = data.pop("winner")
-            data["winners"] = [] if winner is None else [winner]
-        data.setdefault("starts", "four")
-        board: list[tuple[int, int] | None] = [None] * SQUARES
-        for name, (seat, count) in data["board"].items():
-            board[_SQUARE_BY_NAME[name]] = (seat, count)
-        data["board"] = tuple(board)
-        data["out"] = frozenset(data["out"])
-        for name in ("supply", "order", "winners", "last_battle", "last_rolls", "events"):
-            data[name] = tuple(data[name])
-        for name in ("pending", "last_move", "last_fire"):
-            data[name] = tuple(data[name]) if data[name] is not None else None
-        return GeyserState(**data)
+        """A state from `dumps`; BadState when the text is not a sound one (tampered, another game's). A
+        state saved before the round cap and the two-player starting squares has no `rounds` (it gets the
+        default, 100), no `starts` (it began with all four starting squares in use: "four") and a single
+        `winner` (now `winners`)."""
+        data = read(self, text, _STORED - _ADDED, _ADDED | {"winner"})
+        if ("winner" in data) == ("winners" in data):
+            raise refuse(self, "it must hold winners (or, saved before the round cap, winner)")
+        with converting(self):
+            if "winner" in data:
+                winner = data.pop("winner")
+                data["winners"] = [] if winner is None else [winner]
+            data.setdefault("starts", "four")
+            board: list[tuple[int, int] | None] = [None] * SQUARES
+            for name, held in data["board"].items():
+                seat, count = listed(held)
+                square = _SQUARE_BY_NAME[name]
+                if square not in LAND:
+                    raise refuse(self, f"{name} is water")
+                board[square] = (seat, count)
+            data["board"] = tuple(board)
+            data["out"] = frozenset(listed(data["out"]))
+            for name in ("supply", "order", "winners", "last_battle", "last_rolls", "events"):
+                data[name] = listed(data[name])
+            for name in ("pending", "last_move", "last_fire"):
+                data[name] = listed(data[name]) if data[name] is not None else None
+            state = GeyserState(**data)
+        check_types(self, state)
+        broken = _broken(state)
+        if broken:
+            raise refuse(self, broken)
+        return state
+
+
+_STORED = frozenset(f.name for f in fields(GeyserState))
+"""The fields of a stored state (`dumps`)."""
+_ADDED = frozenset({"rounds", "starts", "winners"})
+"""Fields a state saved before the round cap and the two-player starting squares lacks (see `loads`)."""
+
+
+def _broken(state: GeyserState) -> str | None:
+    """What in a stored state no game can reach (a tampered one), or None."""
+    seats = range(state.seats)
+    held = [h for h in state.board if h is not None]
+    tokens = [supply + sum(n for seat, n in held if seat == s) for s, supply in enumerate(state.supply)]
+    pending = state.pending
+    checks = (
+        (2 <= state.seats <= 4 and len(tokens) == state.seats, "seats run from 2 to 4, each with a supply"),
+        (all(seat in seats and n >= 1 for seat, n in held), "a square holds tokens of no seat, or none"),
+        (all(n >= 0 for n in state.supply) and all(1 <= n <= 40 for n in tokens), "a seat has more than 40 tokens"),
+        (state.phase in ("start", "play", "over"), "phase is not start, play or over"),
+        ((state.turn is None) == (state.phase == "over"), "exactly a game that is over has nobody to move"),
+        (state.turn in (None, *seats) and {state.first, state.roller} <= set(seats), "a seat is not in the game"),
+        (state.out | set(state.order) | set(state.winners) <= set(seats), "a seat is not in the game"),
+        (state.last_seat in (None, *seats), "last_seat is not in the game"),
+        (pending is None or _pending(pending), "pending is not a claim's place or a tie"),
+        (state.seven in ("mother", "calm") and state.starts in ("two", "four"), "seven or starts is unknown"),
+        (ROUNDS[0] <= state.rounds <= ROUNDS[1], f"rounds run from {ROUNDS[0]} to {ROUNDS[1]}"),
+        (all(n >= 0 for n in (state.round, state.dice, state.ply)), "a counter is negative"),
+        (state.last_move is None or all(s in LAND for s in state.last_move), "last_move is not a step on land"),
+        (len(state.last_battle) in (0, 6), "last_battle is not a battle roll"),
+        (state.last_fire is None or all(1 <= d <= 6 for d in state.last_fire), "last_fire is not two dice"),
+    )
+    return next((why for ok, why in checks if not ok), None)
+
+
+def _pending(pending: tuple[Any, ...]) -> bool:
+    """("place", geyser) after a claim or ("tie", from, to) after a tied battle, as `GeyserState` says."""
+    if not pending or not all(type(s) is int for s in pending[1:]):
+        return False
+    kind, *squares = pending
+    if kind == "place":
+        return len(squares) == 1 and squares[0] in GEYSERS
+    return kind == "tie" and len(squares) == 2 and all(s in LAND for s in squares)
 
 
 RULES_CARD = """\

@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.stored import check_types, converting, listed, read, refuse
 from bot.wording import plural
 
 SPACES = 8
@@ -92,6 +93,27 @@ class HorizonState:
     @property
     def setup(self) -> bool:
         return sum(self.placed) < 2 * SETUP_PLACEMENTS
+
+
+@dataclass(frozen=True, slots=True)
+class HorizonMove:
+    """A legal move: `kind` place, swap or pass; the card from the hand, and the space on the mover's own mat
+    (`mine` True) or the opponent's. Relative to the mover, as the notation is, so it needs no state."""
+
+    kind: str
+    card: str | None = None
+    mine: bool | None = None
+    space: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "place":
+            return f"place {self.card} {'me' if self.mine else 'opp'}:{self.space}"
+        if self.kind == "swap":
+            return f"swap me:{self.space} {self.card}"
+        return self.kind
+
+
+PASS = HorizonMove("pass")
 
 
 def _shuffled(cards: tuple[str, ...] | list[str], seed: int, number: int) -> tuple[str, ...]:
@@ -219,21 +241,19 @@ class Horizon(GameRules):
     title = "Event Horizon"
     min_players = 2
     max_players = 2
-    options = frozenset({"first", "turn_cap"})
+    options = Options(
+        Option("first", "seat", "the seat that starts (default: drawn from the seed)"),
+        Option(
+            "turn_cap", "int", "turns per player before the cap's tie-break", default=200, minimum=1, maximum=10_000
+        ),
+    )
     rules_card = ""  # set below
 
     def new(self, seats: int, seed: int, **options: Any) -> HorizonState:
-        check_new(self, seats, seed, options)
-        first = options.get("first")
+        given = check_new(self, seats, seed, options)
+        first, cap = given["first"], given["turn_cap"]
         if first is None:
             first = random.Random(f"horizon:{seed}:first").randrange(2)
-        if type(first) is not int or first not in (0, 1):
-            raise BadOptions("first must be 0 or 1 (the seat that starts).")
-        cap = options.get("turn_cap", 200)
-        if isinstance(cap, str) and cap.strip().isdigit():
-            cap = int(cap)
-        if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= 10_000:
-            raise BadOptions("turn_cap must be a whole number of turns per player from 1 to 10000.")
         deck = list(_shuffled(DECK, seed, 0))
         hands = (tuple(deck[-HAND:]), tuple(deck[-2 * HAND : -HAND]))
         return HorizonState(
@@ -341,8 +361,8 @@ class Horizon(GameRules):
 
     # --- playing ---
 
-    def parse(self, state: HorizonState, text: str) -> tuple[str, str | None, int | None, int | None]:
-        """(kind, card, mat seat, space) of a legal move, or IllegalMove saying what is wrong.
+    def parse(self, state: HorizonState, text: str) -> HorizonMove:
+        """The legal move `text` stands for here, or IllegalMove saying what is wrong.
 
         Refusals name only the mover's own cards and spaces, so they reveal nothing to anyone."""
         seat = state.turn
@@ -354,7 +374,7 @@ class Horizon(GameRules):
         if words.lower() == "pass":
             if self.legal_moves(state) != ["pass"]:
                 raise IllegalMove("You can still place a card (or Swap), so you cannot pass.")
-            return ("pass", None, None, None)
+            return PASS
         if placed := _PLACE.fullmatch(words):
             card, side, space = placed[1].upper(), placed[2].lower(), int(placed[3])
             where = f"{side}:{space}"
@@ -365,7 +385,7 @@ class Horizon(GameRules):
             mat = seat if side == "me" else 1 - seat
             if state.mats[mat][space - 1] is not None:
                 raise IllegalMove(f"{where} is not empty: cards go on empty spaces.")
-            return ("place", card, mat, space)
+            return HorizonMove("place", card, side == "me", space)
         if re.fullmatch(rf"swap\s+opp\s*:\s*[1-8]\s+{_CARD}", words, re.IGNORECASE):
             raise IllegalMove("Swap works on your own mat only: swap me:5 F2.")
         if swapped := _SWAP.fullmatch(words):
@@ -385,7 +405,7 @@ class Horizon(GameRules):
                 raise IllegalMove(f"me:{space} is face up: Swap exchanges a face-down card.")
             if slot.locked:
                 raise IllegalMove(f"me:{space} is locked: a card put there by a Swap cannot be swapped again.")
-            return ("swap", card, seat, space)
+            return HorizonMove("swap", card, True, space)
         shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
         self._refuse_parts(words)
         raise InvalidNotation(f"{shown} not a move: {HOW}.")
@@ -406,24 +426,21 @@ class Horizon(GameRules):
             escape = " (a token escapes at 9, past the last space)" if space == "9" else ""
             raise InvalidNotation(f"{side}:{space} is not a space: the spaces are 1-8, {side}:1 to {side}:8{escape}.")
 
-    def canonical(self, state: HorizonState, move: str) -> str:
-        kind, card, mat, space = self.parse(state, move)
-        seat = state.turn
-        if kind == "place":
-            return f"place {card} {'me' if mat == seat else 'opp'}:{space}"
-        if kind == "swap":
-            return f"swap me:{space} {card}"
-        return kind
+    def notation(self, move: HorizonMove) -> str:
+        return str(move)
 
-    def play(self, state: HorizonState, move: str) -> HorizonState:
-        kind, card, mat, space = self.parse(state, move)
+    def play(self, state: HorizonState, move: HorizonMove | str) -> HorizonState:
+        """The next state; a HorizonMove is trusted to be legal here (from `parse`), text is parsed first."""
+        parsed = move if isinstance(move, HorizonMove) else self.parse(state, move)
         seat = state.turn
         assert seat is not None
+        kind, card, space = parsed.kind, parsed.card, parsed.space
+        mat = seat if parsed.mine else 1 - seat
         work = _Work(state)
         who, whose = f"{{{seat}}}", "their" if mat == seat else f"{{{1 - seat}}}'s"
         play: tuple[Any, ...] | None = None
         if kind == "place":
-            assert card is not None and mat is not None and space is not None
+            assert card is not None and space is not None
             work.hands[seat].remove(card)
             work.mats[mat][space - 1] = Slot(card, seat, frozenset({seat}))
             work.events.append(f"{who} places a card face down on {whose} space {space}.")
@@ -513,16 +530,73 @@ class Horizon(GameRules):
         return json.dumps({"game": self.key, **data}, separators=(",", ":"))
 
     def loads(self, text: str) -> HorizonState:
-        data = json.loads(text)
-        data.pop("game")
-        data["mats"] = tuple(tuple(None if s is None else _slot(s) for s in mat) for mat in data["mats"])
-        data["hands"] = tuple(tuple(hand) for hand in data["hands"])
-        data["last_chain"] = tuple(tuple(link) for link in data["last_chain"])
-        for name in ("deck", "discard", "positions", "escaped", "placed", "turns", "events"):
-            data[name] = tuple(data[name])
-        if data["last_play"] is not None:
-            data["last_play"] = tuple(data["last_play"])
-        return HorizonState(**data)
+        """A state (or a view) from `dumps`; BadState when the text is not a sound one. The refusal never
+        names a card, so it cannot tell a hidden one."""
+        data = read(self, text, _STORED)
+        with converting(self):
+            data["mats"] = tuple(
+                tuple(None if s is None else _slot(s) for s in listed(mat)) for mat in listed(data["mats"])
+            )
+            for name in ("hands", "last_chain"):
+                data[name] = tuple(listed(item) for item in listed(data[name]))
+            for name in ("deck", "discard", "positions", "escaped", "placed", "turns", "events"):
+                data[name] = listed(data[name])
+            if data["last_play"] is not None:
+                data["last_play"] = listed(data["last_play"])
+            state = HorizonState(**data)
+        check_types(self, state)
+        broken = _broken(state)
+        if broken:
+            raise refuse(self, broken)
+        return state
+
+
+_STORED = frozenset(f.name for f in fields(HorizonState))
+"""The fields of a stored state (`dumps`)."""
+_IN_DECK = {card: DECK.count(card) for card in DECK}
+
+
+def _broken(state: HorizonState) -> str | None:
+    """What in a stored state or view no game can reach (a tampered one), or None; never names a card."""
+    slots = [slot for mat in state.mats for slot in mat if slot is not None]
+    cards = [*state.deck, *state.discard, *state.hands[0], *state.hands[1], *(slot.card for slot in slots)]
+    known = [card for card in cards if card != HIDDEN]
+    seats = (0, 1)
+    play = state.last_play
+    checks = (
+        (all(len(mat) == SPACES for mat in state.mats), f"a mat does not have {SPACES} spaces"),
+        (all(card in _IN_DECK for card in known), "a card is not one of the deck's"),
+        (all(known.count(card) <= n for card, n in _IN_DECK.items()), "a card is there more often than in the deck"),
+        (len(cards) <= len(DECK), f"there are more than {len(DECK)} cards"),
+        (state.seed is None or len(known) == len(cards), "a state with its seed hides no card (only a view does)"),
+        (all(slot.card != "SW" for slot in slots), "a Swap lies on a mat"),
+        (all(s.placed_by in s.known and s.known <= {0, 1} for s in slots), "a slot's seats are not 0 and 1"),
+        (all(s.card != HIDDEN for s in slots if s.face_up), "a face-up card is hidden"),
+        (all(0 <= p <= SPACES for p in state.positions), f"token positions run from 0 to {SPACES}"),
+        (all(0 <= n <= TOKENS for n in state.escaped), f"escaped counts run from 0 to {TOKENS}"),
+        (all(0 <= n <= SETUP_PLACEMENTS for n in state.placed), f"placed counts run from 0 to {SETUP_PLACEMENTS}"),
+        (all(n >= 0 for n in (*state.turns, state.rolls, state.shuffles, state.ply)), "a counter is negative"),
+        (1 <= state.turn_cap <= 10_000, "turn_cap runs from 1 to 10000"),
+        (state.first in seats and {state.turn, state.winner, state.last_seat} <= {None, 0, 1}, "a seat is wrong"),
+        (state.winner is None or state.turn is None, "a game with a winner has nobody to move"),
+        (state.last_roll in (None, 1, 2, 3), "last_roll is not a roll of 1 to 3"),
+        (play in (None, ("pass",)) or _mat_play(play), "last_play is not a play"),
+        (all(_link(link) for link in state.last_chain), "last_chain is not a chain of revealed cards"),
+    )
+    return next((why for ok, why in checks if not ok), None)
+
+
+def _mat_play(play: tuple[Any, ...] | None) -> bool:
+    """A place or swap as `last_play` holds it: (kind, the mat's seat, space)."""
+    if play is None or len(play) != 3 or play[0] not in ("place", "swap"):
+        return False
+    seat, space = play[1:]
+    return type(seat) is int and type(space) is int and seat in (0, 1) and 1 <= space <= SPACES
+
+
+def _link(link: tuple[int, str, int, int]) -> bool:
+    space, card, start, end = link
+    return 1 <= space <= SPACES and card in _IN_DECK and 0 <= start <= ESCAPE and 0 <= end <= ESCAPE
 
 
 def _possessive(seat: int) -> str:
@@ -538,7 +612,8 @@ def _slot_json(slot: Slot) -> list[Any]:
 
 
 def _slot(data: list[Any]) -> Slot:
-    return Slot(data[0], data[1], frozenset(data[2]), data[3], data[4])
+    card, placed_by, known, face_up, locked = listed(data)
+    return Slot(card, placed_by, frozenset(listed(known)), face_up, locked)
 
 
 RULES_CARD = """\

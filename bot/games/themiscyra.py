@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Options, Outcome, check_new
+from bot.games.stored import check_types, converting, listed, read, refuse
 from bot.wording import listing
 
 SIZE = 10
@@ -296,7 +297,7 @@ class Themiscyra(GameRules):
     title = "Themiscyra"
     min_players = 2
     max_players = 2
-    options: frozenset[str] = frozenset()
+    options = Options()
     rules_card = RULES_CARD
 
     def new(self, seats: int, seed: int, **options: Any) -> ThemiscyraState:
@@ -406,11 +407,12 @@ class Themiscyra(GameRules):
             raise IllegalMove(f"{move}: the ring on {start} and {end} share no open area.")
         return turn
 
-    def canonical(self, state: ThemiscyraState, move: str) -> str:
-        return str(self.parse(state, move))
+    def notation(self, move: Turn) -> str:
+        return str(move)
 
-    def play(self, state: ThemiscyraState, move: str) -> ThemiscyraState:
-        turn = self.parse(state, move)
+    def play(self, state: ThemiscyraState, move: Turn | str) -> ThemiscyraState:
+        """The next state; a Turn is trusted to be legal here (from `parse`), text is parsed first."""
+        turn = move if isinstance(move, Turn) else self.parse(state, move)
         seat = state.turn
         assert seat is not None
         a, b = turn.stones
@@ -477,18 +479,36 @@ class Themiscyra(GameRules):
         )
 
     def loads(self, text: str) -> ThemiscyraState:
-        data = json.loads(text)
-        last = data["last"]
-        return ThemiscyraState(
-            stones=(_mask(data["black"]), _mask(data["white"])),
-            rings=_mask(data["rings"]),
-            turn=data["turn"],
-            winner=data["winner"],
-            last=None if last is None else tuple(None if s is None else _SQUARE_BY_NAME[s] for s in last),  # type: ignore[arg-type]
-            last_seat=data["last_seat"],
-            ply=data["ply"],
-            events=tuple(data["events"]),
+        """A state from `dumps`; BadState when the text is not a sound one (tampered, another game's)."""
+        data = read(self, text, _STORED)
+        with converting(self):
+            last = data["last"]
+            if last is not None:
+                last = tuple(None if s is None else _SQUARE_BY_NAME[s] for s in listed(last))
+            stored: dict[str, Any] = {
+                **{name: data[name] for name in ("turn", "winner", "last_seat", "ply")},
+                "stones": (_mask(data["black"]), _mask(data["white"])),
+                "rings": _mask(data["rings"]),
+                "last": last,
+                "events": listed(data["events"]),
+            }
+            state = ThemiscyraState(**stored)
+        check_types(self, state)
+        black, white = state.stones
+        checks = (
+            (not black & white, "a square holds a black and a white stone"),
+            (
+                not state.rings & ~(black | white) and state.rings.bit_count() <= RINGS,
+                f"rings: {RINGS} at most, on stones",
+            ),
+            (state.turn in (None, 0, 1) and state.winner in (None, 0, 1), "turn and winner must be None, 0 or 1"),
+            (state.winner is None or state.turn is None, "a game with a winner has nobody to move"),
+            (state.last_seat in (None, 0, 1) and state.ply >= 0, "last_seat must be None, 0 or 1 and ply not negative"),
         )
+        broken = next((why for ok, why in checks if not ok), None)
+        if broken:
+            raise refuse(self, broken)
+        return state
 
     def state_from_position(self, black: str, white: str, rings: str, turn: int | None = 0) -> ThemiscyraState:
         """A hand-built position (tests, puzzles): squares as space-separated names; rings sit on stones."""
@@ -510,5 +530,8 @@ def _mask(names: str) -> int:
         mask |= 1 << parse_square(name)
     return mask
 
+
+_STORED = frozenset({"black", "white", "rings", "turn", "winner", "last", "last_seat", "ply", "events"})
+"""The fields of a stored state (`dumps`)."""
 
 THEMISCYRA = Themiscyra()

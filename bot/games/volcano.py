@@ -32,10 +32,11 @@ import json
 import random
 import re
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Outcome, check_new
+from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.stored import check_types, converting, listed, read, refuse
 from bot.wording import listing
 
 SIZE = 5
@@ -164,6 +165,22 @@ class Step:
 
     def __str__(self) -> str:
         return f"{SQUARE_NAMES[self.src]}-{SQUARE_NAMES[self.dst]}"
+
+
+@dataclass(frozen=True, slots=True)
+class VolcanoTurn:
+    """A legal turn or part of one: its steps in order; `str()` gives canonical notation ("b2-c3, c3-d4").
+
+    `parse` must apply the steps to know they are legal, so the turn carries the state it was parsed on
+    and the state it leads to (outside equality), and `play` on that same state just hands the result on.
+    """
+
+    steps: tuple[Step, ...]
+    _source: VolcanoState | None = field(default=None, compare=False, repr=False)
+    _after: VolcanoState | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return ", ".join(str(step) for step in self.steps)
 
 
 def parse_turn(text: str) -> tuple[Step, ...]:
@@ -478,13 +495,28 @@ class Volcano(GameRules):
     title = "Volcano"
     min_players = 1
     max_players = 6
-    options = frozenset({"opening", "layout"})
+    options = Options(
+        Option(
+            "opening",
+            "text",
+            f"where the caps start: {', '.join(OPENINGS)}, or five squares",
+            default="diagonal",
+            choices=tuple((name, " ".join(squares)) for name, squares in OPENINGS.items()),
+        ),
+        Option(
+            "layout",
+            "text",
+            "nest colours: latin (random), classic, or 25 letters R Y G B C from a1 to e5",
+            default="latin",
+            choices=(("latin", "a random Latin square from the seed"), ("classic", "the classic layout")),
+        ),
+    )
     rules_card = RULES_CARD
 
     def new(self, seats: int, seed: int, **options: Any) -> VolcanoState:
-        check_new(self, seats, seed, options)
-        letters, layout = parse_layout(options.get("layout"), seed)
-        caps, opening = parse_opening(options.get("opening"))
+        given = check_new(self, seats, seed, options)
+        letters, layout = parse_layout(given["layout"], seed)
+        caps, opening = parse_opening(given["opening"])
         board = tuple((f"{c}1", f"{c}2", f"{c}3") for c in letters)
         mask = _mask(caps)
         return VolcanoState(
@@ -511,20 +543,25 @@ class Volcano(GameRules):
         """By cap: `b2-c3` (and a turn `b2-c3, c3-d4`) is listed under the square the cap leaves, `b2`."""
         return move.split("-")[0].strip()
 
-    def parse(self, state: VolcanoState, text: str) -> tuple[Step, ...]:
+    def parse(self, state: VolcanoState, text: str) -> VolcanoTurn:
         """The steps `text` stands for if they are legal here in order, or IllegalMove saying why not."""
-        self._apply(state, text)
-        return parse_turn(text)
-
-    def canonical(self, state: VolcanoState, move: str) -> str:
-        return ", ".join(str(step) for step in self.parse(state, move))
-
-    def play(self, state: VolcanoState, move: str) -> VolcanoState:
-        work = self._apply(state, move)
-        return self._freeze(state, work, ply=state.ply + 1)
-
-    def _apply(self, state: VolcanoState, text: str) -> _Work:
         steps = parse_turn(text)
+        return VolcanoTurn(steps, state, self._apply(state, steps))
+
+    def notation(self, move: VolcanoTurn) -> str:
+        return str(move)
+
+    def play(self, state: VolcanoState, move: VolcanoTurn | str) -> VolcanoState:
+        """The next state; a VolcanoTurn is trusted to be legal here (from `parse`), text is parsed first.
+        A turn parsed on this very state already holds the result."""
+        if not isinstance(move, VolcanoTurn):
+            return self._apply(state, parse_turn(move))  # as parse, without building the turn
+        if move._source is state and move._after is not None:
+            return move._after
+        return self._apply(state, move.steps)
+
+    def _apply(self, state: VolcanoState, steps: tuple[Step, ...]) -> VolcanoState:
+        """The state after these steps, or IllegalMove for the first one that is not legal."""
         if state.turn is None:
             raise IllegalMove("The game is over: no more moves.")
         work = _Work.of(state)
@@ -541,7 +578,7 @@ class Volcano(GameRules):
                 where = f"{_shown(', '.join(map(str, steps)))}: step {i + 1}, " if len(steps) > 1 else ""
                 raise IllegalMove(f"{where}{step}: {reason}.")
             self._step(work, step, seat, len(state.captures), state.resigned)
-        return work
+        return self._freeze(state, work, ply=state.ply + 1)
 
     @staticmethod
     def _refusal(work: _Work, step: Step) -> str | None:
@@ -713,32 +750,40 @@ class Volcano(GameRules):
         )
 
     def loads(self, text: str) -> VolcanoState:
-        data = json.loads(text)
-        if data.get("game") != self.key:
-            raise ValueError(f"not a {self.title} state")
+        """A state from `dumps`; BadState when the text is not a sound one (tampered, another game's)."""
+        data = read(self, text, _STORED)
 
-        def pieces(s: str) -> tuple[str, ...]:
-            return tuple(s[i : i + 2] for i in range(0, len(s), 2))
+        def pieces(text: Any) -> tuple[str, ...]:
+            if not isinstance(text, str) or not _PIECES.fullmatch(text):
+                raise refuse(self, "a stack or a collection is not pieces like R1G3")
+            return tuple(text[i : i + 2] for i in range(0, len(text), 2))
 
-        return VolcanoState(
-            board=tuple(pieces(s) for s in data["board"]),
-            caps=tuple(sorted(_SQUARE_BY_NAME[n] for n in data["caps"])),
-            captures=tuple(pieces(s) for s in data["captures"]),
-            turn=data["turn"],
-            seen=frozenset(_mask([_SQUARE_BY_NAME[n] for n in m.split()]) for m in data["seen"]),
-            steps=tuple(data["steps"]),
-            resigned=frozenset(data["resigned"]),
-            last_seat=data["last_seat"],
-            last_steps=tuple(data["last_steps"]),
-            landings=tuple((_SQUARE_BY_NAME[s], p) for s, p in data["landings"]),
-            captured_last=tuple((_SQUARE_BY_NAME[s], p) for s, p in data["captured_last"]),
-            end=data["end"],
-            ply=data["ply"],
-            seed=data["seed"],
-            opening=data["opening"],
-            layout=data["layout"],
-            events=tuple(data["events"]),
-        )
+        def squares(names: str) -> int:
+            found = [_SQUARE_BY_NAME[n] for n in names.split()]
+            if len(set(found)) != len(found) or len(found) != CAPS:
+                raise refuse(self, f"caps and seen arrangements are {CAPS} different squares")
+            return _mask(found)
+
+        with converting(self):
+            stored: dict[str, Any] = {
+                **data,
+                "board": tuple(pieces(s) for s in listed(data["board"])),
+                "caps": _squares_of(squares(" ".join(listed(data["caps"])))),
+                "captures": tuple(pieces(c) for c in listed(data["captures"])),
+                "seen": frozenset(squares(m) for m in listed(data["seen"])),
+                "resigned": frozenset(listed(data["resigned"])),
+                **{
+                    name: tuple((_SQUARE_BY_NAME[s], p) for s, p in map(listed, listed(data[name])))
+                    for name in ("landings", "captured_last")
+                },
+                **{name: listed(data[name]) for name in ("steps", "last_steps", "events")},
+            }
+            state = VolcanoState(**stored)
+        check_types(self, state)
+        broken = _broken(state)
+        if broken:
+            raise refuse(self, broken)
+        return state
 
     def state_from_position(
         self,
@@ -794,6 +839,36 @@ def _erupting(board: list[tuple[str, ...]], caps: int, step: Step) -> bool:
 
 
 LAST_PLAYER_LEFT = "every other player resigned"
+CAPS = 5
+_PIECES = re.compile(r"(?:[RYGBC][123])*")
+_STORED = frozenset(f.name for f in fields(VolcanoState))
+"""The fields of a stored state (`dumps`)."""
+
+
+def _broken(state: VolcanoState) -> str | None:
+    """What in a stored state no game can reach (a tampered one), or None."""
+    seats = range(state.seats)
+    held = [p for stack in (*state.board, *state.captures) for p in stack]
+    moved = [p for _, p in (*state.landings, *state.captured_last)]
+    checks = (
+        (len(state.board) == SQUARES, f"the board has {SQUARES} squares"),
+        (1 <= state.seats <= 6, "a game has 1 to 6 seats"),
+        (all(held.count(p) <= 5 for p in set(held)), "a piece is there more than 5 times"),
+        (all(_PIECES.fullmatch(p) and len(p) == 2 for p in moved), "landings hold pieces like R1"),
+        (state.turn is None or (state.turn in seats and state.turn not in state.resigned), "turn is not a live seat"),
+        (state.turn is None or state.cap_mask in state.seen, "the caps' arrangement is not among those seen"),
+        (state.resigned <= set(seats) and state.last_seat in (None, *seats), "a seat is not in the game"),
+        (all(_is_step(t) for t in (*state.steps, *state.last_steps)), "steps are not steps like b2-c3"),
+        (state.ply >= 0, "ply is negative"),
+    )
+    return next((why for ok, why in checks if not ok), None)
+
+
+def _is_step(text: str) -> bool:
+    try:
+        return str(Step.parse(text)) == text
+    except IllegalMove:
+        return False
 
 
 def _end(work: _Work, reason: str) -> None:

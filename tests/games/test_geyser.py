@@ -119,7 +119,7 @@ def play_all(state: GeyserState, *moves: str) -> GeyserState:
 def test_registry_and_identity():
     assert GAMES["geyser"] is GEYSER
     assert (GEYSER.key, GEYSER.title, GEYSER.min_players, GEYSER.max_players) == ("geyser", "Geyser", 2, 4)
-    assert GEYSER.options == frozenset({"seven", "tokens", "rounds", "starts"})
+    assert set(GEYSER.options.names) == {"seven", "tokens", "rounds", "starts"}
     assert "f6-f7" in GEYSER.rules_card and "start f1" in GEYSER.rules_card
 
 

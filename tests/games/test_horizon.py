@@ -191,7 +191,7 @@ def test_registry_and_identity():
         2,
         2,
     )
-    assert HORIZON.options == frozenset({"first", "turn_cap"})
+    assert set(HORIZON.options.names) == {"first", "turn_cap"}
     assert "place F2 opp:5" in HORIZON.rules_card and "swap me:5 F2" in HORIZON.rules_card
 
 
@@ -903,6 +903,12 @@ def test_events_never_name_a_hidden_card():
             assert not NAME_RE.search(text), text
 
 
+def parsed_at(state: HorizonState, move: str) -> tuple:
+    """(kind, card, the seat whose mat it goes on, space) of a legal move."""
+    found = HORIZON.parse(state, move)
+    return found.kind, found.card, state.turn if found.mine else 1 - state.turn, found.space
+
+
 def still_hidden(after: HorizonState, mat: int, space: int) -> bool:
     slot = after.mats[mat][space - 1]
     return slot is not None and not slot.face_up
@@ -911,7 +917,7 @@ def still_hidden(after: HorizonState, mat: int, space: int) -> bool:
 def test_events_are_the_same_whichever_card_was_placed_or_swapped_in_or_taken():
     compared = 0
     for before, move, after in random_games()[::2]:
-        kind, card, mat, space = HORIZON.parse(before, move)
+        kind, card, mat, space = parsed_at(before, move)
         if kind == "pass" or not still_hidden(after, mat, space):
             continue
         for other_card in set(before.hands[before.turn]) - {"SW", card}:
@@ -932,7 +938,7 @@ def test_events_are_the_same_whichever_card_was_placed_or_swapped_in_or_taken():
 def test_events_do_not_depend_on_hands_or_the_deck():
     rng = random.Random(5)
     for before, move, after in random_games()[::3]:
-        kind, card, _, _ = HORIZON.parse(before, move)
+        kind, card, _, _ = parsed_at(before, move)
         keep = {"place": [card], "swap": ["SW", card], "pass": None}[kind]
         hands = tuple(
             tuple(rng.choice(CODES) for _ in hand)
@@ -1086,7 +1092,7 @@ def test_public_move_is_the_same_whichever_card_was_played():
 
 def test_public_move_of_every_logged_move_of_random_games():
     for before, move, _ in random_games():
-        kind, _, mat_seat, space = HORIZON.parse(before, move)
+        kind, _, mat_seat, space = parsed_at(before, move)
         side = "me" if mat_seat == before.turn else "opp"
         expected = {"place": f"place a card on {side}:{space}", "swap": f"swap me:{space}", "pass": "pass"}[kind]
         assert HORIZON.public_move(HORIZON.canonical(before, move)) == expected, move

@@ -205,7 +205,7 @@ def test_registry_and_identity():
         2,
         2,
     )
-    assert THEMISCYRA.options == frozenset()
+    assert THEMISCYRA.options.names == ()
     assert "e5 e8 @e8" in THEMISCYRA.rules_card and "e5 e8 c3>e8" in THEMISCYRA.rules_card
 
 

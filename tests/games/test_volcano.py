@@ -99,7 +99,7 @@ def neighbours_of(arrangement: set[str]) -> list[str]:
 def test_registry_and_identity():
     assert GAMES["volcano"] is VOLCANO
     assert (VOLCANO.key, VOLCANO.title, VOLCANO.min_players, VOLCANO.max_players) == ("volcano", "Volcano", 1, 6)
-    assert VOLCANO.options == frozenset({"opening", "layout"})
+    assert set(VOLCANO.options.names) == {"opening", "layout"}
     assert "b2-c3" in VOLCANO.rules_card
 
 

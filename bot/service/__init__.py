@@ -1,0 +1,351 @@
+"""The match service: every change to a match or series goes through here.
+
+It knows no Discord and no Pillow. Front-ends (the Discord cogs, the terminal) call `MatchService`'s
+methods with player ids and move text, and subscribe to the `Notice`s it sends after each committed change
+so they can post boards, including for things nobody asked for (a flag, the next game of a series).
+
+Rules it enforces for every game alike: only the seat to move may move, only against the ply it saw, and
+only once (one asyncio lock per match; one database transaction per change). Clocks follow
+docs/rules/fish.md: the turn starts when the front-end reports the board posted (`board_posted`), time
+beyond the move allowance comes out of reserve, an exhausted reserve loses the game, and time while the
+bot is down or a moderator has paused the match is charged to nobody.
+
+`MatchService` is a facade: each concept is a module of this package, and the facade only builds them
+and passes calls on.
+
+- `registry`: the running matches (a cache of the store), per-match locks, the commit that reloads on
+  failure, the listeners and their notices
+- `limits`: what one person may have open at once per server
+- `challenges`: a match started at once, and one match per challenge
+- `lobbies`: players gathering for games of one or of more than two
+- `series`: death matches, scored and continued inside the game-ending transaction
+- `rating`: Glicko-2 ratings written with each result; leaderboards; solitaire best scores
+- `ending`: a committed line of the move log, and the end of a game with its `Termination`
+- `flags`: the deadline scheduler, and a flag's effect
+- `playing`: a turn: the board posted or held, a move, a resignation
+- `moderation`: pause, resume, added time, undo, adjudication, abort
+
+What their notices say is bot/posts.py's.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.clock import ClockSettings, SystemTime, TimeSource
+from bot.errors import (  # re-exported (__all__): the front-ends catch them from here
+    ChallengeTaken,
+    DiskFull,
+    LimitReached,
+    MatchNotRunning,
+    MatchPaused,
+    NoSuchMatch,
+    NotInMatch,
+    NotSaved,
+    NotYourTurn,
+    ServiceError,
+    StaleBoard,
+    TimeUp,
+)
+from bot.games import Game
+from bot.models import Lobby, Match, MoveRecord, Notice, Place, Player, Series, UserLimits
+from bot.move_log import RESIGN
+from bot.ratings import PlayerRating
+from bot.service.challenges import Challenges
+from bot.service.ending import Ending
+from bot.service.flags import Flags, FlagScheduler
+from bot.service.limits import CHALLENGE_WINDOW, Limits
+from bot.service.lobbies import Lobbies
+from bot.service.moderation import Moderation
+from bot.service.playing import Playing
+from bot.service.rating import Ratings
+from bot.service.registry import Listener, Pending, Registry
+from bot.service.series import DM_CLOCK, DeathMatches
+from bot.store import Store
+
+__all__ = [
+    "CHALLENGE_WINDOW",
+    "DM_CLOCK",
+    "RESIGN",
+    "ChallengeTaken",
+    "DiskFull",
+    "FlagScheduler",
+    "LimitReached",
+    "Listener",
+    "MatchNotRunning",
+    "MatchPaused",
+    "MatchService",
+    "NoSuchMatch",
+    "NotInMatch",
+    "NotSaved",
+    "NotYourTurn",
+    "Notice",
+    "Pending",
+    "ServiceError",
+    "StaleBoard",
+    "TimeUp",
+]
+
+log = logging.getLogger(__name__)
+
+
+class MatchService:
+    """Owns matches and series; see the module docstring. Built on a store, a time source (the wall clock
+    unless a test gives a fake one) and the per-person limits."""
+
+    def __init__(self, store: Store, clock: TimeSource | None = None, limits: UserLimits | None = None):
+        self.store = store
+        self.time = clock or SystemTime()
+        self.games: dict[str, Game] = store.games
+        self._registry = Registry(store, self.time)
+        self._limits = Limits(self._registry, limits or UserLimits())
+        self._challenges = Challenges(self._registry, self._limits)
+        self._lobbies = Lobbies(self._registry, self._limits)
+        self._ratings = Ratings(self._registry)
+        self._series = DeathMatches(self._registry)
+        self._ending = Ending(self._registry, self._ratings, self._series)
+        self._flags = Flags(self._registry, self._ending)
+        self._playing = Playing(self._registry, self._ending, self._flags)
+        self._moderation = Moderation(self._registry, self._ending, self._flags)
+
+    @property
+    def limits(self) -> UserLimits:
+        return self._limits.limits
+
+    @property
+    def scheduler(self) -> FlagScheduler:
+        """The flag scheduler; a test may replace it (before `start`) with one built on `_flag_if_due`."""
+        return self._flags.scheduler
+
+    @scheduler.setter
+    def scheduler(self, scheduler: FlagScheduler) -> None:
+        self._flags.scheduler = scheduler
+
+    # --- lifecycle ---
+
+    async def start(self) -> list[Match]:
+        """Load every running match (after a restart too) and start the flag scheduler.
+
+        Clocks get a fresh move allowance with reserve unchanged: the downtime is charged to nobody. The
+        returned matches need their board (re)posted; each clock starts when `board_posted` says so.
+        """
+        resumed = await self._registry.load_running()
+        log.info("resumed %d running matches", len(resumed))
+        self.scheduler.start()
+        return resumed
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call `listener` with every notice, after the change it tells of is committed."""
+        self._registry.subscribe(listener)
+
+    # --- reading ---
+
+    def game(self, match: Match) -> Game:
+        return self._registry.game(match)
+
+    async def get(self, match_id: int) -> Match:
+        """A match, running or not; NoSuchMatch if there is none."""
+        return await self._registry.get(match_id)
+
+    def running_match(self, match_id: int) -> Match | None:
+        """The running match with this id, or None (over, aborted, unknown)."""
+        return self._registry.running_match(match_id)
+
+    def series_of(self, match: Match) -> Series | None:
+        """The death match a running game belongs to, if any."""
+        return self._registry.series_of(match)
+
+    async def get_series(self, series_id: int) -> Series:
+        return await self._registry.get_series(series_id)
+
+    def running(self, guild_id: int | None = None, game: str | None = None) -> list[Match]:
+        """Running matches, oldest first, optionally only one server's or one game's."""
+        return self._registry.running(guild_id, game)
+
+    def matches_of(self, player_id: str, game: str | None = None) -> list[Match]:
+        return [m for m in self.running(game=game) if m.seats_of(player_id)]
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        """The moves still standing (undone ones taken out)."""
+        return await self.store.moves(match_id)
+
+    def replay(self, match: Match, records: list[MoveRecord]) -> Any:
+        """The state after `records` (the log, or the moves still standing), rebuilt from the seed."""
+        return self._registry.replay(match, records)
+
+    # --- starting: challenges and casual matches, limits, lobbies, death matches ---
+
+    async def create_match(
+        self,
+        game_key: str,
+        players: list[Player],
+        *,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        clock: ClockSettings | None = None,
+        place: Place | None = None,
+        challenge: int | None = None,
+    ) -> Match:
+        """A casual match (refused in words for a bad game, seat count or option); `challenge` names the
+        challenge it answers, which starts one match only."""
+        return await self._challenges.create_match(
+            game_key, players, options=options, seed=seed, clock=clock, place=place, challenge=challenge
+        )
+
+    async def check_challenge(self, challenge: int, by: Player) -> None:
+        """Refuse a challenge accepted before, or one sent to someone else than `by`."""
+        await self._challenges.check_challenge(challenge, by)
+
+    async def record_challenge(self, challenge: int, guild_id: int | None, by: Player, to: Player) -> None:
+        """A challenge was sent: it counts as open until accepted, and only `to` may accept it."""
+        await self._challenges.record_challenge(challenge, guild_id, by, to)
+
+    async def challenge_refusal(self, guild_id: int | None, by: Player) -> str | None:
+        """Why `by` may not send another challenge here now, or None."""
+        return await self._limits.challenge_refusal(guild_id, by)
+
+    def computer_games_refusal(self, players: list[Player] | tuple[Player, ...], guild_id: int | None) -> str | None:
+        """Why these players may not start another game with a computer here, or None."""
+        return self._limits.computer_games_refusal(players, guild_id)
+
+    async def open_lobby(
+        self,
+        game_key: str,
+        creator: Player,
+        *,
+        options: dict[str, Any] | None = None,
+        clock: ClockSettings | None = None,
+        place: Place | None = None,
+    ) -> Lobby:
+        """A lobby with its creator in the first seat; bad options are refused now, not at the start."""
+        return await self._lobbies.open_lobby(game_key, creator, options=options, clock=clock, place=place)
+
+    async def join_lobby(self, lobby_id: int, player: Player) -> Lobby:
+        return await self._lobbies.join_lobby(lobby_id, player)
+
+    async def add_computer(self, lobby_id: int, by: Player, level: str = "normal") -> Lobby:
+        """The creator fills a seat with a computer player."""
+        return await self._lobbies.add_computer(lobby_id, by, level)
+
+    async def leave_lobby(self, lobby_id: int, player: Player) -> Lobby:
+        """Leave a lobby; its creator leaving cancels it."""
+        return await self._lobbies.leave_lobby(lobby_id, player)
+
+    async def start_lobby(self, lobby_id: int, by: Player) -> Match:
+        """The creator starts the game with everyone who joined, in join order."""
+        return await self._lobbies.start_lobby(lobby_id, by)
+
+    def start_refusal(self, lobby: Lobby, by: Player) -> str | None:
+        """Why `by` may not start `lobby` now, or None."""
+        return self._lobbies.start_refusal(lobby, by)
+
+    async def get_lobby(self, lobby_id: int) -> Lobby:
+        return await self._lobbies.get_lobby(lobby_id)
+
+    async def open_lobbies(self, guild_id: int | None = None) -> list[Lobby]:
+        """One server's open lobbies (None: the offline ones)."""
+        return await self._lobbies.open_lobbies(guild_id)
+
+    async def create_series(
+        self,
+        game_key: str,
+        players: list[Player],
+        *,
+        first: int,
+        best_of: int = 3,
+        clock: ClockSettings | None = DM_CLOCK,
+        options: dict[str, Any] | None = None,
+        house_wins: bool = True,
+        place: Place | None = None,
+    ) -> Series:
+        """A death match: best of `best_of`, `first` places first in game 1 and it alternates after."""
+        return await self._series.create_series(
+            game_key,
+            players,
+            first=first,
+            best_of=best_of,
+            clock=clock,
+            options=options,
+            house_wins=house_wins,
+            place=place,
+        )
+
+    # --- playing ---
+
+    async def move(
+        self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
+    ) -> Notice:
+        """Play `text` for `player_id`; `ply` is the ply the player saw (None: don't check), `at` when they
+        sent it (default now). Refusals raise ServiceError or IllegalMove and change nothing."""
+        return await self._playing.move(match_id, player_id, text, ply=ply, at=at)
+
+    async def resign(self, match_id: int, player_id: str) -> Notice:
+        """Leave a match: the others play on where seats can leave, else the match ends and they win."""
+        return await self._playing.resign(match_id, player_id)
+
+    async def board_posted(
+        self, match_id: int, ply: int, at: float | None = None, message: tuple[int, int] | None = None
+    ) -> tuple[int, int] | None:
+        """The board for `ply` is posted (as `message`): the mover's clock starts. Returns the previous
+        board post, whose buttons the front-end takes away."""
+        return await self._playing.board_posted(match_id, ply, at, message)
+
+    async def hold(self, match_id: int, reason: str) -> None:
+        """No board could be posted anywhere: the match waits, charged to nobody, until one is."""
+        await self._playing.hold(match_id, reason)
+
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        """Remember where a front-end posts a match (and the death match's next games)."""
+        await self._playing.set_thread(match_id, thread_id)
+
+    # --- moderators ---
+
+    async def pause(self, match_id: int, by: Player) -> Notice:
+        return await self._moderation.pause(match_id, by)
+
+    async def resume(self, match_id: int, by: Player) -> Notice:
+        return await self._moderation.resume(match_id, by)
+
+    async def add_time(self, match_id: int, by: Player, player_id: str, seconds: float) -> Notice:
+        """Add (or with a negative number, take) reserve time for one player."""
+        return await self._moderation.add_time(match_id, by, player_id, seconds)
+
+    async def abort(self, match_id: int, by: Player) -> Notice:
+        """Stop a match with no result (its series too)."""
+        return await self._moderation.abort(match_id, by)
+
+    async def undo(self, match_id: int, by: Player) -> Notice:
+        """Take back the last move still standing (against the computer, the last person's and after)."""
+        return await self._moderation.undo(match_id, by)
+
+    async def adjudicate(self, match_id: int, by: Player, winner_id: str | None) -> Notice:
+        """A moderator decides the game: `winner_id` wins, or None for a draw."""
+        return await self._moderation.adjudicate(match_id, by, winner_id)
+
+    # --- clocks ---
+
+    async def sweep(self) -> None:
+        """Flag every running match whose time is up (the safety net behind the scheduler)."""
+        await self._flags.sweep()
+
+    async def _flag_if_due(self, match_id: int, ply: int) -> None:
+        """The scheduler's callback (a test building its own `FlagScheduler` passes it)."""
+        await self._flags.flag_if_due(match_id, ply)
+
+    # --- ratings and records ---
+
+    async def leaderboard(self, guild_id: int | None, game_key: str, limit: int = 10) -> list[PlayerRating]:
+        """A server's best-rated players of one game (None: offline), best first."""
+        return await self._ratings.leaderboard(guild_id, game_key, limit)
+
+    async def stats(self, guild_id: int | None, player_id: str) -> list[PlayerRating]:
+        """One player's ratings on a server, a line per game they have played rated."""
+        return await self._ratings.stats(guild_id, player_id)
+
+    async def solitaire_results(self, game_key: str, guild_id: int | None) -> list[tuple[Match, float]]:
+        """A server's finished one-player games that ended by the rules, with their scores, oldest first."""
+        return await self._ratings.solitaire_results(game_key, guild_id)

@@ -1,0 +1,163 @@
+"""Flags: the deadline scheduler, and what happens when a seat's time runs out.
+
+The clock's arithmetic (deadlines, reserves, `LAG_GRACE`) is bot/clock.py's. Here a heap-driven
+`FlagScheduler` holds one entry per started turn (`arm`, called whenever a turn's clock starts or changes)
+and hands each due entry to `flag_if_due` in a task of its own, so a flag waiting for its match's lock or
+the database does not hold up the flags due after it; a 30 s `sweep` is the safety net for anything a
+timer missed. A flag loses the game (`Termination.FLAG`); in a game of three or more whose seats can leave,
+it puts only that seat out, as a `resign` line of the move log by nobody, and the others play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+from bot import posts
+from bot.clock import TimeSource
+from bot.games import Termination
+from bot.models import Match, MoveRecord
+from bot.move_log import RESIGN
+from bot.service.ending import Ending
+from bot.service.registry import Pending, Registry
+
+log = logging.getLogger(__name__)
+
+
+class FlagScheduler:
+    """Flags timeouts without anyone asking: one task, one heap entry per armed turn, plus a slow sweep.
+
+    `arm(match_id, ply, when)` is called whenever a turn's clock starts; stale entries (the match moved
+    on) are harmless because `on_due` re-checks the match under its lock. The sweep is the safety net
+    for anything a timer missed.
+    """
+
+    def __init__(
+        self,
+        clock: TimeSource,
+        on_due: Callable[[int, int], Awaitable[None]],
+        sweep: Callable[[], Awaitable[None]] | None = None,
+        sweep_every: float = 30.0,
+    ) -> None:
+        self._clock = clock
+        self._on_due = on_due
+        self._sweep = sweep
+        self._sweep_every = sweep_every
+        self._heap: list[tuple[float, int, int]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._flagging: set[asyncio.Task[None]] = set()  # due entries being handled, each in its own task
+
+    def arm(self, match_id: int, ply: int, when: float) -> None:
+        heapq.heappush(self._heap, (when, match_id, ply))
+        self._wake.set()
+
+    @property
+    def armed(self) -> int:
+        return len(self._heap)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="flag-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._flagging:  # let flags already being committed finish
+            await asyncio.gather(*self._flagging, return_exceptions=True)
+
+    async def _run(self) -> None:
+        next_sweep = self._clock.now() + self._sweep_every
+        while True:
+            now = self._clock.now()
+            while self._heap and self._heap[0][0] <= now:
+                _, match_id, ply = heapq.heappop(self._heap)
+                # One task each: a flag waiting for its match's lock or the database must not hold up the
+                # flags due after it (awaited in turn, 10,000 clocks under load fell seconds late).
+                task = asyncio.create_task(self._guard(self._on_due(match_id, ply)))
+                self._flagging.add(task)
+                task.add_done_callback(self._flagging.discard)
+            if now >= next_sweep:  # with no sweep too, or the loop would wake at a past time and spin
+                next_sweep = now + self._sweep_every
+                if self._sweep is not None:
+                    await self._guard(self._sweep())
+            wake_at = min(self._heap[0][0], next_sweep) if self._heap else next_sweep
+            self._wake.clear()
+            sleeper = asyncio.ensure_future(self._clock.sleep_until(wake_at))
+            waker = asyncio.ensure_future(self._wake.wait())
+            try:
+                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                sleeper.cancel()
+                waker.cancel()
+
+    @staticmethod
+    async def _guard(work: Awaitable[None]) -> None:
+        try:
+            await work
+        except Exception:  # one bad match must not stop every other clock
+            log.exception("flag check failed")
+
+
+class Flags:
+    """Arms the scheduler for every started turn and flags the seats whose time is up."""
+
+    def __init__(self, registry: Registry, ending: Ending) -> None:
+        self.registry = registry
+        self.ending = ending
+        self.scheduler = FlagScheduler(registry.time, self.flag_if_due, self.sweep)
+
+    def arm(self, match: Match) -> None:
+        """The match's turn clock started or changed (posted, resumed, time added): flag it on time."""
+        if match.clock is not None and (flag_time := match.clock.flag_time()) is not None:
+            self.scheduler.arm(match.id, match.ply, flag_time)
+
+    async def sweep(self) -> None:
+        """Flag every running match whose time is up (the safety net behind the scheduler)."""
+        now = self.registry.time.now()
+        for match in self.registry.running():
+            if match.clock is not None and match.clock.flagged(now):
+                await self.flag_if_due(match.id, match.ply)
+
+    async def flag_if_due(self, match_id: int, ply: int) -> None:
+        """The scheduler's entry for (match, ply) is due: flag the match if that turn's time is really up."""
+        registry = self.registry
+        pending = Pending()
+        async with registry.lock(match_id):
+            match = registry.running_match(match_id)
+            if match is None or match.ply != ply or match.clock is None:
+                return
+            if not match.clock.flagged(registry.time.now()):
+                self.arm(match)  # e.g. time was added since this timer was armed
+                return
+            await self.flag(match, pending)
+        await registry.notify(pending.notices)
+
+    async def flag(self, match: Match, pending: Pending) -> None:
+        """The seat to move is out of time: it loses (call with the match lock held).
+
+        In a game of three or more whose seats can leave, only that seat is out and the others play
+        on, exactly as if it had resigned (a `resign` line of the move log, by nobody)."""
+        assert match.clock is not None and match.clock.seat is not None
+        seat = match.clock.seat
+        player = match.players[seat]
+        game = self.registry.game(match)
+        now = self.registry.time.now()
+        if game.seats_can_leave and len(match.players) > 2:
+            state = game.resign(match.state, seat)
+            clock, _ = match.clock.after_move(now, game.to_move(state))
+            record = MoveRecord(match.ply + 1, seat, RESIGN, now, None, RESIGN, None)
+            notice = await self.ending.advance(match, record, state, clock, pending)
+            lines = (posts.out_of_time_line(player), *notice.lines[1:])  # not "resigns": time did it
+            pending.notices[0] = replace(notice, lines=lines)
+            return
+        winners = frozenset(s for s in range(len(match.players)) if s != seat)
+        reason = posts.end_reason(Termination.FLAG, player.name)
+        await self.ending.end(match, winners, reason, Termination.FLAG, None, pending)

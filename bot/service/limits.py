@@ -1,0 +1,68 @@
+"""Limits per person per server (`UserLimits`): open lobbies, challenges nobody has accepted, running games
+against the computer, so that nobody can flood a server (or the bot).
+
+Each is asked before anything is created (the cogs ask before they answer in public, so a refusal stays
+private); offline (no server, the terminal) nothing is limited. They live together because each counts
+what one person has going in one server, whatever starts it.
+"""
+
+from __future__ import annotations
+
+from bot.models import Lobby, Player, UserLimits
+from bot.service.registry import Registry
+from bot.wording import plural
+
+CHALLENGE_WINDOW = 24 * 3600.0
+"""Seconds a challenge nobody accepted counts against its sender's limit."""
+
+
+class Limits:
+    def __init__(self, registry: Registry, limits: UserLimits) -> None:
+        self.registry = registry
+        self.limits = limits
+
+    async def challenge_refusal(self, guild_id: int | None, by: Player) -> str | None:
+        """Why `by` may not send another challenge here now (too many nobody accepted), or None."""
+        if guild_id is None:
+            return None
+        store = self.registry.store
+        since = self.registry.time.now() - CHALLENGE_WINDOW
+        if await store.open_challenges(guild_id, by.id, since) >= self.limits.challenges:
+            return (
+                f"You have {plural(self.limits.challenges, 'challenge')} here that nobody has accepted yet: wait "
+                "until one is accepted (challenges older than a day no longer count)."
+            )
+        return None
+
+    def computer_games_refusal(self, players: list[Player] | tuple[Player, ...], guild_id: int | None) -> str | None:
+        """Why these players may not start another game with a computer here, or None."""
+        if guild_id is None or not any(p.is_computer for p in players):
+            return None
+        for person in (p for p in players if not p.is_computer):
+            playing = [
+                m
+                for m in self.registry.running(guild_id)
+                if m.seats_of(person.id) and any(p.is_computer for p in m.players)
+            ]
+            if len(playing) >= self.limits.computer_games:
+                ids = ", ".join(f"#{m.id}" for m in playing)
+                return (
+                    f"{person.name} already plays {plural(len(playing), 'game')} against the computer here ({ids}): "
+                    "finish or resign one first."
+                )
+        return None
+
+    async def lobby_refusal(self, lobby: Lobby) -> str | None:
+        """Why its creator may not open `lobby` (too many open here already), or None; ask under the lobby
+        lock, so two lobbies opened at once cannot both slip past."""
+        if lobby.place.guild_id is None:
+            return None
+        here = await self.registry.store.open_lobbies(lobby.place.guild_id)
+        mine = [lb for lb in here if lb.creator.id == lobby.creator.id]
+        if len(mine) < self.limits.lobbies:
+            return None
+        ids = ", ".join(f"#{lb.id}" for lb in mine)
+        return (
+            f"You have {plural(len(mine), 'open lobby', 'open lobbies')} here ({ids}): start one, or leave "
+            "it to cancel it, first."
+        )

@@ -1,0 +1,181 @@
+"""A turn, as players and front-ends drive it: the board is posted (the mover's clock starts then, at most
+once a turn), or no board can be posted anywhere (the match holds, charged to nobody); the player to move
+moves, or anyone resigns.
+
+A move is checked in this order, each refusal changing nothing: the player is in the match, the board they
+saw is the current one (`ply`), it is their turn, the match is not paused or held, their time is not up
+(a move sent before the flag counts, by its own timestamp), and the engine accepts it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot import posts
+from bot.errors import MatchPaused, NotInMatch, NotYourTurn, ServiceError, StaleBoard, TimeUp
+from bot.games import IllegalMove, Termination
+from bot.models import MoveRecord, Notice
+from bot.move_log import RESIGN
+from bot.service.ending import Ending
+from bot.service.flags import Flags
+from bot.service.registry import Pending, Registry
+
+log = logging.getLogger(__name__)
+
+
+class Playing:
+    def __init__(self, registry: Registry, ending: Ending, flags: Flags) -> None:
+        self.registry = registry
+        self.ending = ending
+        self.flags = flags
+
+    async def move(
+        self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
+    ) -> Notice:
+        """Play `text` for `player_id` in a match; `ply` is the ply the player saw (None: don't check).
+
+        `at` is when the player sent the move (a Discord interaction's timestamp); default now.
+        Refusals raise ServiceError or IllegalMove and change nothing.
+        """
+        pending = Pending()
+        try:
+            async with self.registry.lock(match_id):
+                return await self._move_locked(match_id, player_id, text, ply, at, pending)
+        finally:
+            await self.registry.notify(pending.notices)
+
+    async def _move_locked(
+        self, match_id: int, player_id: str, text: str, ply: int | None, at: float | None, pending: Pending
+    ) -> Notice:
+        match = await self.registry.running_or_refuse(match_id)
+        game = self.registry.game(match)
+        seats = match.seats_of(player_id)
+        if not seats:
+            raise NotInMatch(f"You are not playing in match #{match.id}.")
+        if ply is not None and ply != match.ply:
+            raise StaleBoard("The board has changed since you looked: look at the new board and try again.")
+        seat = game.to_move(match.state)
+        if seat not in seats:
+            assert seat is not None
+            raise NotYourTurn(f"It is {match.players[seat].name}'s turn, not yours.")
+        if match.paused:
+            raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
+        if match.held is not None:
+            raise MatchPaused(
+                f"Match #{match.id} is on hold: the bot could not post its board ({match.held}). "
+                "It goes on as soon as a board is posted; a moderator can try with /mod repost."
+            )
+        now = self.registry.time.now()
+        sent = now if at is None else min(at, now)
+        if match.clock is not None and match.clock.flagged(sent):
+            await self.flags.flag(match, pending)
+            if match.running:  # a game that goes on without the seat (see Flags.flag)
+                raise TimeUp(f"Too late: your reserve time ran out, so you are out of match #{match.id}.")
+            raise TimeUp(f"Too late: your reserve time ran out and match #{match.id} is lost on time.")
+        move = game.parse(match.state, text)  # raises IllegalMove; nothing is changed
+        state = game.play(match.state, move)  # a move parsed here is not computed again
+        canonical = game.notation(move)
+        took = None
+        clock = match.clock
+        if clock is not None:
+            clock, took = clock.after_move(sent, game.to_move(state))
+        record = MoveRecord(match.ply + 1, seat, canonical, sent, took)
+        return await self.ending.advance(match, record, state, clock, pending)
+
+    async def resign(self, match_id: int, player_id: str) -> Notice:
+        """Leave a match. In a game whose seats can leave (several players), the others play on and
+        the resignation is a line of the move log; otherwise the match ends and the others win."""
+        registry = self.registry
+        pending = Pending()
+        async with registry.lock(match_id):
+            match = await registry.running_or_refuse(match_id)
+            seats = match.seats_of(player_id)
+            if not seats:
+                raise NotInMatch(f"You are not playing in match #{match.id}.")
+            game = registry.game(match)
+            if game.seats_can_leave:
+                try:
+                    state = game.resign(match.state, seats[0])
+                except IllegalMove:  # the match runs, so the seat has left already
+                    raise ServiceError(f"You have already resigned from match #{match.id}.") from None
+                clock = match.clock
+                if clock is not None and clock.seat != game.to_move(state):
+                    clock = clock.new_turn(game.to_move(state))  # the resigner's turn is charged to nobody
+                record = MoveRecord(match.ply + 1, seats[0], RESIGN, registry.time.now(), None, RESIGN, player_id)
+                await self.ending.advance(match, record, state, clock, pending)
+            else:
+                loser = match.players[seats[0]]
+                winners = frozenset(s for s in range(len(match.players)) if s not in seats)
+                reason = posts.end_reason(Termination.RESIGNATION, loser.name)
+                await self.ending.end(match, winners, reason, Termination.RESIGNATION, player_id, pending)
+        await registry.notify(pending.notices)
+        return pending.notices[0]
+
+    async def board_posted(
+        self, match_id: int, ply: int, at: float | None = None, message: tuple[int, int] | None = None
+    ) -> tuple[int, int] | None:
+        """The front-end posted the board for `ply`: the mover's clock starts now (at most once a turn).
+
+        `message` is the post's (channel id, message id); the previous board post is returned so the
+        front-end can take its buttons away. Reports for an older ply are ignored.
+        """
+        registry = self.registry
+        async with registry.lock(match_id):
+            match = registry.running_match(match_id)
+            if match is None or match.ply != ply or not match.running:
+                return None
+            previous = match.board
+            now = registry.time.now()
+            clock = match.clock.posted(now if at is None else at) if match.clock else None
+            held = match.held
+            if clock == match.clock and (message is None or message == previous) and held is None:
+                return None
+            async with registry.commit(match):
+                match.clock = clock
+                if message is not None:
+                    match.board = message
+                await registry.store.update_match(match, now)
+                if held is not None:
+                    await registry.store.log_action(match.id, "unhold", None, "the board is posted again", now)
+            match.held = None
+            if held is not None:
+                log.info("match %s: its board is posted again, so it goes on", match.id)
+            self.flags.arm(match)
+            return previous if message is not None and previous != message else None
+
+    async def hold(self, match_id: int, reason: str) -> None:
+        """No board could be posted anywhere: nobody can see the position, so the match waits, its clock
+        stopped and charged to nobody, and moves are refused until a board post succeeds (`board_posted`)."""
+        registry = self.registry
+        async with registry.lock(match_id):
+            match = registry.running_match(match_id)
+            if match is None or match.held is not None:
+                return
+            now = registry.time.now()
+            async with registry.commit(match):
+                if match.clock is not None and match.clock.turn_started is not None:
+                    match.clock = match.clock.unposted(now)
+                    await registry.store.update_clock(match.id, match.clock)
+                await registry.store.log_action(match.id, "hold", None, reason, now)
+            match.held = reason
+        log.warning(
+            "match %s: its board could not be posted anywhere (%s); on hold, charged to nobody, until a board is "
+            "posted (/mod repost)",
+            match_id,
+            reason,
+        )
+
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        """Remember where a front-end posts a match: the thread it opened, or None for the channel itself
+        (persisted: it is found again after a restart). The games a death match starts next go there too."""
+        registry = self.registry
+        async with registry.lock(match_id):
+            match = await registry.running_or_refuse(match_id)
+            series = registry.series_of(match)
+            async with registry.commit(match):
+                match.place = replace(match.place, thread_id=thread_id)
+                await registry.store.update_match(match, registry.time.now())
+                if series is not None and series.place.thread_id != thread_id:
+                    series.place = replace(series.place, thread_id=thread_id)
+                    await registry.store.update_series(series)
