@@ -179,8 +179,15 @@ class GeyserMove:
     a: int | None = None
     b: int | None = None
     rolls: tuple[str, ...] = ()
-    _source: GeyserState | None = field(default=None, compare=False, repr=False)
-    _after: GeyserState | None = field(default=None, compare=False, repr=False)
+    # not init fields, so `dataclasses.replace` (a different move) does not carry the result over
+    _source: GeyserState | None = field(default=None, init=False, compare=False, repr=False)
+    _after: GeyserState | None = field(default=None, init=False, compare=False, repr=False)
+
+    def _played(self, source: GeyserState, after: GeyserState) -> GeyserMove:
+        """This move, remembering that on `source` it leads to `after`."""
+        object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_after", after)
+        return self
 
     def __str__(self) -> str:
         text = _text((self.kind, self.a, self.b))
@@ -392,7 +399,7 @@ class Geyser(GameRules):
         if state.seed is None:  # a view cannot roll: the move is played afresh by `play`, if it can be
             return GeyserMove(kind, a, b)
         after = self._apply(state, kind, a, b)
-        return GeyserMove(kind, a, b, after.last_rolls, state, after)
+        return GeyserMove(kind, a, b, after.last_rolls)._played(state, after)
 
     def _read(self, state: GeyserState, text: str) -> tuple[str, int | None, int | None]:
         """(kind, square, square) of a legal move here, or IllegalMove saying why not."""

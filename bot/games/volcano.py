@@ -176,8 +176,15 @@ class VolcanoTurn:
     """
 
     steps: tuple[Step, ...]
-    _source: VolcanoState | None = field(default=None, compare=False, repr=False)
-    _after: VolcanoState | None = field(default=None, compare=False, repr=False)
+    # not init fields, so `dataclasses.replace` (a different turn) does not carry the result over
+    _source: VolcanoState | None = field(default=None, init=False, compare=False, repr=False)
+    _after: VolcanoState | None = field(default=None, init=False, compare=False, repr=False)
+
+    def _played(self, source: VolcanoState, after: VolcanoState) -> VolcanoTurn:
+        """This turn, remembering that on `source` it leads to `after`."""
+        object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_after", after)
+        return self
 
     def __str__(self) -> str:
         return ", ".join(str(step) for step in self.steps)
@@ -546,7 +553,7 @@ class Volcano(GameRules):
     def parse(self, state: VolcanoState, text: str) -> VolcanoTurn:
         """The steps `text` stands for if they are legal here in order, or IllegalMove saying why not."""
         steps = parse_turn(text)
-        return VolcanoTurn(steps, state, self._apply(state, steps))
+        return VolcanoTurn(steps)._played(state, self._apply(state, steps))
 
     def notation(self, move: VolcanoTurn) -> str:
         return str(move)

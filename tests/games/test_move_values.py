@@ -233,6 +233,8 @@ def test_a_parsed_move_is_computed_once(key, monkeypatch):
             assert game.canonical(state, text) == str(move) and len(calls) == 1
             calls.clear()
             assert game.play(replace(state), move) == after and len(calls) == 1  # another state: afresh
+            calls.clear()
+            assert game.play(state, replace(move)) == after and len(calls) == 1  # a copy carries nothing
             checked += 1
     assert checked > 100
 
