@@ -11,18 +11,23 @@ from __future__ import annotations
 import asyncio
 import heapq
 import math
+import re
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 LAG_GRACE = 1.0
 """Seconds after a deadline before the flag falls, so a move sent just in time is not beaten by lag."""
-MOVE_SECONDS = (1, 86_400)
-"""The move allowance a match may set, in seconds (1 s to 24 h); the death match command's bounds too."""
-RESERVE_SECONDS = (0, 86_400)
-"""The reserve a match may set, in seconds (none to 24 h)."""
-CLOCK_HELP = "seconds a move/reserve seconds, e.g. 30/60 (default none)"
-"""What a clock option takes, in one line (the slash commands' `clock:` and the terminal's `--clock`)."""
+DAY = 86_400
+UNITS = {"d": DAY, "h": 3_600, "m": 60, "s": 1}
+"""The units a clock is written in (`1d`, `12h`, `10m`, `30s`); a bare number is seconds."""
+MOVE_SECONDS = (1, 14 * DAY)
+"""The move allowance a match may set, in seconds (1 s to 14 days); the death match command's bounds too."""
+RESERVE_SECONDS = (0, 30 * DAY)
+"""The reserve a match may set, in seconds (none to 30 days)."""
+CLOCK_HELP = "MOVE[/RESERVE] in s, m, h or d, e.g. 30s/60s, 10m, 1d/7d; a bare number is seconds (default none)"
+"""What a clock option takes, in one line of at most 100 characters (Discord's limit for a description):
+the slash commands' `clock:` and the terminal's `--clock`."""
 NO_CLOCK = ("", "none", "off", "no")
 """Words for no clock at all (case does not count)."""
 
@@ -83,16 +88,23 @@ class ClockSettings:
 
     def __post_init__(self) -> None:
         (low, high), (least, most) = MOVE_SECONDS, RESERVE_SECONDS
-        if not (low <= self.move_seconds <= high and least <= self.reserve_seconds <= most):
-            raise ClockError("The move clock must be 1 s to 24 h and the reserve 0 s to 24 h.")
+        if not low <= self.move_seconds <= high:
+            raise ClockError(f"The move clock must be at least {in_words(low)} and at most {in_words(high)}.")
+        if not least <= self.reserve_seconds <= most:
+            raise ClockError(f"The reserve must be at most {in_words(most)}, and not negative.")
 
     def describe(self) -> str:
-        return f"{format_seconds(self.move_seconds)} a move + {format_seconds(self.reserve_seconds)} reserve"
+        """`0:30 a move + 1:00 reserve`, `1 d a move + 7 d reserve`, `10:00 a move, no reserve`."""
+        move = f"{format_seconds(self.move_seconds)} a move"
+        if not self.reserve_seconds:
+            return f"{move}, no reserve"
+        return f"{move} + {format_seconds(self.reserve_seconds)} reserve"
 
 
 @dataclass(frozen=True, slots=True)
 class MatchClock:
-    """The clock of one game. `turn_started` is None while the board is not yet posted, or while paused."""
+    """The clock of one game. `turn_started` is None while the board is not yet posted, or while paused, or
+    while the seat to move is `away`."""
 
     settings: ClockSettings
     reserves: tuple[float, ...]
@@ -100,6 +112,10 @@ class MatchClock:
     turn_started: float | None = None
     used: float = 0.0
     paused: bool = False
+    away: tuple[int, ...] = ()
+    """Seats whose player is away (bot/service/away.py): a pause for that seat alone. Its turn's clock does
+    not run, whether the turn was under way when they left (`stop_for`) or comes while they are away, until
+    `back`; the other seats' turns run as usual."""
 
     @classmethod
     def start(cls, settings: ClockSettings, seats: int, seat: int | None) -> MatchClock:
@@ -152,8 +168,8 @@ class MatchClock:
         return replace(self, reserves=tuple(reserves), seat=next_seat, turn_started=None, used=0.0), took
 
     def posted(self, now: float) -> MatchClock:
-        """The board is up: the turn's clock starts now (unless paused or already started)."""
-        if self.paused or self.turn_started is not None or self.seat is None:
+        """The board is up: the turn's clock starts now (unless paused, already started, or its seat away)."""
+        if self.paused or self.turn_started is not None or self.seat is None or self.seat in self.away:
             return self
         return replace(self, turn_started=now)
 
@@ -166,8 +182,27 @@ class MatchClock:
         return replace(self, used=self.used_at(now), turn_started=None)
 
     def resume(self, now: float) -> MatchClock:
-        """Carry on from where the pause stopped the turn; the paused time is charged to nobody."""
-        return replace(self, paused=False, turn_started=now if self.seat is not None else None)
+        """Carry on from where the pause stopped the turn; the paused time is charged to nobody (a seat that
+        is away still waits for `back`)."""
+        waits = self.seat is None or self.seat in self.away
+        return replace(self, paused=False, turn_started=None if waits else now)
+
+    def stop_for(self, seat: int, now: float) -> MatchClock:
+        """`seat`'s player goes away: if it is their turn, it stops where it is (like a pause, charged to
+        nobody); either way their turns wait until `back`."""
+        if seat in self.away:
+            return self
+        clock = replace(self, away=tuple(sorted((*self.away, seat))))
+        return clock.unposted(now) if seat == self.seat else clock
+
+    def back(self, seat: int, now: float, start: bool = True) -> MatchClock:
+        """`seat`'s player is back: if it is their turn (and no moderator paused the match), it carries on
+        from where it stopped, now; with `start` False it waits for its board post instead (`posted`: after
+        a restart, or while the board cannot be posted)."""
+        if seat not in self.away:
+            return self
+        clock = replace(self, away=tuple(s for s in self.away if s != seat))
+        return clock.posted(now) if start and seat == self.seat else clock
 
     def add_time(self, seat: int, seconds: float) -> MatchClock:
         reserves = list(self.reserves)
@@ -191,6 +226,7 @@ class MatchClock:
             "turn_started": self.turn_started,
             "used": self.used,
             "paused": self.paused,
+            "away": list(self.away),
         }
 
     @classmethod
@@ -202,35 +238,72 @@ class MatchClock:
             data["turn_started"],
             data["used"],
             data["paused"],
+            tuple(data.get("away", ())),  # a clock stored before away time has nobody away
         )
 
 
 def parse_clock(text: str | None) -> ClockSettings | None:
-    """A clock as typed, by Discord's `clock:` and the terminal's `--clock` alike: `30/60` (seconds a move /
-    seconds of reserve), `30` (no reserve), or no clock (nothing, `none`, `off`, `no`). Anything else is a
-    `ClockError` that says why. The one place a new way of writing a clock would go."""
+    """A clock as typed, by Discord's `clock:` and the terminal's `--clock` alike: MOVE[/RESERVE], each a
+    time (`parse_seconds`: `30s`, `10m`, `1d`, `1h30m`, a bare number of seconds), so `30/60`, `30s/60s`,
+    `10m` and `1d/7d`; a MOVE alone has no reserve; no clock is nothing, `none`, `off` or `no`. Case and
+    spaces do not count. Anything else, or a clock out of range (1 s to 14 days a move, up to 30 days of
+    reserve), is a `ClockError` that says why. The one place a new way of writing a clock would go."""
     if text is None or text.strip().lower() in NO_CLOCK:
         return None
     move, _, reserve = text.strip().partition("/")
     return ClockSettings(parse_seconds(move, "the move clock"), parse_seconds(reserve or "0", "the reserve"))
 
 
+_NUMBER = r"\d+(?:\.\d+)?"
+_TIME = re.compile(
+    rf"(?P<bare>{_NUMBER})|" + r"\s*".join(rf"(?:(?P<{unit}>{_NUMBER})\s*{unit})?" for unit in UNITS), re.ASCII
+)
+"""A bare number, or numbers with units, each unit at most once and from days down: `1d 12h`, `1h30m`."""
+
+
 def parse_seconds(text: str, what: str) -> float:
-    """A number of seconds as typed (`30`, `7.5`), for the clock named `what` ("the move clock", "the
-    reserve"); the range is `ClockSettings`' to check."""
-    try:
-        return float(text)
-    except ValueError:
+    """A time as typed, in seconds: a bare number of seconds (`30`, `7.5`), or numbers with units `d`,
+    `h`, `m` and `s`, largest first, each once (`30s`, `10m`, `1.5h`, `1d`, `1h30m`, `1d 12h`); case and
+    spaces do not count. `what` names the clock ("the move clock", "the reserve") in the refusal; the
+    range is `ClockSettings`' to check."""
+    found = _TIME.fullmatch(text.strip().lower())
+    if found is None or not any(found.groups()):
         shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "…"
         raise ClockError(
-            f"{what[:1].upper()}{what[1:]} must be a number of seconds, not {shown}: write the clock as move/reserve"
-            " seconds, like 30/60."
-        ) from None
+            f"{what[:1].upper()}{what[1:]} must be a time like 30s, 10m, 2h, 1d or 1h30m (a bare number is"
+            f" seconds), not {shown}: write the clock as move/reserve, like 30/60, 10m or 1d/7d."
+        )
+    if found["bare"] is not None:
+        return float(found["bare"])
+    return sum(float(found[unit]) * size for unit, size in UNITS.items() if found[unit] is not None)
+
+
+def in_words(seconds: int) -> str:
+    """A whole number of seconds in its largest exact unit, for refusals: `14 days`, `24 hours`, `1 second`."""
+    for name, size in (("day", DAY), ("hour", 3_600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {name}{'s' if count != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
 def format_seconds(seconds: float) -> str:
-    """`0:45`, `1:00`, `1:02:03`; rounded up, so 0:00 shows only once the time is really gone."""
+    """`0:45`, `1:00`, `1:02:03` under a day; from a day up in days, hours and minutes, `7 d`, `6 d 18 h`,
+    `1 d 0 h 1 m`. Rounded up (a day or more to the minute), so 0:00 shows only once the time is really gone."""
     whole = max(0, math.ceil(seconds - 1e-9))
+    if whole >= DAY:
+        days, rest = divmod(math.ceil(whole / 60), 24 * 60)
+        hours, minutes = divmod(rest, 60)
+        return f"{days} d" + (f" {hours} h" if hours or minutes else "") + (f" {minutes} m" if minutes else "")
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def format_short(seconds: float) -> str:
+    """`format_seconds` for the board pictures, where room is short: from a day up `7d`, `6d 18h`, rounded
+    up to the hour (the post's words say the minutes); under a day the same as `format_seconds`."""
+    if math.ceil(seconds - 1e-9) < DAY:
+        return format_seconds(seconds)
+    days, hours = divmod(math.ceil(seconds / 3600 - 1e-9), 24)
+    return f"{days}d" + (f" {hours}h" if hours else "")

@@ -21,9 +21,12 @@ from discord.ext import commands
 from bot import discord_limits as limits
 from bot import posts, views
 from bot.backup import BackupSchedule
+from bot.clock import TimeSource
+from bot.cogs.takeback import takeback_view
 from bot.computer import ComputerPlayers
 from bot.config import Config
-from bot.models import Match
+from bot.discord_reminders import ReminderPoster
+from bot.models import Match, Player, Takeback
 from bot.service import MatchService, Notice, ServiceError
 from bot.store import Store
 from bot.wording import a
@@ -39,6 +42,7 @@ EXTENSIONS = (
     "bot.cogs.mod",
     "bot.cogs.general",
     "bot.cogs.ratings",
+    "bot.cogs.players",
 )
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
 
@@ -85,6 +89,9 @@ class GameBot(commands.Bot):
         self._repost_task: asyncio.Task[None] | None = None
         self.computers: ComputerPlayers | None = None
         self.backups: BackupSchedule | None = None
+        self.reminders = ReminderPoster(self, lambda: self.matches, self._send)
+        self.time: TimeSource | None = None
+        """The service's time source: the wall clock unless a test sets a fake one before the bot starts."""
 
     @property
     def matches(self) -> MatchService:
@@ -93,7 +100,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database_path)
-        self.service = MatchService(self.store, limits=self.config.limits)
+        self.service = MatchService(self.store, self.time, limits=self.config.limits)
         self.service.subscribe(self.on_notice)  # first: a computer answers a move once its board is posted
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
@@ -125,6 +132,7 @@ class GameBot(commands.Bot):
     async def close(self) -> None:
         for task in list(self._retrying.values()):
             task.cancel()
+        self.reminders.close()
         if self.backups is not None:
             await self.backups.close()
         if self.computers is not None:
@@ -157,6 +165,9 @@ class GameBot(commands.Bot):
     # --- posting ---
 
     async def on_notice(self, notice: Notice) -> None:
+        if notice.kind == "reminder":  # bot/discord_reminders.py: in the thread or by DM, as the player chose
+            await self.reminders.deliver(notice)
+            return
         await self.post(notice)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -205,8 +216,12 @@ class GameBot(commands.Bot):
         service = self.matches
         post = await asyncio.to_thread(posts.for_notice, service, notice, discord.utils.utcnow().timestamp())
         if post is None:
+            if notice.kind == "takeback" and notice.takeback is not None:
+                return await self._ask_takeback(notice, notice.takeback)
             words = limits.clip("\n".join(notice.lines))
-            return await self._send(match, lambda place: place.send(words, allowed_mentions=limits.NOBODY))
+            sent = await self._send(match, lambda place: place.send(words, allowed_mentions=limits.NOBODY))
+            await self._close_takeback(notice)
+            return sent
         lines, separate = posts.own_messages(service, match, notice.lines)
         text = limits.clip("\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)]))
         filename = f"{match.game}-{match.id}-{match.ply}.png"
@@ -231,9 +246,33 @@ class GameBot(commands.Bot):
             await self._strip_buttons(*previous)
         if not match.running and match.board is not None and match.board != (message.channel.id, message.id):
             await self._strip_buttons(*match.board)
+        await self._close_takeback(notice)
         if notice.kind == "over":
             await self._post_replay(match, message.channel)
         return message
+
+    async def _ask_takeback(self, notice: Notice, takeback: Takeback) -> discord.Message | None:
+        """A takeback request with its Accept / Decline buttons (bot/cogs/takeback.py), pinging those asked;
+        the service keeps where it is, so it loses the buttons when it closes."""
+        match = notice.match
+        ids = [int(raw) for p in self.matches.takeback_waiting(match, takeback) if (raw := _discord_id(p)) is not None]
+        text = limits.clip("\n".join([" ".join(f"<@{i}>" for i in ids), *notice.lines] if ids else notice.lines))
+
+        async def send(place: discord.abc.Messageable) -> discord.Message:
+            return await place.send(text, view=takeback_view(takeback), allowed_mentions=limits.pinging(*ids))
+
+        message = await self._send(match, send)
+        if message is not None:
+            where = (message.channel.id, message.id)
+            if not await self.matches.takeback_posted(match.id, takeback.id, where):
+                await self._strip_buttons(*where)  # answered (or lapsed) before it was even posted
+        return message
+
+    async def _close_takeback(self, notice: Notice) -> None:
+        """A takeback request closed (taken back, declined, expired, lapsed): its post loses its buttons."""
+        takeback = notice.takeback
+        if takeback is not None and not takeback.open and takeback.message is not None:
+            await self._strip_buttons(*takeback.message)
 
     async def _send(
         self,
@@ -374,6 +413,12 @@ def _why(error: discord.HTTPException) -> str:
     if isinstance(error, discord.Forbidden):
         return "the bot may not post there any more"
     return f"Discord answered {error.status}: {error.text or 'no reason given'}"[:200]
+
+
+def _discord_id(player: Player) -> int | None:
+    """A person's Discord user id, None for anyone else (a computer, a terminal player)."""
+    kind, _, raw = player.id.partition(":")
+    return int(raw) if kind == "discord" and raw.isdigit() else None
 
 
 def _to_ping(service: MatchService, match: Match) -> list[int]:

@@ -21,7 +21,7 @@ import re
 import shlex
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +55,7 @@ class NewCommand:
     note: str
     """The end of its help line."""
     clock: bool = False
-    """Whether it takes `--clock 30/60`."""
+    """Whether it takes `--clock 30/60` (every game does: `1d/7d` too, bot/clock.py's notation)."""
     seed: bool = True
     """Whether it takes `--seed N` (Themiscyra has no chance: no seed)."""
 
@@ -66,6 +66,7 @@ NEW = {
         "volcano new ALICE [BOB ...]",
         "volcano new alice bob (one name plays solitaire)",
         "1 to 6 players (1: solitaire)",
+        clock=True,
     ),
     "themiscyra": NewCommand(
         "themiscyra new BLACK WHITE",
@@ -74,8 +75,10 @@ NEW = {
         clock=True,
         seed=False,
     ),
-    "geyser": NewCommand("geyser new ALICE BOB [CAROL DAN]", "geyser new alice bob carol", "2 to 4 players"),
-    "horizon": NewCommand("horizon new ALICE BOB", "horizon new alice bob", "Event Horizon"),
+    "geyser": NewCommand(
+        "geyser new ALICE BOB [CAROL DAN]", "geyser new alice bob carol", "2 to 4 players", clock=True
+    ),
+    "horizon": NewCommand("horizon new ALICE BOB", "horizon new alice bob", "Event Horizon", clock=True),
 }
 """Each game's `new`; `new_help` writes its help lines from this and the game's options."""
 NOTE_COLUMN = 85
@@ -152,17 +155,23 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
                                  again, retreat or pass; horizon move place F2 opp:5, swap me:5 F2 or pass;
                                  for the player to move, or for NAME
   GAME board [--areas] | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
+  GAME takeback [--as NAME]      ask the others to let you take back your last move (casual games); they
+                                 answer with GAME accept [--as NAME] or GAME decline [--as NAME]
+  GAME claim [--as NAME]         claim an untimed game whose player to move has not moved for 7 days
   GAME moves [FILTER]            the legal moves, a group a line (by stone pair, token, cap or card); FILTER
                                  narrows them: themiscyra moves e5 e8, fish moves D4, horizon moves F2
   GAME record [--match ID]       a finished match's record (players, seed, every move, result) as data/records/*.json
   replay FILE.json               replay a record: prints the result, saves the final board PNG and the replay GIF
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
   leaderboard GAME | stats NAME  Glicko-2 ratings of games between people (offline ones are rated on their own)
+  notify NAME dm|thread|off      how NAME is reminded of a long turn (offline, dm and thread both print it here)
+  mygames NAME                   NAME's running matches, NAME's turn first, with the deadlines
+  away NAME DAYS | back NAME     away time: NAME's long clocks (an hour a move or more) wait 1 to 14 days (14 a year)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   mod backup                     back the database up now (BACKUP_DIR; restore: see README)
   help | help GAME (a game's options, one a line) | quit""".format(**{key: new_help(key) for key in NEW})
 
-SHARED = ("move", "board", "moves", "history", "rules", "resign", "record")
+SHARED = ("move", "board", "moves", "history", "rules", "resign", "record", "takeback", "accept", "decline", "claim")
 """The commands every game has, written once (`play` is another name for `move`)."""
 OWN = {
     "fish": ("new", "dm"),
@@ -172,6 +181,13 @@ OWN = {
     "horizon": ("new", "hand"),
 }
 """Each game's own commands, before the shared ones."""
+AGREEMENTS: dict[str, Callable[[MatchService, int, str], Awaitable[Notice]]] = {
+    "takeback": lambda service, match_id, player_id: service.request_takeback(match_id, player_id),
+    "accept": lambda service, match_id, player_id: service.answer_takeback(match_id, player_id, True),
+    "decline": lambda service, match_id, player_id: service.answer_takeback(match_id, player_id, False),
+    "claim": lambda service, match_id, player_id: service.claim(match_id, player_id),
+}
+"""The shared commands one person does by name in a hot seat: ask for a takeback, answer it, claim."""
 MOVE_USAGE = {
     "fish": "Give one move, like: fish move D4-F3 (or fish move D4 to place).",
     "volcano": "Give a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4).",
@@ -213,12 +229,17 @@ class Terminal:
     async def on_notice(self, notice: Notice, overlays: frozenset[str] = frozenset()) -> None:
         """Print what happened; for board posts render and save the PNG, then start the clock."""
         match = notice.match
+        if notice.kind == "reminder" and notice.to is not None:  # no DM offline: every reminder is printed
+            said = posts.plain_times("; ".join(notice.lines), self.service.time.now())
+            self.write(f"[#{match.id}] reminder for {notice.to.name}: {said}.")
+            return
         if notice.kind == "started":
             self.current = match.id
         now = self.service.time.now()
         post = await asyncio.to_thread(posts.for_notice, self.service, notice, now, overlays)
         if post is None:
-            self.write("\n".join(f"[#{match.id}] {line}" for line in notice.lines))
+            plain = (posts.plain_times(line, now) for line in notice.lines)  # away time's end is a timestamp
+            self.write("\n".join(f"[#{match.id}] {line}" for line in plain))
             return
         # named by what the post was too, so a final board does not overwrite the first one of its ply
         kind = "-".join([notice.kind, *sorted(overlays)])
@@ -281,6 +302,10 @@ class Terminal:
             await self._leaderboard(args)
         elif head == "stats":
             await self._stats(args)
+        elif head in ("mygames", "away", "back"):
+            await self._player(head, args)
+        elif head == "notify":
+            await self._notify(args)
         elif head == "games":
             self._list()
         elif head == "replay":
@@ -340,6 +365,16 @@ class Terminal:
             self.write(self.service.games[key].rules_card)
             return
         match = await self._match(flags, key)
+        if sub in AGREEMENTS:
+            player = await self._agreeing(match, sub, flags.pop("as", None))
+            _no_more(flags)
+            try:
+                notice = await AGREEMENTS[sub](self.service, match.id, player.id)
+            except (ServiceError, GameError) as error:
+                raise CommandError(_addressed(match, player, str(error))) from None
+            if notice.kind == "takeback":
+                self.write(f"[#{match.id}] (answer with {key} accept --as NAME or {key} decline --as NAME)")
+            return
         if sub == "resign":
             player = self._actor(match, flags.pop("as", None), doing="resign")
             _no_more(flags)
@@ -429,6 +464,59 @@ class Terminal:
         titles = {key: game.title for key, game in self.service.games.items()}
         self.write("\n".join(stats_lines(rows[0].name if rows else name, rows, titles)))
 
+    async def _player(self, head: str, args: list[str]) -> None:
+        """`mygames NAME`, `away NAME DAYS` and `back NAME`: Discord's /mygames, /away and /back for a typed
+        name, offline (the terminal is a server of its own)."""
+        usage = {"mygames": "mygames NAME", "away": "away NAME DAYS (1 to 14)", "back": "back NAME"}[head]
+        if len(args) != (2 if head == "away" else 1):
+            raise CommandError(f"Use: {usage}.")
+        name = _checked_name(args[0])
+        player = Player(f"local:{name.lower()}", name)  # the id `_players` gives a typed name
+        now = self.service.time.now()
+        if head == "mygames":
+            found = self.service.my_games(player.id, None)
+            lines = posts.my_games_lines(self.service, found, player.id, discord=False)
+            self.write("\n".join(posts.plain_times(line, now) for line in lines) or f"{name} has no running matches.")
+            return
+        try:
+            if head == "away":
+                days = args[1]
+                if not (days.isascii() and days.isdigit() and len(days) <= 3):
+                    raise CommandError(f"DAYS is a whole number of days, 1 to 14, not {_quote(days)}.")
+                answer = await self.service.away(player, None, int(days))
+                said = posts.away_answer(
+                    answer.period.until, self._named(answer.matches), answer.left, answer.extended, f"back {name}"
+                )
+            else:
+                answer = await self.service.back(player, None)
+                taken = answer.period.taken(answer.period.ended_at or now)
+                said = [posts.back_answer(taken, self._named(answer.matches), answer.left)]
+        except ServiceError as error:
+            raise CommandError(_addressed_to(name, posts.plain_times(str(error), now))) from None
+        self.write(
+            "\n".join(posts.plain_times(f"{name}: {line}" if i == 0 else line, now) for i, line in enumerate(said))
+        )
+
+    def _named(self, match_ids: tuple[int, ...]) -> list[str]:
+        named = []
+        for match_id in match_ids:
+            match = self.service.running_match(match_id)
+            named.append(f"#{match_id} {self.service.game(match).title}" if match else f"#{match_id}")
+        return named
+
+    async def _notify(self, args: list[str]) -> None:
+        """`notify NAME dm|thread|off`: the choice Discord's /notify makes, for a typed name."""
+        if len(args) != 2:
+            raise CommandError("Use: notify NAME dm|thread|off (how NAME is reminded of a turn).")
+        name = _checked_name(args[0])
+        mode = await self.service.set_notify_choice(f"local:{name.lower()}", args[1])  # the id `_players` gives
+        said = {
+            "off": "no reminders of a turn",
+            "dm": "reminders of a turn printed here (offline there is no DM)",
+            "thread": "reminders of a turn printed here",
+        }
+        self.write(f"{name}: {said[mode]}.")
+
     async def _mod(self, args: list[str]) -> None:
         if not args:
             raise CommandError(
@@ -514,6 +602,33 @@ class Terminal:
         if player.is_computer:
             raise CommandError(f"{player.name} plays for itself: wait for its move, or play as someone else (--as).")
         return player
+
+    async def _agreeing(self, match: Match, sub: str, name: str | None) -> Player:
+        """Who a takeback, an answer to one or a claim is for: `--as NAME`, else the one person it can be (who
+        moved last asks, the one person still to answer answers, the one person not to move claims)."""
+        if name is not None:
+            player = _player_named(match, name)
+            if player.is_computer:
+                raise CommandError(f"{player.name} plays for itself: name a person with --as NAME.")
+            return player
+        people: list[Player] = []
+        if sub == "takeback":
+            moved = [match.players[r.seat] for r in await self.service.moves(match.id)]
+            people = [p for p in moved if not p.is_computer][-1:]
+        elif sub == "claim" and match.running:
+            mover = self.service.game(match).to_move(match.state)
+            people = [p for s, p in enumerate(match.players) if s != mover and not p.is_computer]
+        elif sub != "claim":
+            takeback = self.service.open_takeback(match.id)
+            if takeback is None:
+                raise CommandError(f"No takeback request is waiting for an answer in match #{match.id}.")
+            people = self.service.takeback_waiting(match, takeback)
+        people = list(dict.fromkeys(people))
+        if len(people) != 1:
+            who = {"takeback": "asks", "claim": "claims"}.get(sub, "answers")
+            names = f" ({listing([p.name for p in people], 'or')})" if people else ""
+            raise CommandError(f"Say who {who} with --as NAME{names}.")
+        return people[0]
 
     def _file(self, name: str) -> Path:
         """A file directly in out_dir (data/renders/): the name is built here, never typed, and one that
@@ -621,6 +736,11 @@ def _addressed(match: Match, player: Player, message: str) -> str:
     if message.startswith("You "):
         return f"{player.name}, you {message[4:]}"
     return f"{player.name}: {message}"
+
+
+def _addressed_to(name: str, message: str) -> str:
+    """A refusal to a typed name (`away`, `back`): `alice: you are not away here, …`."""
+    return f"{name}: {message[:1].lower()}{message[1:]}" if message.startswith("You ") else f"{name}: {message}"
 
 
 def _added_seconds(text: str) -> int:
@@ -749,7 +869,7 @@ def _player_named(match: Match, name: str) -> Player:
 
 
 def _clock(text: str | None) -> ClockSettings | None:
-    """`--clock` as bot/clock.py reads it (`30/60`, `30`, `none`), its refusal as the terminal's."""
+    """`--clock` as bot/clock.py reads it (`30/60`, `10m`, `1d/7d`, `none`), its refusal as the terminal's."""
     try:
         return parse_clock(text)
     except ClockError as error:

@@ -188,7 +188,9 @@ class Notice:
     committed (bot/service/registry.py); it is plain data here so that `bot.posts`, which words it, need
     not import the service.
 
-    `kind` is one of: started, moved, undone, over, series_over, paused, resumed, time_added, aborted (and
+    `kind` is one of: started, moved, undone, over, series_over, paused, resumed, time_added, aborted,
+    reminder, takeback (a request, with its buttons), takeback_accepted (by some of those asked),
+    takeback_closed (declined, expired or lapsed), away and back (away time: bot/service/away.py) (and
     "board", which front-ends use for a plain repost).
     `lines` are ready to post, with player names filled in. `series` is set for death-match games and
     `series_over` when this notice also ends the series.
@@ -200,3 +202,56 @@ class Notice:
     by: Player | None = None
     series: Series | None = None
     series_over: bool = False
+    to: Player | None = None
+    """The one person a notice is for (a reminder: the player to move), who alone is pinged or messaged."""
+    takeback: Takeback | None = None
+    """The takeback request a notice is about (kinds takeback, takeback_accepted, takeback_closed, and the
+    undone notice of one agreed), so a front-end can offer its buttons and take them away when it closes."""
+
+
+@dataclass(frozen=True, slots=True)
+class AwayPeriod:
+    """A player's away time on one server (bot/service/away.py): from `started_at` to `until`, when it ends
+    by itself, unless it ended sooner (`ended_at`: `/back`, or the player moved). None while it runs."""
+
+    id: int
+    guild_id: int | None
+    player: Player
+    started_at: float
+    until: float
+    ended_at: float | None = None
+
+    def taken(self, now: float) -> float:
+        """Seconds of away time this period has used by `now` (all of it, once it has ended)."""
+        end = self.ended_at if self.ended_at is not None else min(now, self.until)
+        return max(0.0, end - self.started_at)
+
+
+TAKEBACK_OPEN, TAKEN_BACK, DECLINED, EXPIRED, LAPSED = "open", "taken", "declined", "expired", "lapsed"
+"""How a takeback request stands: open, or closed because every person asked accepted (the moves were taken
+back), one declined, nobody answered in time, or the position changed first (a move, or the game ended)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Takeback:
+    """A player's request to take back their last move and every move after it (bot/service/takebacks.py),
+    stored (the `takebacks` table) so that who accepted survives a restart."""
+
+    id: int
+    match_id: int
+    ply: int
+    """The match's ply when asked: once the log has another line, the request has lapsed."""
+    seat: int
+    """The requester's seat."""
+    by_id: str
+    asked_at: float
+    expires_at: float
+    accepted: tuple[str, ...] = ()
+    """The player ids of those asked who have accepted so far, in order."""
+    status: str = TAKEBACK_OPEN
+    message: tuple[int, int] | None = None
+    """(channel id, message id) of the request's post with its buttons, once posted (Discord)."""
+
+    @property
+    def open(self) -> bool:
+        return self.status == TAKEBACK_OPEN

@@ -15,11 +15,16 @@ from bot.models import MoveRecord
 
 RESIGN = "resign"
 UNDO = "undo"
+CLAIMED = "claim"
+"""The move text of a `resign` line by which an opponent's claim put an idle seat out (its `by_id` is the
+claimer); a resignation's and a flag's say `resign`."""
 
 
 def leaving(record: MoveRecord) -> Termination:
     """How a seat left the game in a `resign` line: RESIGNATION when its player resigned, FLAG when its time
-    ran out (the service logs that line by nobody)."""
+    ran out (the service logs that line by nobody), CLAIM when an opponent claimed it out (bot/service/claims.py)."""
+    if record.move == CLAIMED:
+        return Termination.CLAIM
     return Termination.RESIGNATION if record.by_id is not None else Termination.FLAG
 
 

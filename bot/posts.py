@@ -11,6 +11,9 @@ drawn by `renderers`, imported where it is drawn, so the service's import of the
 
 from __future__ import annotations
 
+import itertools
+import math
+import re
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,8 +21,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from bot import move_log
 from bot.clock import format_seconds
 from bot.games import Game, Termination
-from bot.models import CANCELLED, OPEN, Lobby, Match, MoveRecord, Notice, Player, Series
-from bot.wording import plural
+from bot.models import CANCELLED, DECLINED, EXPIRED, OPEN, TAKEN_BACK, Lobby, Match, MoveRecord, Notice, Player, Series
+from bot.reminders import is_long
+from bot.wording import listing, plural
 
 if TYPE_CHECKING:
     from renderers import Caption
@@ -84,13 +88,16 @@ def series_score(series: Series) -> str:
     return " – ".join(f"{p.name} {w}" for p, w in zip(series.players, series.wins, strict=True))
 
 
-def status_lines(service: Matches, match: Match, mention: bool = False, deadline: bool = False) -> list[str]:
+def status_lines(
+    service: Matches, match: Match, mention: bool = False, deadline: bool = False, now: float | None = None
+) -> list[str]:
     """Where the match stands: the scores, then whose turn (with the clock) or the result.
 
     Notices say what just happened; these lines follow them in every post, so neither repeats the other.
 
     `deadline` adds Discord timestamps for when the move allowance and the reserve run out, counted from
-    now (the board is about to be posted, which is when the clock starts).
+    `now` (default the wall clock: the board is about to be posted, which is when the clock starts); a long
+    clock (`bot.reminders.is_long`: an hour a move or more) gives each as a date too (`<t:…:f>`).
     """
     game = service.game(match)
     lines = []
@@ -112,17 +119,23 @@ def status_lines(service: Matches, match: Match, mention: bool = False, deadline
     if clock is not None:
         if clock.paused:
             turn += " — paused by a moderator"
+        elif seat in clock.away:  # away time (bot/service/away.py): the turn waits, its time untouched
+            left = format_seconds(clock.settings.move_seconds - clock.used)
+            turn += f" — away, so the clock waits ({left} a move + {format_seconds(clock.reserves[seat])} reserve left)"
         else:
             move_left = clock.settings.move_seconds - clock.used
             turn += f" — {format_seconds(move_left)} a move + {format_seconds(clock.reserves[seat])} reserve"
             if deadline:
-                start = time.time()
-                turn += (
-                    f": move by <t:{int(start + move_left)}:R>,"
-                    f" out of time <t:{int(start + move_left + clock.reserves[seat])}:R>"
-                )
+                start, dated = (time.time() if now is None else now), is_long(clock)
+                out = start + move_left + clock.reserves[seat]
+                turn += f": move by {stamp(start + move_left, dated)}, out of time {stamp(out, dated)}"
     lines.append(turn + ".")
     return lines
+
+
+def stamp(when: float, dated: bool) -> str:
+    """A Discord timestamp, `<t:…:R>` ("in 2 days"), with the date beside it (`<t:…:f>`) when `dated`."""
+    return f"<t:{int(when)}:R>" + (f" (<t:{int(when)}:f>)" if dated else "")
 
 
 def build(
@@ -159,10 +172,15 @@ def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[s
         record = replace(record, move=public(record.move))
         name = match.players[record.seat].name
         if record.kind == "undo":
-            lines.append(f"{record.ply}. (a moderator took back {name}'s {record.move})")
+            # a takeback's undo lines are by its requester, a player; a moderator's by the moderator
+            asked = next((p.name for p in match.players if p.id == record.by_id), None)
+            who = f"taken back at {asked}'s request:" if asked else "a moderator took back"
+            lines.append(f"{record.ply}. ({who} {name}'s {record.move})")
         elif record.kind == move_log.RESIGN:
-            why = "ran out of time" if move_log.leaving(record) is Termination.FLAG else "resigned"
-            lines.append(f"{record.ply}. {name} {why}; the others play on")
+            how = move_log.leaving(record)
+            claimer = next((p.name for p in match.players if p.id == record.by_id), "an opponent")
+            why = {Termination.FLAG: "ran out of time", Termination.CLAIM: f"is out by {claimer}'s claim"}
+            lines.append(f"{record.ply}. {name} {why.get(how, 'resigned')}; the others play on")
         else:
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
             lines.append(f"{record.ply}. {name}: {record.move}{took}")
@@ -182,6 +200,8 @@ def lobby_lines(service: Matches, lobby: Lobby, command: str) -> list[str]:
     game = service.games[lobby.game]
     options = ", ".join(f"{key} {value}" for key, value in sorted(lobby.options.items()))
     lines = [f"{game.title} lobby #{lobby.id}, opened by {lobby.creator.name}" + (f" ({options})." if options else ".")]
+    if lobby.clock is not None:
+        lines.append(f"Clock: {lobby.clock.describe()} per player.")
     names = ", ".join(p.name for p in lobby.players)
     lines.append(f"Players ({len(lobby.players)}/{game.max_players}): {names}.")
     if lobby.status == OPEN:
@@ -275,6 +295,12 @@ def resign_effect(match: Match, game: Game) -> str:
 def taken_back(by: Player, match: Match, taken: list[MoveRecord], game: Game) -> str:
     """`mod took back alice's move D4-F3 and Computer's moves E5-F6, F6-G7.`: each player's run of moves,
     in order (as `public_move` shows them: hidden cards stay hidden)."""
+    return f"{by.name} took back {taken_words(match, taken, game)}."
+
+
+def taken_words(match: Match, taken: list[MoveRecord], game: Game, own: int | None = None) -> str:
+    """`alice's move D4-F3 and Computer's moves E5-F6, F6-G7`: the lines taken back, each player's run of
+    moves in order, as `public_move` shows them; the seat `own` (the requester of a takeback) says `their`."""
     runs: list[tuple[int, list[MoveRecord]]] = []
     for record in taken:
         if runs and runs[-1][0] == record.seat:
@@ -287,9 +313,9 @@ def taken_back(by: Player, match: Match, taken: list[MoveRecord], game: Game) ->
         moves = [game.public_move(r.move) for r in records if r.kind != move_log.RESIGN]
         said = [f"move{'s' if len(moves) > 1 else ''} {', '.join(moves)}"] if moves else []
         said += ["resignation"] if len(moves) < len(records) else []
-        parts.append(f"{name}'s {' and '.join(said)}")
-    what = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"{by.name} took back {what}."
+        whose = "their" if seat == own else f"{name}'s"
+        parts.append(f"{whose} {' and '.join(said)}")
+    return listing(parts)
 
 
 def paused_line(by: Player) -> str:
@@ -311,6 +337,121 @@ def time_added_line(by: Player, given: str, reserve: float) -> str:
 
 def aborted_line(by: Player, match: Match) -> str:
     return f"{by.name} aborted match #{match.id}: no result."
+
+
+_WAIT_UNITS = (("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1))
+
+
+def wait_words(seconds: float) -> str:
+    """A wait in words, in its two largest units, rounded up so it is never less than the wait: `7 days`,
+    `2 days 3 hours`, `10 minutes`, `4 minutes 30 seconds`, `1 second`."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    for (name, size), (small_name, small) in itertools.pairwise(_WAIT_UNITS):
+        if whole >= size:
+            big, rest = divmod(math.ceil(whole / small), size // small)
+            return plural(big, name) + (f" {plural(rest, small_name)}" if rest else "")
+    return plural(whole, "second")
+
+
+# --- takebacks by agreement and claims (bot/service/takebacks.py, bot/service/claims.py) ---
+
+
+def takeback_asked(requester: Player, asked: list[Player], what: str, window: float) -> str:
+    """`alice asks to take back their move D4-F3. bob: accept or decline within 10 minutes; ...`"""
+    names = listing([p.name for p in asked])
+    return (
+        f"{requester.name} asks to take back {what}. {names}: accept or decline within {wait_words(window)};"
+        " a move meanwhile cancels the request."
+    )
+
+
+def takeback_at_once(requester: Player, what: str) -> str:
+    """A takeback against computers only: nobody is asked (a computer has no say), so it is done at once."""
+    return f"{requester.name} took back {what} (a computer player has no say in a takeback)."
+
+
+def takeback_accepted(by: Player, requester: Player, waiting: list[Player]) -> str:
+    """One of several asked accepted; the others have not yet."""
+    return f"{by.name} accepts {requester.name}'s takeback; waiting for {listing([p.name for p in waiting])}."
+
+
+def takeback_agreed(by: Player, requester: Player, what: str, several: bool) -> str:
+    """The last of those asked accepted: the moves are taken back."""
+    return f"{by.name} accepts{' too' if several else ''}: {requester.name} takes back {what}."
+
+
+def takeback_declined(by: Player, requester: Player) -> str:
+    return f"{by.name} declines {requester.name}'s takeback: the game goes on as it stands."
+
+
+def takeback_expired(requester: Player, waiting: list[Player], window: float) -> str:
+    names = listing([p.name for p in waiting])
+    return f"{requester.name}'s takeback request expired: {names} did not accept within {wait_words(window)}."
+
+
+def takeback_lapsed(requester: Player, over: bool) -> str:
+    why = "the game is over" if over else "the position changed before everyone accepted"
+    return f"{requester.name}'s takeback request lapsed: {why}."
+
+
+def takeback_closed_refusal(status: str) -> str:
+    """An answer to a request that has closed (its buttons were still shown somewhere)."""
+    how = {TAKEN_BACK: "was accepted: the moves are taken back", DECLINED: "was declined", EXPIRED: "has expired"}
+    return f"This takeback request {how.get(status, 'has lapsed: the position changed')}."
+
+
+def claim_reason(claimer: Player, idle: Player, after: float, players: int) -> str:
+    """The `Outcome.reason` of a game ended by a claim: `bob claimed the win: alice did not move for 7 days`
+    (with three or more players the others share the win: `bob claimed the game: ...`)."""
+    what = "the win" if players == 2 else "the game"
+    return f"{claimer.name} claimed {what}: {idle.name} did not move for {wait_words(after)}"
+
+
+def claimed_out_line(claimer: Player, idle: Player, after: float) -> str:
+    """A claim that puts the idle seat out of a game the others play on."""
+    return f"{claimer.name} claimed {idle.name} out: {idle.name} did not move for {wait_words(after)}, so they are out."
+
+
+CLAIM_TOLD = "A moderator is told: the claim is in the match's action log (claim)."
+"""The line after a claim, in the thread, for moderators to find it."""
+
+
+def claim_refusal(idle: Player, waited: float, after: float) -> str:
+    """Too early to claim: exactly how long is left (rounded up) before the player to move has waited `after`."""
+    return (
+        f"Too early: a claim needs {wait_words(after)} without a move, and {idle.name}'s turn began less than"
+        f" that ago. You can claim in {wait_words(after - waited)}."
+    )
+
+
+def reminder_line(kind: str, number: int, due: float, deadline: float | None) -> str:
+    """What a reminder of a turn says (its `kind` and `number` are bot/reminders.py's; `due` is when it was
+    due, `deadline` the turn's, None without a clock), with a Discord timestamp (`plain_times` for others)."""
+    if kind == "idle" or deadline is None:
+        return f"it has been {'a day' if number == 1 else f'{number} days'} since your turn began"
+    falls = f"your flag falls <t:{int(deadline)}:R>"
+    if kind == "half":
+        return f"half your move time is used; {falls}"
+    minutes = max(1, round((deadline - due) / 60))
+    hours, odd = divmod(minutes, 60)
+    left = plural(minutes, "minute") if odd or not hours else "an hour" if hours == 1 else plural(hours, "hour")
+    return f"{left} left: {falls}"
+
+
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+
+
+def plain_times(text: str, now: float) -> str:
+    """`text` with Discord's timestamps written out for a terminal: `<t:…:R>` as `in 1:00:00` (or `… ago`),
+    any other style as a UTC date and time."""
+
+    def written(found: re.Match[str]) -> str:
+        when = int(found[1])
+        if found[2] == "R":
+            return f"in {format_seconds(when - now)}" if when >= now else f"{format_seconds(now - when)} ago"
+        return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
+
+    return _TIMESTAMP.sub(written, text)
 
 
 def series_reason(series: Series) -> str:
@@ -432,3 +573,120 @@ def moves_lines(
         more = len(groups) - most
         lines.append(f"… and {plural(more, 'more group')}: type more of the move to list fewer, like: {command} {hint}")
     return lines
+
+
+# --- a player's games, and away time (bot/service/away.py) ---
+
+
+def my_games_lines(service: Matches, matches: list[Match], player_id: str, *, discord: bool) -> list[str]:
+    """`/mygames`: a header, then one match a line in the service's order (your turn first): game, number,
+    opponents, whose turn with its deadline (`<t:…:R>`, where a clock runs), and on Discord a link to the
+    board post. Empty when there are none (the front-end says so in its own words)."""
+    if not matches:
+        return []
+    turns = sum(_my_turn(service, match, player_id) for match in matches)
+    lines = [f"Your running matches here: {len(matches)}, your turn in {turns}."]
+    for match in matches:
+        game = service.game(match)
+        others = [p.name for p in match.players if p.id != player_id]
+        versus = f"vs {', '.join(others)}" if others else "solitaire"
+        line = f"#{match.id} {game.title} {versus} — {_turn_words(service, match, player_id)}"
+        if _my_turn(service, match, player_id):
+            line = ("**Your turn**: " if discord else "Your turn: ") + line
+        link = board_link(match) if discord else None
+        lines.append(f"{line} · [board]({link})" if link else line)
+    return lines
+
+
+def _my_turn(service: Matches, match: Match, player_id: str) -> bool:
+    return service.game(match).to_move(match.state) in match.seats_of(player_id)
+
+
+def _turn_words(service: Matches, match: Match, player_id: str) -> str:
+    """Whose turn, and what their clock is doing: `you to move, out of time <t:…:R>`, `bob to move`."""
+    seat = service.game(match).to_move(match.state)
+    if seat is None:
+        return "over"
+    who = "you" if match.players[seat].id == player_id else match.players[seat].name
+    clock = match.clock
+    if clock is None:
+        return f"{who} to move (no clock)"
+    if clock.paused:
+        return f"{who} to move, paused by a moderator"
+    if seat in clock.away:
+        return f"{who} to move, the clock waiting: {'you are' if who == 'you' else f'{who} is'} away"
+    deadline = clock.deadline()
+    if deadline is None:
+        return f"{who} to move"
+    return f"{who} to move, out of time <t:{int(deadline)}:R>"
+
+
+def board_link(match: Match) -> str | None:
+    """The Discord link to the match's board post, or None (not posted, or not a Discord match)."""
+    if match.board is None or match.place.guild_id is None:
+        return None
+    channel, message = match.board
+    return f"https://discord.com/channels/{match.place.guild_id}/{channel}/{message}"
+
+
+def away_line(name: str, until: float) -> str:
+    """Told in each match whose clock stops for an away player (and again when the end moves later)."""
+    return f"{name} is away until <t:{int(until)}:f>; the clock waits for {name}."
+
+
+def back_line(name: str, how: str) -> str:
+    """Told in each match whose clock runs again: `how` is "back" (/back), "moved" or "time" (the end came)."""
+    said = {"back": f"{name} is back", "moved": f"{name} moved and so is back", "time": f"{name}'s away time is over"}
+    return f"{said[how]}; the clock runs again on {name}'s turns."
+
+
+def away_left(seconds: float) -> str:
+    """Away time in days and whole hours, rounded down (never more than is there): `11 days and 5 hours`."""
+    hours = max(0, int(seconds + 1e-6) // 3600)
+    days, hours = divmod(hours, 24)
+    parts = [plural(n, unit) for n, unit in ((days, "day"), (hours, "hour")) if n]
+    return " and ".join(parts) if parts else "less than an hour"
+
+
+def away_refused(left: float, per_year: int, extending: bool) -> str:
+    """Asked for more days than are left of the year's allowance (`left` seconds)."""
+    whole = int(left + 1e-6) // 86_400
+    counted = "counted from now, " if extending else ""
+    head = f"You have {away_left(left)} of away time left this year ({counted}{per_year} days a year in each server)"
+    if whole < 1:
+        return f"{head}: not a whole day, so no more away time until 1 January (UTC)."
+    return f"{head}: ask for {plural(whole, 'day')} or fewer."
+
+
+def already_away(until: float, days: int) -> str:
+    """Asked, while away, for an end no later than the one set."""
+    return (
+        f"You are already away until <t:{int(until)}:f>, which {plural(days, 'day')} from now would not move on:"
+        " ask for more days to stay away longer, or come back with /back."
+    )
+
+
+def away_answer(until: float, matches: list[str], left: float, extended: bool, back: str) -> list[str]:
+    """What the player is told on going away: `matches` are the waiting ones (`#3 Themiscyra`), `back` how
+    to come back early (`/back`)."""
+    head = f"You are away until <t:{int(until)}:f>" + (" now (later than before)." if extended else ".")
+    if matches:
+        waits = f"The clock waits for you in {', '.join(matches)}; your opponents are told."
+    else:
+        waits = (
+            "None of your games here has a long clock (an hour a move or more) to stop; one that starts while"
+            " you are away waits for you."
+        )
+    return [
+        head,
+        waits,
+        f"Moving in a game here, or {back}, ends it early (the days you do not use are given back). Live clocks"
+        " (under an hour a move) never stop.",
+        f"Away time left this year: {away_left(left)}.",
+    ]
+
+
+def back_answer(taken: float, matches: list[str], left: float) -> str:
+    """What the player is told on coming back."""
+    runs = f" The clock runs again in {', '.join(matches)}." if matches else ""
+    return f"Welcome back: you were away {away_left(taken)}.{runs} Away time left this year: {away_left(left)}."

@@ -25,7 +25,7 @@ from bot.clock import ClockSettings, MatchClock
 from bot.errors import DiskFull, NotSaved
 from bot.games import GAMES, Game, Outcome
 from bot.games.base import BadState
-from bot.models import OVER, RUNNING, Lobby, Match, MoveRecord, Place, Player, Series
+from bot.models import OVER, RUNNING, AwayPeriod, Lobby, Match, MoveRecord, Place, Player, Series, Takeback
 from bot.ratings import PlayerRating, Rating
 
 log = logging.getLogger(__name__)
@@ -178,6 +178,60 @@ MIGRATIONS: list[str] = [
         WHERE result IS NOT NULL AND json_extract(result, '$.termination') IS NULL;
     UPDATE series SET result = json_set(result, '$.termination', 'rules')
         WHERE result IS NOT NULL AND json_extract(result, '$.termination') IS NULL;
+    """,
+    # 8: reminders of the turn in progress (bot/reminders.py, bot/service/reminding.py): deadlines armed like
+    #    flags, each marked once sent so it never goes out twice, even after a restart; and how each person
+    #    wants them (per person, not per server: a DM reaches them wherever they play), with when the last
+    #    reminder DM went to them (one an hour at most, across restarts too)
+    """
+    CREATE TABLE reminders (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ply INTEGER NOT NULL,               -- the turn they belong to (the match's ply); other plies' are void
+        kind TEXT NOT NULL,                 -- half / last / idle (bot/reminders.py)
+        number INTEGER NOT NULL,            -- which idle reminder (1 to 3); 1 for the others
+        due REAL NOT NULL,
+        sent REAL,                          -- when it went out (or was passed over); NULL while armed
+        PRIMARY KEY (match_id, ply, kind, number)
+    );
+    CREATE INDEX reminders_due ON reminders(due) WHERE sent IS NULL;
+    CREATE TABLE notify_choices (
+        player_id TEXT PRIMARY KEY,         -- a person ("discord:123"), in every server alike
+        mode TEXT NOT NULL DEFAULT 'thread', -- dm / thread / off (/notify)
+        last_dm REAL                        -- when the last reminder DM went to them
+    );
+    """,
+    # 9: away time (bot/service/away.py): each player's periods away per server, so the yearly allowance counts
+    #    what was really taken, and away time still running survives a restart and ends on time (the seats it
+    #    stops are in each clock's JSON, `MatchClock.away`)
+    """
+    CREATE TABLE away (
+        id INTEGER PRIMARY KEY,
+        guild INTEGER NOT NULL,             -- the server's id; 0 offline (as in ratings)
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        until REAL NOT NULL,                -- when it ends by itself (a later /away may move it on)
+        ended_at REAL                       -- when it ended (on time, /back, or a move); NULL while away
+    );
+    CREATE INDEX away_by_player ON away(guild, player_id, started_at);
+    """,
+    # 10: takebacks by agreement (bot/service/takebacks.py): a player's request to take back their last move,
+    #     who of the others has accepted it so far, and how it closed, so an open request (and its post with
+    #     the Accept / Decline buttons) survives a restart
+    """
+    CREATE TABLE takebacks (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ply INTEGER NOT NULL,               -- the match's ply when asked: a later line of the log lapses it
+        seat INTEGER NOT NULL,              -- the requester's seat
+        by_id TEXT NOT NULL,                -- the requester's player id
+        asked_at REAL NOT NULL,
+        expires_at REAL NOT NULL,           -- the move allowance after asking, 10 minutes without a clock
+        accepted TEXT NOT NULL,             -- JSON [player ids of those asked who accepted], in order
+        status TEXT NOT NULL,               -- open / taken / declined / expired / lapsed
+        channel_id INTEGER, message_id INTEGER  -- the request's post (Discord), NULL until posted
+    );
+    CREATE INDEX takebacks_by_status ON takebacks(status, match_id);
     """,
 ]
 
@@ -660,6 +714,90 @@ class Store:
         ) as cursor:
             return [dict(row) for row in await cursor.fetchall()]
 
+    # --- reminders (bot/service/reminding.py): the turn in progress's, and each person's choice ---
+
+    async def load_reminders(self) -> list[tuple[int, int, str, int, float, float | None]]:
+        """Every stored reminder of a running match: (match, ply, kind, number, due, sent). Those of matches
+        no longer running are deleted first (they can never be sent)."""
+        async with self.transaction():
+            await self._db.execute(
+                "DELETE FROM reminders WHERE match_id NOT IN (SELECT id FROM matches WHERE status = ?)", (RUNNING,)
+            )
+        async with self._db.execute(
+            "SELECT match_id, ply, kind, number, due, sent FROM reminders ORDER BY match_id, due"
+        ) as cursor:
+            return [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in await cursor.fetchall()]
+
+    async def replace_reminders(
+        self, match_id: int, ply: int, reminders: list[tuple[str, int, float]], planned_before: bool
+    ) -> list[tuple[str, int, float]]:
+        """The reminders (kind, number, due) of a match's turn `ply`, instead of every unsent one it had and
+        every row of its other turns (call inside transaction()). A reminder of this turn sent already stays
+        sent and is not stored again (`planned_before`: this turn may have rows). Returns those stored."""
+        await self._db.execute(
+            "DELETE FROM reminders WHERE match_id = ? AND (ply != ? OR sent IS NULL)", (match_id, ply)
+        )
+        if planned_before:
+            async with self._db.execute(
+                "SELECT kind, number FROM reminders WHERE match_id = ? AND ply = ?", (match_id, ply)
+            ) as cursor:
+                sent = {(row[0], row[1]) for row in await cursor.fetchall()}
+            reminders = [r for r in reminders if (r[0], r[1]) not in sent]
+        await self._db.executemany(
+            "INSERT INTO reminders (match_id, ply, kind, number, due) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, ply, kind, number, due) for kind, number, due in reminders],
+        )
+        return reminders
+
+    async def unsent_reminders(
+        self, match_id: int, ply: int, due_by: float | None = None
+    ) -> list[tuple[str, int, float]]:
+        """A turn's reminders not yet sent (kind, number, due), by due time; only those due by `due_by` if given."""
+        sql = "SELECT kind, number, due FROM reminders WHERE match_id = ? AND ply = ? AND sent IS NULL"
+        args: tuple[Any, ...] = (match_id, ply) if due_by is None else (match_id, ply, due_by)
+        sql += " ORDER BY due" if due_by is None else " AND due <= ? ORDER BY due"
+        async with self._db.execute(sql, args) as cursor:
+            return [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
+
+    async def claim_reminders(self, match_id: int, ply: int, now: float) -> list[tuple[str, int, float]]:
+        """Mark a turn's reminders due by `now` sent, and return them (kind, number, due) by due time (call
+        inside transaction(): another connection that claims them at the same time gets none)."""
+        due = await self.unsent_reminders(match_id, ply, now)
+        await self._db.execute(
+            "UPDATE reminders SET sent = ? WHERE match_id = ? AND ply = ? AND sent IS NULL AND due <= ?",
+            (now, match_id, ply, now),
+        )
+        return due
+
+    async def due_reminder_turns(self, now: float) -> list[tuple[int, int]]:
+        """The (match, ply) of every unsent reminder due by `now` (the sweep's question; one indexed query)."""
+        async with self._db.execute(
+            "SELECT DISTINCT match_id, ply FROM reminders WHERE sent IS NULL AND due <= ? ORDER BY match_id", (now,)
+        ) as cursor:
+            return [(row[0], row[1]) for row in await cursor.fetchall()]
+
+    async def notify_choice(self, player_id: str) -> tuple[str | None, float | None]:
+        """A person's reminder choice (None: never chosen) and when their last reminder DM went out."""
+        async with self._db.execute(
+            "SELECT mode, last_dm FROM notify_choices WHERE player_id = ?", (player_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return (None, None) if row is None else (row[0], row[1])
+
+    async def set_notify_choice(self, player_id: str, mode: str) -> None:
+        await self._db.execute(
+            "INSERT INTO notify_choices (player_id, mode) VALUES (?, ?)"
+            " ON CONFLICT(player_id) DO UPDATE SET mode = excluded.mode",
+            (player_id, mode),
+        )
+
+    async def set_last_dm(self, player_id: str, at: float) -> None:
+        await self._db.execute(
+            "INSERT INTO notify_choices (player_id, last_dm) VALUES (?, ?)"
+            " ON CONFLICT(player_id) DO UPDATE SET last_dm = excluded.last_dm",
+            (player_id, at),
+        )
+
     # --- ratings (bot/ratings.py; guild None, offline, is stored as 0) ---
 
     async def ratings_of(self, guild_id: int | None, game: str, player_ids: list[str]) -> dict[str, PlayerRating]:
@@ -706,6 +844,84 @@ class Store:
             "SELECT * FROM ratings WHERE guild = ? AND player_id = ? ORDER BY game", (guild_id or 0, player_id)
         ) as cursor:
             return [_rating(row) for row in await cursor.fetchall()]
+
+    # --- away time (bot/service/away.py; guild None, offline, is stored as 0) ---
+
+    async def insert_away(self, period: AwayPeriod) -> int:
+        cursor = await self._db.execute(
+            "INSERT INTO away (guild, player_id, name, started_at, until, ended_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                period.guild_id or 0,
+                period.player.id,
+                period.player.name,
+                period.started_at,
+                period.until,
+                period.ended_at,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def update_away(self, period: AwayPeriod) -> None:
+        """Write when an away period ends by itself (`until`) and when it ended (`ended_at`)."""
+        await self._db.execute(
+            "UPDATE away SET until = ?, ended_at = ? WHERE id = ?", (period.until, period.ended_at, period.id)
+        )
+
+    async def away_periods(self, guild_id: int | None, player_id: str, since: float) -> list[AwayPeriod]:
+        """One player's away periods on one server that began at `since` or later, oldest first."""
+        async with self._db.execute(
+            "SELECT * FROM away WHERE guild = ? AND player_id = ? AND started_at >= ? ORDER BY started_at, id",
+            (guild_id or 0, player_id, since),
+        ) as cursor:
+            return [_away(row) for row in await cursor.fetchall()]
+
+    async def running_away(self) -> list[AwayPeriod]:
+        """Every away period that has not ended, on every server."""
+        async with self._db.execute("SELECT * FROM away WHERE ended_at IS NULL ORDER BY id") as cursor:
+            return [_away(row) for row in await cursor.fetchall()]
+
+    # --- takebacks by agreement (bot/service/takebacks.py) ---
+
+    async def insert_takeback(self, takeback: Takeback) -> int:
+        cursor = await self._db.execute(
+            "INSERT INTO takebacks (match_id, ply, seat, by_id, asked_at, expires_at, accepted, status, channel_id,"
+            " message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                takeback.match_id,
+                takeback.ply,
+                takeback.seat,
+                takeback.by_id,
+                takeback.asked_at,
+                takeback.expires_at,
+                json.dumps(list(takeback.accepted)),
+                takeback.status,
+                *(takeback.message or (None, None)),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def update_takeback(self, takeback: Takeback) -> None:
+        """Write who has accepted a request, how it stands and where it is posted."""
+        await self._db.execute(
+            "UPDATE takebacks SET accepted = ?, status = ?, channel_id = ?, message_id = ? WHERE id = ?",
+            (json.dumps(list(takeback.accepted)), takeback.status, *(takeback.message or (None, None)), takeback.id),
+        )
+
+    async def takebacks(self, match_id: int | None = None, status: str | None = None) -> list[Takeback]:
+        """Takeback requests, oldest first: one match's (None: every match's), of one status (None: any)."""
+        sql = "SELECT * FROM takebacks WHERE (? IS NULL OR match_id = ?) AND (? IS NULL OR status = ?) ORDER BY id"
+        async with self._db.execute(sql, (match_id, match_id, status, status)) as cursor:
+            return [_takeback(row) for row in await cursor.fetchall()]
+
+    async def last_line_at(self, match_id: int) -> float | None:
+        """When the newest line of a match's move log (a move, a resignation or an undo) was written."""
+        async with self._db.execute(
+            "SELECT at FROM moves WHERE match_id = ? ORDER BY ply DESC LIMIT 1", (match_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return float(row[0]) if row else None
 
     async def integrity_check(self) -> str:
         async with self._db.execute("PRAGMA integrity_check") as cursor:
@@ -766,6 +982,27 @@ def _rating(row: aiosqlite.Row) -> PlayerRating:
 
 def _outcome(text: str | None) -> Outcome | None:
     return None if text is None else Outcome.from_json(json.loads(text))
+
+
+def _away(row: Any) -> AwayPeriod:
+    player = Player(row["player_id"], row["name"])
+    return AwayPeriod(row["id"], row["guild"] or None, player, row["started_at"], row["until"], row["ended_at"])
+
+
+def _takeback(row: Any) -> Takeback:
+    message = (row["channel_id"], row["message_id"]) if row["message_id"] is not None else None
+    return Takeback(
+        id=row["id"],
+        match_id=row["match_id"],
+        ply=row["ply"],
+        seat=row["seat"],
+        by_id=row["by_id"],
+        asked_at=row["asked_at"],
+        expires_at=row["expires_at"],
+        accepted=tuple(json.loads(row["accepted"])),
+        status=row["status"],
+        message=message,
+    )
 
 
 def _lobby(row: Any) -> Lobby:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.clock import format_seconds
+from bot.clock import format_short
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 SUPERSAMPLE = 4
@@ -68,8 +68,8 @@ class SeatClock:
 
     @property
     def words(self) -> str:
-        """`move 0:30 · reserve 1:00`, as every panel writes it."""
-        return f"move {format_seconds(self.move_seconds)} · reserve {format_seconds(self.reserve_seconds)}"
+        """`move 0:30 · reserve 1:00` (`move 1d · reserve 6d 18h`), as every panel writes it."""
+        return f"move {format_short(self.move_seconds)} · reserve {format_short(self.reserve_seconds)}"
 
     @property
     def low(self) -> bool:

@@ -15,7 +15,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.clock import format_seconds
+from bot.clock import format_short
 from bot.games.volcano import COLOURS, SIZE, VOLCANO, Step, VolcanoState
 from renderers.draw import (
     ALERT,
@@ -378,7 +378,7 @@ def _draw_panel(
         limit = right - 8
         clock = clocks[seat] if clocks and seat < len(clocks) else None
         if clock is not None and compact:
-            short = f"{format_seconds(clock.move_seconds)} + {format_seconds(clock.reserve_seconds)}"
+            short = f"{format_short(clock.move_seconds)} + {format_short(clock.reserve_seconds)}"
             short_w = round(font(12, True).getlength(short))
             clock_pill(draw, clock, short, (right - short_w - 16, bottom - 15, right - 6, bottom + 3), 12)
             limit = right - short_w - 22

@@ -71,8 +71,10 @@ Failures and changes on demand
 `fail_next` (any status for matching requests; mind discord.py's 5xx retries), `forbid`/`allow` (the
 bot's Send Messages in a channel: 403 50013), `lock_thread` (400 50083 while archived, 160005 once
 unarchived), `archive` (a post unarchives, an edit is refused), `delete_channel` (404 10003 on every
-route), `remove_member` (404 10007, GUILD_MEMBER_REMOVE), `set_nick`, ``add_user(global_name=...)`` and
-`age_interactions` (make interactions older, e.g. to expire their tokens).
+route), `remove_member` (404 10007, GUILD_MEMBER_REMOVE), `close_dms`/`open_dms` (a user who allows no DMs
+from the server's members: the bot's DM to them answers 403 50007), `set_nick`, ``add_user(global_name=...)``
+and `age_interactions` (make interactions older, e.g. to expire their tokens); `advance_clock` moves Discord's
+clock (new ids and timestamps) ahead, in step with a bot running on a fake clock.
 
 Pings: each `FakeMessage` records ``allowed_mentions`` as sent and ``pings`` (`Pings`: users, roles,
 everyone) as Discord decides them from the content; ``mentions`` and the private-thread rule (pinged
@@ -100,7 +102,7 @@ import threading
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 from urllib.parse import unquote
 
@@ -791,6 +793,7 @@ class DiscordFake:
         self.heartbeat_interval = heartbeat_interval
         self._capture_loggers = tuple(capture_loggers)
         self._last_id = 0
+        self.clock_ahead = 0.0  # seconds Discord's clock is ahead of the wall clock (`advance_clock`)
 
         self.application_id = self._snowflake()
         self.bot_user: dict[str, Any] = {
@@ -826,6 +829,7 @@ class DiscordFake:
         self.errors: list[str] = []
         self._failures: list[_Failure] = []
         self._forbidden: set[int] = set()
+        self._dms_closed: set[int] = set()  # users whose privacy settings refuse the bot's DMs
         self.gateway_received: list[dict[str, Any]] = []
         self.gateway_sent: list[dict[str, Any]] = []
         self.gateway_queries: list[dict[str, str]] = []
@@ -964,8 +968,17 @@ class DiscordFake:
 
     def _snowflake(self) -> int:
         """Ids encode the current time like Discord's (so ``created_at`` works) and always increase."""
-        self._last_id = max(discord.utils.time_snowflake(datetime.now(UTC)), self._last_id + 1)
+        now = datetime.now(UTC) + timedelta(seconds=self.clock_ahead)
+        self._last_id = max(discord.utils.time_snowflake(now), self._last_id + 1)
         return self._last_id
+
+    def advance_clock(self, seconds: float) -> None:
+        """Discord's clock runs ``seconds`` further ahead of the wall clock from now on: the ids made next, and
+        so the timestamps of new messages and interactions, carry the later time. A test that moves the bot's
+        fake clock (`GameBot.time`) by days moves Discord's with it, so a board posted after that is dated then."""
+        if seconds < 0:
+            raise ValueError("Discord's clock only goes forward (ids always increase)")
+        self.clock_ahead += seconds
 
     def add_user(self, name: str, *, global_name: str | None = None) -> dict[str, Any]:
         """A user known to the fake (and a member of guilds added afterwards).
@@ -1183,6 +1196,18 @@ class DiscordFake:
     def allow(self, channel: str | int | FakeChannel) -> None:
         """Give back what `forbid` took."""
         self._forbidden.discard(self.channel(channel).id)
+
+    def close_dms(self, user: str | int | dict[str, Any]) -> None:
+        """The user turns off "Allow direct messages from server members" (or blocks the bot) until `open_dms`.
+
+        Opening the DM channel still works, as on Discord; posting in it answers 403 50007 "Cannot send
+        messages to this user".
+        """
+        self._dms_closed.add(self._user_id(user))
+
+    def open_dms(self, user: str | int | dict[str, Any]) -> None:
+        """Give back what `close_dms` took."""
+        self._dms_closed.discard(self._user_id(user))
 
     async def lock_thread(self, thread: str | int | FakeChannel) -> None:
         """Lock and archive a thread as a moderator does (THREAD_UPDATE dispatched).
@@ -2295,6 +2320,8 @@ class DiscordFake:
         interaction's webhook is not governed by channel permissions) and locked threads."""
         if not webhook and place.id in self._forbidden:
             raise _ApiError(403, 50013, "Missing Permissions", expected=True)
+        if place.type == DM and int(place.recipients[0]["id"]) in self._dms_closed:
+            raise _ApiError(403, 50007, "Cannot send messages to this user", expected=True)
         if place.is_thread and place.locked and not self._app_permissions(place) & MANAGE_THREADS:
             if place.archived:
                 raise _ApiError(400, 50083, "Thread is archived", expected=True)

@@ -59,10 +59,31 @@ def test_json_round_trip() -> None:
     assert MatchClock.from_json(clock.to_json()) == clock
 
 
-@pytest.mark.parametrize("settings", [(0, 60), (30, -1), (100_000, 0)])
-def test_unreasonable_settings_are_refused(settings: tuple[float, float]) -> None:
-    with pytest.raises(ValueError, match="move clock"):
+MOVE_RANGE = "The move clock must be at least 1 second and at most 14 days."
+RESERVE_RANGE = "The reserve must be at most 30 days, and not negative."
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ((0, 60), MOVE_RANGE),
+        ((0.999, 0), MOVE_RANGE),
+        ((14 * 86_400 + 1, 0), MOVE_RANGE),
+        ((float("nan"), 0), MOVE_RANGE),
+        ((0, -1), MOVE_RANGE),  # the move is checked first
+        ((30, -1), RESERVE_RANGE),
+        ((30, 30 * 86_400 + 0.5), RESERVE_RANGE),
+        ((30, float("inf")), RESERVE_RANGE),
+    ],
+)
+def test_unreasonable_settings_are_refused(settings: tuple[float, float], message: str) -> None:
+    with pytest.raises(ValueError) as caught:
         ClockSettings(*settings)
+    assert str(caught.value) == message
+
+
+def test_the_limits_are_1_second_to_14_days_and_up_to_30_days_of_reserve() -> None:
+    assert ClockSettings(1, 0) and ClockSettings(14 * 86_400, 30 * 86_400)
 
 
 @pytest.mark.parametrize(
@@ -123,14 +144,14 @@ def test_a_zero_reserve_is_allowed_and_flags_right_after_the_allowance() -> None
     assert not clock.flagged(T0 + 30 + LAG_GRACE) and clock.flagged(T0 + 30 + LAG_GRACE + 0.001)
 
 
-@pytest.mark.parametrize("settings", [(1, 0), (86_400, 86_400), (30, 0), (1, 86_400)])
+@pytest.mark.parametrize("settings", [(1, 0), (14 * 86_400, 30 * 86_400), (30, 0), (1, 30 * 86_400)])
 def test_the_bounds_themselves_are_allowed(settings: tuple[float, float]) -> None:
     assert ClockSettings(*settings).move_seconds == settings[0]
 
 
-@pytest.mark.parametrize("settings", [(0.99, 0), (86_400.5, 0), (30, 86_401), (30, -0.5)])
+@pytest.mark.parametrize("settings", [(0.99, 0), (14 * 86_400 + 0.5, 0), (30, 30 * 86_400 + 1), (30, -0.5)])
 def test_just_past_the_bounds_is_refused(settings: tuple[float, float]) -> None:
-    with pytest.raises(ValueError, match="1 s to 24 h and the reserve 0 s to 24 h"):
+    with pytest.raises(ValueError, match=r"at most (14|30) days"):
         ClockSettings(*settings)
 
 
@@ -161,8 +182,30 @@ def test_a_new_turn_forgets_the_time_used() -> None:
 
 def test_settings_describe_themselves() -> None:
     assert ClockSettings(30, 60).describe() == "0:30 a move + 1:00 reserve"
+    assert ClockSettings(86_400, 7 * 86_400).describe() == "1 d a move + 7 d reserve"
+    assert ClockSettings(600, 0).describe() == "10:00 a move, no reserve"
+    assert ClockSettings(5400, 36 * 3600).describe() == "1:30:00 a move + 1 d 12 h reserve"
 
 
 @pytest.mark.parametrize(("seconds", "shown"), [(59.5, "1:00"), (3600, "1:00:00"), (0.4, "0:01"), (61, "1:01")])
 def test_more_display_boundaries(seconds: float, shown: str) -> None:
+    assert format_seconds(seconds) == shown
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [
+        (86_399, "23:59:59"),  # under a day: hours, minutes, seconds as before
+        (86_399.5, "1 d"),  # rounded up to the second, that is a day
+        (86_400, "1 d"),
+        (86_400.5, "1 d 0 h 1 m"),  # from a day up rounded up to the minute
+        (86_460, "1 d 0 h 1 m"),
+        (86_400 + 3600, "1 d 1 h"),
+        (86_400 + 3660, "1 d 1 h 1 m"),
+        (6 * 86_400 + 18 * 3600, "6 d 18 h"),
+        (7 * 86_400 - 1, "7 d"),
+        (30 * 86_400, "30 d"),
+    ],
+)
+def test_long_times_show_in_days_hours_and_minutes(seconds: float, shown: str) -> None:
     assert format_seconds(seconds) == shown

@@ -46,7 +46,7 @@ async def test_bad_commands_are_explained_and_change_nothing(terminal, out, serv
         "fish move A1 --as carol": "'carol' is not playing",
         "fish move": "Give one move",
         "fish new alice alice": "different names",
-        "fish new alice bob --clock x/60": "must be a number",
+        "fish new alice bob --clock x/60": "must be a time like 30s, 10m",
         "fish new alice bob --colour red": "Unknown option --colour",
         "fish dm alice bob": "needs --first",
         "fish dm alice bob --first carol": "--first must be one of the players",
@@ -244,7 +244,8 @@ async def test_bad_volcano_commands_are_explained_and_create_nothing(
         "volcano new alice --layout RRRR": "layout needs 25 colour letters",
         "volcano new alice --layout " + "RYGBC" * 4 + "RRRRR": "each colour 5 times",
         "volcano new alice bob --colour red": "Unknown option --colour",
-        "volcano new alice bob --clock 30/60": "Unknown option --clock",
+        "volcano new alice bob --clock 30/x": "The reserve must be a time like",
+        "volcano new alice --clock 15d": "The move clock must be at least 1 second and at most 14 days.",
         "volcano new alice --opening": "--opening needs a value",
         "volcano new alice --seed soon": "--seed must be a number",
         "volcano new alice --seed 1e30": "--seed is too large",
@@ -432,7 +433,7 @@ async def test_addtime_takes_whole_seconds_from_1_to_24_hours(
         text = await run(terminal, out, f"mod addtime bob {seconds}")
         assert text.startswith("✗ mod addtime gives 1 to 86,400 whole seconds") and len(text) < 200, seconds[:20]
     assert (await service.get(1)).clock == clock and [a for a in await service.store.actions(1)] == []
-    assert "+24:00:00 for bob" in await run(terminal, out, "mod addtime bob 86400")
+    assert "+1 d for bob" in await run(terminal, out, "mod addtime bob 86400")
     assert "+0:01 for bob" in await run(terminal, out, "mod addtime bob +1")
 
 

@@ -27,7 +27,7 @@ COGS: dict[str, type[GameCog]] = {
     "themiscyra": themiscyra.ThemiscyraCog,
     "volcano": volcano.VolcanoCog,
 }
-OWN_PARAMETERS = {"new": set(), "challenge": {"opponent", "clock", "level"}}
+OWN_PARAMETERS = {"new": {"clock"}, "challenge": {"opponent", "clock", "level"}}
 """The front-ends' own parameters of a start command, beside the game's options."""
 
 
@@ -225,9 +225,10 @@ def test_the_help_lists_each_game_s_options_from_its_spec() -> None:
     assert "--starts" not in HELP and "--starts" not in game_help("geyser")
     line = next(line for line in HELP.split("\n") if line.startswith("  geyser new"))
     assert line == (
-        "  geyser new ALICE BOB [CAROL DAN] [--seven calm] [--tokens 12] [--rounds 100] [--seed N]   2 to 4 players"
+        "  geyser new ALICE BOB [CAROL DAN] [--clock 30/60] [--seven calm] [--tokens 12] [--rounds 100] [--seed N]"
+        "   2 to 4 players"
     )
-    assert "  horizon new ALICE BOB [--first NAME] [--turn-cap 200] [--seed N]" in HELP
+    assert "  horizon new ALICE BOB [--clock 30/60] [--first NAME] [--turn-cap 200] [--seed N]" in HELP
     assert "      LAYOUT: nest colours: latin (random), classic" in HELP
 
 
@@ -249,8 +250,8 @@ async def test_the_terminal_takes_each_option_as_a_flag_and_refuses_naming_what_
         " the starting one included (default 12).",
         "geyser new alice bob --seven loud": "✗ --seven must be mother (7 fires the Mother Geyser) or calm (7 fires"
         " nothing).",
-        "geyser new alice bob --starts four": "✗ Unknown option --starts for geyser new (it takes --seven, --tokens,"
-        " --rounds, --seed).",
+        "geyser new alice bob --starts four": "✗ Unknown option --starts for geyser new (it takes --clock, --seven,"
+        " --tokens, --rounds, --seed).",
         "themiscyra new alice bob --seed 3": "✗ Unknown option --seed for themiscyra new (it takes --clock).",
         "horizon new alice bob --first carol": "✗ --first must be one of the players (alice, bob), not 'carol'.",
         "help chess": "✗ help takes a game (fish, volcano, themiscyra, geyser or horizon), not 'chess'.",
@@ -258,7 +259,9 @@ async def test_the_terminal_takes_each_option_as_a_flag_and_refuses_naming_what_
     for line, answer in cases.items():
         assert await run(terminal, out, line) == answer, line
     assert [m.id for m in service.running()] == [1, 2]
-    assert (await run(terminal, out, "help volcano")).startswith("volcano new ALICE [BOB ...] [--opening OPENING]")
+    assert (await run(terminal, out, "help volcano")).startswith(
+        "volcano new ALICE [BOB ...] [--clock 30/60] [--opening OPENING]"
+    )
 
 
 # --- one clock parser ------------------------------------------------------------------------------------
@@ -278,7 +281,7 @@ async def test_the_terminal_takes_each_option_as_a_flag_and_refuses_naming_what_
         ("7.5/0", ClockSettings(7.5, 0)),
         ("86400/86400", ClockSettings(86_400, 86_400)),
         ("1/0", ClockSettings(1, 0)),
-        ("1e3/60", ClockSettings(1000, 60)),
+        ("1d/7d", ClockSettings(86_400, 7 * 86_400)),  # the rest of the notation: tests/test_time_controls.py
     ],
 )
 def test_the_clock_parser_reads_what_both_front_ends_took(text: str | None, clock: ClockSettings | None) -> None:
@@ -286,24 +289,28 @@ def test_the_clock_parser_reads_what_both_front_ends_took(text: str | None, cloc
     assert slash_clock(text) == clock
 
 
-RANGE = "The move clock must be 1 s to 24 h and the reserve 0 s to 24 h."
-HOW = ": write the clock as move/reserve seconds, like 30/60."
+RANGE = "The move clock must be at least 1 second and at most 14 days."
+RESERVE = "The reserve must be at most 30 days, and not negative."
+LIKE = "must be a time like 30s, 10m, 2h, 1d or 1h30m (a bare number is seconds), not"
+HOW = ": write the clock as move/reserve, like 30/60, 10m or 1d/7d."
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("x/60", f"The move clock must be a number of seconds, not 'x'{HOW}"),
-        ("30/y", f"The reserve must be a number of seconds, not 'y'{HOW}"),
-        ("30/60/90", f"The reserve must be a number of seconds, not '60/90'{HOW}"),
-        ("/60", f"The move clock must be a number of seconds, not ''{HOW}"),
-        ("0x1e/0", f"The move clock must be a number of seconds, not '0x1e'{HOW}"),
-        ("x" * 50, f"The move clock must be a number of seconds, not {'x' * 40!r}…{HOW}"),
+        ("x/60", f"The move clock {LIKE} 'x'{HOW}"),
+        ("30/y", f"The reserve {LIKE} 'y'{HOW}"),
+        ("30/60/90", f"The reserve {LIKE} '60/90'{HOW}"),
+        ("/60", f"The move clock {LIKE} ''{HOW}"),
+        ("0x1e/0", f"The move clock {LIKE} '0x1e'{HOW}"),
+        ("x" * 50, f"The move clock {LIKE} {'x' * 40!r}…{HOW}"),
         ("0/60", RANGE),
-        ("30/-1", RANGE),
-        ("86401/0", RANGE),
-        ("nan/nan", RANGE),
-        ("1e400/1", RANGE),
+        ("30/-1", f"The reserve {LIKE} '-1'{HOW}"),  # no sign: a negative time is not a time
+        ("1209601/0", RANGE),
+        ("30/2592001", RESERVE),
+        ("nan/nan", f"The move clock {LIKE} 'nan'{HOW}"),
+        ("1e400/1", f"The move clock {LIKE} '1e400'{HOW}"),
+        ("9" * 400, RANGE),  # a number too large for a float is infinite: out of range
     ],
 )
 def test_each_clock_refusal(text: str, message: str) -> None:
@@ -316,14 +323,11 @@ def test_each_clock_refusal(text: str, message: str) -> None:
 
 
 async def test_the_terminal_s_clock_is_the_same_parser(terminal: Terminal, out: list[str]) -> None:
-    assert (
-        await run(terminal, out, "fish new alice bob --clock x/60")
-        == f"✗ The move clock must be a number of seconds, not 'x'{HOW}"
-    )
+    assert await run(terminal, out, "fish new alice bob --clock x/60") == f"✗ The move clock {LIKE} 'x'{HOW}"
     assert await run(terminal, out, "themiscyra new alice bob --clock 0/60") == f"✗ {RANGE}"
     assert await run(terminal, out, "fish dm alice bob --first alice --move 0") == f"✗ {RANGE}"
     assert await run(terminal, out, "fish dm alice bob --first alice --reserve soon") == (
-        f"✗ The reserve must be a number of seconds, not 'soon'{HOW}"
+        f"✗ The reserve {LIKE} 'soon'{HOW}"
     )
     await run(terminal, out, "fish new alice bob --clock 10/5 --seed 5")
     match = await terminal.service.get(terminal.current or 0)

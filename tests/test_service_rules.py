@@ -439,9 +439,9 @@ async def test_added_time_words_bounds_and_storage(open_service, fake_time) -> N
     notice = await service.add_time(match.id, MOD, ALICE.id, 1)
     assert notice.lines == ("mod gave +0:01 for alice: reserve now 0:41.",)
     notice = await service.add_time(match.id, MOD, BOB.id, 86_400)
-    assert notice.lines == ("mod gave +24:00:00 for bob: reserve now 24:01:00.",)
+    assert notice.lines == ("mod gave +1 d for bob: reserve now 1 d 0 h 1 m.",)  # a day or more: in days
     notice = await service.add_time(match.id, MOD, BOB.id, -86_400)
-    assert notice.lines == ("mod gave -24:00:00 for bob: reserve now 1:00.",)
+    assert notice.lines == ("mod gave -1 d for bob: reserve now 1:00.",)
     for seconds in (0, 86_401, -86_401):
         with pytest.raises(ServiceError) as caught:
             await service.add_time(match.id, MOD, BOB.id, seconds)

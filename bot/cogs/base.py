@@ -21,9 +21,10 @@ from bot import discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.clock import CLOCK_HELP, ClockSettings
 from bot.cogs.challenge import AcceptChallengeButton
+from bot.cogs.takeback import TakebackButton
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
-from bot.service import MatchService, ServiceError
+from bot.service import CLAIM_AFTER, MatchService, ServiceError
 from bot.wording import plural
 from renderers import Caption, render
 
@@ -35,7 +36,7 @@ class Refusal(ServiceError):
 
 
 def parse_clock(text: str | None) -> ClockSettings | None:
-    """A command's `clock:` as bot/clock.py reads it (`30/60`, `30`, none); its refusal is the command's."""
+    """A command's `clock:` as bot/clock.py reads it (`30/60`, `10m`, `1d/7d`, none); its refusal is the command's."""
     try:
         return clocks.parse_clock(text)
     except clocks.ClockError as error:
@@ -95,7 +96,7 @@ async def find_match(
 class GameCog(views.ComponentOwner, commands.GroupCog):
     """Shared commands; a subclass sets `game_key` and its group: `class FishCog(GameCog, group_name="fish")`."""
 
-    components = views.BOARD_CONTROLS
+    components = (*views.BOARD_CONTROLS, TakebackButton)
 
     game_key = ""
     continues_turns = False
@@ -285,6 +286,28 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
         await views.ask_to_resign(interaction, found.id)
+
+    @app_commands.command(description="Ask the others to let you take back your last move (casual games)")
+    @app_commands.describe(match="match number, if you play several")
+    async def takeback(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # against a computer: a new board
+        notice = await self.service.request_takeback(found.id, discord_ids.player(interaction.user).id)
+        if notice.kind == "takeback":
+            answer = f"Asked: the others answer with the buttons in {discord_ids.where(found)}."
+        else:
+            answer = notice.lines[0]
+        await interaction.followup.send(answer, ephemeral=True)
+
+    @app_commands.command(
+        description=f"Claim an untimed game when the player to move has not moved for {posts.wait_words(CLAIM_AFTER)}"
+    )
+    @app_commands.describe(match="match number, if you play several")
+    async def claim(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        found = await self._match(interaction, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the final board is posted first
+        notice = await self.service.claim(found.id, discord_ids.player(interaction.user).id)
+        await interaction.followup.send(f"Claimed: {notice.lines[0]}", ephemeral=True)
 
     @app_commands.command(description="The rules in short, with the board's coordinates")
     async def rules(self, interaction: discord.Interaction) -> None:

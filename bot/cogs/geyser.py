@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_app
+from bot.clock import CLOCK_HELP
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.options import choices, describe
 from bot.games.geyser import GEYSER
@@ -19,7 +20,7 @@ class GeyserCog(LobbyCog, group_name="geyser", group_description="Geyser: dice, 
     game_key = "geyser"
 
     @app_commands.command(description="Open a Geyser lobby for 2 to 4 players; you start it when they have joined")
-    @app_commands.describe(**describe(GEYSER))
+    @app_commands.describe(**describe(GEYSER), clock=CLOCK_HELP)
     @app_commands.choices(**choices(GEYSER))
     async def new(
         self,
@@ -27,8 +28,9 @@ class GeyserCog(LobbyCog, group_name="geyser", group_description="Geyser: dice, 
         seven: str | None = None,
         tokens: app_commands.Range[int, TOKENS.minimum, TOKENS.maximum] | None = None,
         rounds: app_commands.Range[int, ROUNDS.minimum, ROUNDS.maximum] | None = None,
+        clock: str | None = None,
     ) -> None:
-        await self.open_lobby(interaction, {"seven": seven, "tokens": tokens, "rounds": rounds})
+        await self.open_lobby(interaction, {"seven": seven, "tokens": tokens, "rounds": rounds}, clock)
 
 
 async def setup(bot: discord_app.GameBot) -> None:

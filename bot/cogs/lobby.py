@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_ids, posts, views
-from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, server_id
+from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, parse_clock, server_id
 from bot.models import OPEN, Lobby, Place, Player
 
 LOBBY_BUTTONS = {
@@ -82,14 +82,18 @@ class LobbyCog(GameCog):
 
     components = (*GameCog.components, LobbyButton)
 
-    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
-        """Open a lobby here with the given engine options (bad ones are refused now) and post it."""
+    async def open_lobby(
+        self, interaction: discord.Interaction, options: dict[str, Any], clock: str | None = None
+    ) -> None:
+        """Open a lobby here with the given engine options and `clock:` (bad ones are refused now) and post
+        it; the clock is every seat's in the game it starts."""
         if interaction.guild is None or interaction.channel is None:
             raise Refusal("Lobbies are opened in a server channel.")
         lobby = await self.service.open_lobby(
             self.game_key,
             discord_ids.player(interaction.user),
             options={k: v for k, v in options.items() if v is not None},
+            clock=parse_clock(clock),
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         await self._show(interaction, lobby)

@@ -7,6 +7,7 @@ from discord import app_commands
 
 from bot import discord_app, solitaire
 from bot import discord_limits as limits
+from bot.clock import CLOCK_HELP
 from bot.cogs.base import server_id
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.options import describe, suggest
@@ -20,11 +21,15 @@ class VolcanoCog(LobbyCog, group_name="volcano", group_description="Volcano: cap
     continues_turns = True  # a turn is steps until an eruption, and nothing in Volcano is left to chance
 
     @app_commands.command(description="Open a Volcano lobby: others join, you start (alone: solitaire)")
-    @app_commands.describe(**describe(VOLCANO))
+    @app_commands.describe(**describe(VOLCANO), clock=CLOCK_HELP)
     async def new(
-        self, interaction: discord.Interaction, opening: str | None = None, layout: str | None = None
+        self,
+        interaction: discord.Interaction,
+        opening: str | None = None,
+        layout: str | None = None,
+        clock: str | None = None,
     ) -> None:
-        await self.open_lobby(interaction, {"opening": opening, "layout": layout})
+        await self.open_lobby(interaction, {"opening": opening, "layout": layout}, clock)
 
     @new.autocomplete("opening")
     async def opening_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -50,6 +50,9 @@ class Termination(StrEnum):
     """A moderator named the result."""
     ABANDONED = "abandoned"
     """Every person left; only computer players remained."""
+    CLAIM = "claim"
+    """An opponent claimed the game: the player to move of an untimed game had not moved for the claim
+    period (bot/service/claims.py)."""
     ABORT = "abort"
     """A moderator stopped the match with no result: no `Outcome` carries it (an aborted match has none),
     but records and lists name it."""

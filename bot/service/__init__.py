@@ -23,7 +23,11 @@ and passes calls on.
 - `ending`: a committed line of the move log, and the end of a game with its `Termination`
 - `flags`: the deadline scheduler, and a flag's effect
 - `playing`: a turn: the board posted or held, a move, a resignation
+- `reminding`: the reminders of the turn in progress, armed on the flags' scheduler; how each person wants them
 - `moderation`: pause, resume, added time, undo, adjudication, abort
+- `takebacks`: a player asks to take back their last move, the others accept or decline (casual games)
+- `claims`: an opponent claims an untimed game whose player to move has not moved for `CLAIM_AFTER`
+- `away`: away time, which stops a player's long clocks on a server for days (`/away`, `/back`)
 
 What their notices say is bot/posts.py's.
 """
@@ -49,10 +53,12 @@ from bot.errors import (  # re-exported (__all__): the front-ends catch them fro
     TimeUp,
 )
 from bot.games import Game
-from bot.models import Lobby, Match, MoveRecord, Notice, Place, Player, Series, UserLimits
+from bot.models import AwayPeriod, Lobby, Match, MoveRecord, Notice, Place, Player, Series, Takeback, UserLimits
 from bot.move_log import RESIGN
 from bot.ratings import PlayerRating
+from bot.service.away import AWAY_DAYS, AWAY_DAYS_A_YEAR, AwayAnswer, AwayTime
 from bot.service.challenges import Challenges
+from bot.service.claims import CLAIM_AFTER, Claims
 from bot.service.ending import Ending
 from bot.service.flags import Flags, FlagScheduler
 from bot.service.limits import CHALLENGE_WINDOW, Limits
@@ -61,13 +67,21 @@ from bot.service.moderation import Moderation
 from bot.service.playing import Playing
 from bot.service.rating import Ratings
 from bot.service.registry import Listener, Pending, Registry
+from bot.service.reminding import Reminding
 from bot.service.series import DM_CLOCK, DeathMatches
+from bot.service.takebacks import TAKEBACK_WINDOW, Takebacks
 from bot.store import Store
 
 __all__ = [
+    "AWAY_DAYS",
+    "AWAY_DAYS_A_YEAR",
     "CHALLENGE_WINDOW",
+    "CLAIM_AFTER",
     "DM_CLOCK",
     "RESIGN",
+    "TAKEBACK_WINDOW",
+    "AwayAnswer",
+    "AwayPeriod",
     "ChallengeTaken",
     "DiskFull",
     "FlagScheduler",
@@ -106,8 +120,16 @@ class MatchService:
         self._series = DeathMatches(self._registry)
         self._ending = Ending(self._registry, self._ratings, self._series)
         self._flags = Flags(self._registry, self._ending)
-        self._playing = Playing(self._registry, self._ending, self._flags)
-        self._moderation = Moderation(self._registry, self._ending, self._flags)
+        self._reminding = Reminding(self._registry, self._flags)
+        self._flags.other_sweeps.append(self._reminding.sweep)
+        self._playing = Playing(self._registry, self._ending, self._flags, self._reminding)
+        self._moderation = Moderation(self._registry, self._ending, self._flags, self._reminding)
+        self._away = AwayTime(self._registry, self._flags, self._reminding)
+        self._reminding.away_until = self._away.until  # an untimed game's reminders leave them alone
+        self._registry.subscribe(self._away.on_notice)  # first: a match starting waits for who is away
+        self._takebacks = Takebacks(self._registry, self._ending, self._flags, self._moderation)
+        self._registry.subscribe(self._takebacks.on_notice)  # before the front-ends: a request lapses first
+        self._claims = Claims(self._registry, self._ending, self._away.until)
 
     @property
     def limits(self) -> UserLimits:
@@ -132,6 +154,9 @@ class MatchService:
         """
         resumed = await self._registry.load_running()
         log.info("resumed %d running matches", len(resumed))
+        await self._reminding.start()
+        await self._away.start()
+        await self._takebacks.start()
         self.scheduler.start()
         return resumed
 
@@ -280,8 +305,11 @@ class MatchService:
         self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
     ) -> Notice:
         """Play `text` for `player_id`; `ply` is the ply the player saw (None: don't check), `at` when they
-        sent it (default now). Refusals raise ServiceError or IllegalMove and change nothing."""
-        return await self._playing.move(match_id, player_id, text, ply=ply, at=at)
+        sent it (default now). Refusals raise ServiceError or IllegalMove and change nothing. A move ends the
+        mover's away time on that server."""
+        notice = await self._playing.move(match_id, player_id, text, ply=ply, at=at)
+        await self._away.moved(player_id, notice.match.place.guild_id)
+        return notice
 
     async def resign(self, match_id: int, player_id: str) -> Notice:
         """Leave a match: the others play on where seats can leave, else the match ends and they win."""
@@ -301,6 +329,42 @@ class MatchService:
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         """Remember where a front-end posts a match (and the death match's next games)."""
         await self._playing.set_thread(match_id, thread_id)
+
+    # --- takebacks by agreement, and claims ---
+
+    async def request_takeback(self, match_id: int, player_id: str) -> Notice:
+        """Ask the other people in a casual game to let `player_id` take back their last move and every line
+        after it (a `takeback` notice); against computers only, it is done at once (an `undone` notice)."""
+        return await self._takebacks.request(match_id, player_id)
+
+    async def answer_takeback(
+        self, match_id: int, player_id: str, accept: bool, ply: int | None = None, seat: int | None = None
+    ) -> Notice:
+        """One of those asked accepts or declines the open request (`ply`, `seat`: the ply and the requester's
+        seat its buttons name; None: the open one, whichever it is)."""
+        return await self._takebacks.answer(match_id, player_id, accept, ply, seat)
+
+    def open_takeback(self, match_id: int) -> Takeback | None:
+        """The match's takeback request waiting for answers, if any."""
+        return self._takebacks.open_request(match_id)
+
+    def takeback_waiting(self, match: Match, takeback: Takeback) -> list[Player]:
+        """The people a request still waits for (those asked who have not accepted)."""
+        return self._takebacks.waiting(match, takeback)
+
+    async def takeback_posted(self, match_id: int, takeback_id: int, message: tuple[int, int]) -> bool:
+        """A request is posted as (channel, message), so it loses its buttons when it closes; False if it
+        closed meanwhile (take them away now)."""
+        return await self._takebacks.posted(match_id, takeback_id, message)
+
+    async def _expire_takeback_if_due(self, match_id: int, takeback_id: int) -> None:
+        """The callback of a request's deadline on the scheduler (tests call it directly)."""
+        await self._takebacks.expire_if_due(match_id, takeback_id)
+
+    async def claim(self, match_id: int, player_id: str) -> Notice:
+        """Claim an untimed game whose player to move has not moved for `CLAIM_AFTER`: the win with two
+        players, that player out with more."""
+        return await self._claims.claim(match_id, player_id)
 
     # --- moderators ---
 
@@ -335,6 +399,49 @@ class MatchService:
     async def _flag_if_due(self, match_id: int, ply: int) -> None:
         """The scheduler's callback (a test building its own `FlagScheduler` passes it)."""
         await self._flags.flag_if_due(match_id, ply)
+
+    # --- reminders ---
+
+    async def remind_if_due(self, match_id: int, ply: int) -> None:
+        """Send the reminder of (match, ply) that is due, if that turn still waits (what its timer calls)."""
+        await self._reminding.remind_if_due(match_id, ply)
+
+    async def notify_choice(self, player_id: str) -> str:
+        """How a person is reminded of their turn: dm, thread or off (thread until they choose)."""
+        return await self._reminding.mode(player_id)
+
+    async def set_notify_choice(self, player_id: str, mode: str) -> str:
+        """A person chooses how they are reminded (dm, thread or off), for every server alike."""
+        return await self._reminding.choose(player_id, mode)
+
+    async def last_reminder_dm(self, player_id: str) -> float | None:
+        """When the last reminder DM went to this person (None: never); the front-end sends one an hour."""
+        return await self._reminding.last_dm(player_id)
+
+    async def reminder_dm_sent(self, player_id: str, at: float) -> None:
+        await self._reminding.dm_sent(player_id, at)
+
+    # --- players: their games, away time ---
+
+    def my_games(self, player_id: str, guild_id: int | None) -> list[Match]:
+        """A player's running matches on one server (None: offline): those where it is their turn first,
+        the nearest deadline first, then the others; each group oldest first."""
+        return self._registry.turns_first(player_id, guild_id)
+
+    async def away(self, player: Player, guild_id: int | None, days: int) -> AwayAnswer:
+        """`player` is away for `days` days (1 to 14, within 14 a year per server): the long clocks of
+        their games there stop for them (bot/service/away.py). Refused in words; again while away, it moves
+        the end later."""
+        return await self._away.go_away(player, guild_id, days)
+
+    async def back(self, player: Player, guild_id: int | None) -> AwayAnswer:
+        """`player` is back before their away time ends: their clocks run again; the rest is not counted."""
+        return await self._away.come_back(player, guild_id)
+
+    def away_until(self, player_id: str, guild_id: int | None) -> float | None:
+        """When the player's away time on this server ends; None if they are not away (e.g. for reminders,
+        which should not nag a player who is away)."""
+        return self._away.until(player_id, guild_id)
 
     # --- ratings and records ---
 

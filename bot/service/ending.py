@@ -1,6 +1,7 @@
 """How a game goes on and how it ends: one committed line of the move log at a time (`advance`), and the end
 of a game, either by the rules (the engine's outcome after a line) or off the board (`end`: a flag, a
-resignation, an adjudication, or only computers left), each said by the `Outcome.termination` it carries.
+resignation, an adjudication, a claim, or only computers left), each said by the `Outcome.termination` it
+carries.
 
 Whichever way a game ends, the same transaction stores the result, its action-log line (off the board),
 the rating change (bot/service/rating.py) and the series' score and next game (bot/service/series.py).
@@ -25,6 +26,7 @@ ACTIONS = {
     Termination.RESIGNATION: "resign",
     Termination.ADJUDICATION: "adjudicate",
     Termination.ABANDONED: "computers",
+    Termination.CLAIM: "claim",
 }
 """The action-log kind of each way the service ends a game off the board (store migration 7 reads them back
 for results stored before `Outcome.termination`)."""
@@ -37,16 +39,25 @@ class Ending:
         self.series = series
 
     async def advance(
-        self, match: Match, record: MoveRecord, state: Any, clock: MatchClock | None, pending: Pending
+        self,
+        match: Match,
+        record: MoveRecord,
+        state: Any,
+        clock: MatchClock | None,
+        pending: Pending,
+        action: tuple[str, str | None, str] | None = None,
     ) -> Notice:
         """Commit one line of the move log with the state it leads to; a game it ends is scored in the
-        same transaction. When the line was the last person leaving, the game ends with it (ABANDONED)."""
+        same transaction, and `action` (kind, by whom, detail), if given, is logged in it too (a claim
+        that puts a seat out). When the line was the last person leaving, the game ends with it (ABANDONED)."""
         registry = self.registry
         game = registry.game(match)
         outcome = game.outcome(state)  # the engine's: Termination.RULES
         now = registry.time.now()
         async with registry.commit(match, pending):
             await registry.store.append_move(match.id, record)
+            if action is not None:
+                await registry.store.log_action(match.id, *action, now)
             match.state, match.ply, match.clock = state, match.ply + 1, clock
             if outcome is not None:
                 match.status, match.result = OVER, outcome
@@ -109,6 +120,12 @@ class Ending:
                 continue
             seats.append(seat)
         return seats
+
+    def playing(self, match: Match) -> list[int]:
+        """The seats still playing: every seat, or where seats can leave, those that have not left."""
+        if self.registry.game(match).seats_can_leave:
+            return self.seats_in(match)
+        return list(range(len(match.players)))
 
     def leaders(self, match: Match) -> frozenset[int]:
         """RULING (ours): when the last person leaves, nobody is left to play for, so the game ends and the

@@ -33,7 +33,8 @@ class FlagScheduler:
 
     `arm(match_id, ply, when)` is called whenever a turn's clock starts; stale entries (the match moved
     on) are harmless because `on_due` re-checks the match under its lock. The sweep is the safety net
-    for anything a timer missed.
+    for anything a timer missed. `call_at(when, call)` puts another kind of deadline on the same timer
+    (the end of away time, bot/service/away.py), handled the same way.
     """
 
     def __init__(
@@ -48,12 +49,21 @@ class FlagScheduler:
         self._sweep = sweep
         self._sweep_every = sweep_every
         self._heap: list[tuple[float, int, int]] = []
+        self._calls: list[tuple[float, int, Callable[[], Awaitable[None]]]] = []  # `call_at`'s, numbered in order
+        self._called = 0
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._flagging: set[asyncio.Task[None]] = set()  # due entries being handled, each in its own task
 
     def arm(self, match_id: int, ply: int, when: float) -> None:
         heapq.heappush(self._heap, (when, match_id, ply))
+        self._wake.set()
+
+    def call_at(self, when: float, call: Callable[[], Awaitable[None]]) -> None:
+        """Another kind of deadline on the same timer: `call()` at `when` (the end of away time), in a task of
+        its own like a flag. Like a flag's, a call made stale by a later change must re-check and do nothing."""
+        self._called += 1
+        heapq.heappush(self._calls, (when, self._called, call))
         self._wake.set()
 
     @property
@@ -81,14 +91,15 @@ class FlagScheduler:
                 _, match_id, ply = heapq.heappop(self._heap)
                 # One task each: a flag waiting for its match's lock or the database must not hold up the
                 # flags due after it (awaited in turn, 10,000 clocks under load fell seconds late).
-                task = asyncio.create_task(self._guard(self._on_due(match_id, ply)))
-                self._flagging.add(task)
-                task.add_done_callback(self._flagging.discard)
+                self._spawn(self._on_due(match_id, ply))
+            while self._calls and self._calls[0][0] <= now:
+                self._spawn(heapq.heappop(self._calls)[2]())
             if now >= next_sweep:  # with no sweep too, or the loop would wake at a past time and spin
                 next_sweep = now + self._sweep_every
                 if self._sweep is not None:
                     await self._guard(self._sweep())
-            wake_at = min(self._heap[0][0], next_sweep) if self._heap else next_sweep
+            wake_at = min(next_sweep, self._heap[0][0] if self._heap else next_sweep)
+            wake_at = min(wake_at, self._calls[0][0] if self._calls else wake_at)
             self._wake.clear()
             sleeper = asyncio.ensure_future(self._clock.sleep_until(wake_at))
             waker = asyncio.ensure_future(self._wake.wait())
@@ -97,6 +108,11 @@ class FlagScheduler:
             finally:
                 sleeper.cancel()
                 waker.cancel()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.create_task(self._guard(work))
+        self._flagging.add(task)
+        task.add_done_callback(self._flagging.discard)
 
     @staticmethod
     async def _guard(work: Awaitable[None]) -> None:
@@ -113,6 +129,8 @@ class Flags:
         self.registry = registry
         self.ending = ending
         self.scheduler = FlagScheduler(registry.time, self.flag_if_due, self.sweep)
+        self.other_sweeps: list[Callable[[], Awaitable[None]]] = []
+        """The safety nets of the other deadlines on the scheduler (reminders), run after the flags'."""
 
     def arm(self, match: Match) -> None:
         """The match's turn clock started or changed (posted, resumed, time added): flag it on time."""
@@ -125,6 +143,8 @@ class Flags:
         for match in self.registry.running():
             if match.clock is not None and match.clock.flagged(now):
                 await self.flag_if_due(match.id, match.ply)
+        for sweep in self.other_sweeps:
+            await sweep()
 
     async def flag_if_due(self, match_id: int, ply: int) -> None:
         """The scheduler's entry for (match, ply) is due: flag the match if that turn's time is really up."""

@@ -4,25 +4,30 @@ moves, decide the game (adjudicate), or stop it with no result (abort).
 Each is one change under the match's lock, logged in the action log with who did it, and announced by a
 notice. The rulings: an undo refunds the reserve the undone moves spent and the interrupted turn is charged
 to nobody; against the computer it takes back the last person's move and every computer move after it; an
-adjudicated draw scores half each and a series carries on; an abort ends the series too.
+adjudicated draw scores half each and a series carries on; an abort ends the series too. `take_back`, the
+undo's machinery, also carries out the takebacks players agree on (bot/service/takebacks.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot import posts
 from bot.errors import NotInMatch, ServiceError
 from bot.games import Termination
-from bot.models import ABORTED, MoveRecord, Notice, Player
+from bot.models import ABORTED, Match, MoveRecord, Notice, Player
 from bot.service.ending import Ending
 from bot.service.flags import Flags
 from bot.service.registry import Pending, Registry
+from bot.service.reminding import Reminding
 
 
 class Moderation:
-    def __init__(self, registry: Registry, ending: Ending, flags: Flags) -> None:
+    def __init__(self, registry: Registry, ending: Ending, flags: Flags, reminding: Reminding) -> None:
         self.registry = registry
         self.ending = ending
         self.flags = flags
+        self.reminding = reminding
 
     async def pause(self, match_id: int, by: Player) -> Notice:
         registry = self.registry
@@ -37,6 +42,8 @@ class Moderation:
             async with registry.commit(match):
                 await registry.store.update_clock(match.id, match.clock)
                 await registry.store.log_action(match.id, "pause", by.id, "paused", now)
+                planned = await self.reminding.plan(match, None)  # a paused turn has none
+            self.reminding.arm(match, planned)
             notice = Notice("paused", match, (posts.paused_line(by),), by)
         await registry.notify([notice])
         return notice
@@ -52,7 +59,9 @@ class Moderation:
             async with registry.commit(match):
                 await registry.store.update_clock(match.id, match.clock)
                 await registry.store.log_action(match.id, "resume", by.id, "resumed", now)
+                planned = await self.reminding.plan(match, None)
             self.flags.arm(match)
+            self.reminding.arm(match, planned)
             notice = Notice("resumed", match, (posts.resumed_line(by),), by)
         await registry.notify([notice])
         return notice
@@ -78,7 +87,9 @@ class Moderation:
             async with registry.commit(match):
                 await registry.store.update_clock(match.id, clock)
                 await registry.store.log_action(match.id, "addtime", by.id, given, now)
+                planned = await self.reminding.plan(match, None)  # the last one moves with the deadline
             self.flags.arm(match)
+            self.reminding.arm(match, planned)
             line = posts.time_added_line(by, given, clock.reserve_at(seats[0], now))
             notice = Notice("time_added", match, (line,), by)
         await registry.notify([notice])
@@ -122,25 +133,45 @@ class Moderation:
                 cut -= 1
             if cut < 0:
                 raise ServiceError(f"Match #{match.id} has no move by a person to take back: only the computer moved.")
-            taken = standing[cut:]
-            game = registry.game(match)
-            state = registry.replay(match, standing[:cut])
-            now = registry.time.now()
-            clock = match.clock
-            if clock is not None:
-                for record in taken:
-                    clock = clock.add_time(record.seat, max(0.0, (record.took or 0.0) - clock.settings.move_seconds))
-                clock = clock.new_turn(game.to_move(state))
-            async with registry.commit(match):
-                for number, record in enumerate(reversed(taken), start=1):
-                    undo = MoveRecord(match.ply + number, record.seat, record.move, now, None, "undo", by.id)
-                    await registry.store.append_move(match.id, undo)
-                    await registry.store.log_action(match.id, "undo", by.id, f"undid {record.move}", now)
-                match.state, match.ply, match.clock = state, match.ply + len(taken), clock
-                await registry.store.update_match(match, now)
-            notice = Notice("undone", match, (posts.taken_back(by, match, taken, game),), by)
+            taken = await self.take_back(match, standing, cut, by)
+            notice = Notice("undone", match, (posts.taken_back(by, match, taken, registry.game(match)),), by)
         await registry.notify([notice])
         return notice
+
+    async def take_back(
+        self,
+        match: Match,
+        standing: list[MoveRecord],
+        cut: int,
+        by: Player,
+        kind: str = "undo",
+        also: Callable[[], Awaitable[None]] | None = None,
+    ) -> list[MoveRecord]:
+        """Take back `standing[cut:]`, the last lines still standing, in one transaction (call with the match's
+        lock held): an undo line by `by` for each, newest first, each with an action-log line of `kind` (undo;
+        `takeback` for a takeback by agreement, bot/service/takebacks.py), and `also` written with them. The
+        reserve each move spent beyond its allowance is refunded and the turn they interrupt is charged to
+        nobody: the next turn starts with its board post. Returns the lines taken back."""
+        registry = self.registry
+        taken = standing[cut:]
+        game = registry.game(match)
+        state = registry.replay(match, standing[:cut])
+        now = registry.time.now()
+        clock = match.clock
+        if clock is not None:
+            for record in taken:
+                clock = clock.add_time(record.seat, max(0.0, (record.took or 0.0) - clock.settings.move_seconds))
+            clock = clock.new_turn(game.to_move(state))
+        async with registry.commit(match):
+            for number, record in enumerate(reversed(taken), start=1):
+                undo = MoveRecord(match.ply + number, record.seat, record.move, now, None, "undo", by.id)
+                await registry.store.append_move(match.id, undo)
+                await registry.store.log_action(match.id, kind, by.id, f"undid {record.move}", now)
+            match.state, match.ply, match.clock = state, match.ply + len(taken), clock
+            await registry.store.update_match(match, now)
+            if also is not None:
+                await also()
+        return taken
 
     async def adjudicate(self, match_id: int, by: Player, winner_id: str | None) -> Notice:
         """A moderator decides the game: `winner_id` wins, or None for a draw. A series carries on."""

@@ -20,15 +20,17 @@ from bot.move_log import RESIGN
 from bot.service.ending import Ending
 from bot.service.flags import Flags
 from bot.service.registry import Pending, Registry
+from bot.service.reminding import Reminding
 
 log = logging.getLogger(__name__)
 
 
 class Playing:
-    def __init__(self, registry: Registry, ending: Ending, flags: Flags) -> None:
+    def __init__(self, registry: Registry, ending: Ending, flags: Flags, reminding: Reminding) -> None:
         self.registry = registry
         self.ending = ending
         self.flags = flags
+        self.reminding = reminding
 
     async def move(
         self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
@@ -127,9 +129,12 @@ class Playing:
                 return None
             previous = match.board
             now = registry.time.now()
-            clock = match.clock.posted(now if at is None else at) if match.clock else None
+            began = now if at is None else at
+            clock = match.clock.posted(began) if match.clock else None
             held = match.held
-            if clock == match.clock and (message is None or message == previous) and held is None:
+            started = clock != match.clock  # the turn's clock starts (or goes on after a hold)
+            unplanned = self.reminding.unplanned(match)  # an untimed turn's first post
+            if not started and (message is None or message == previous) and held is None and not unplanned:
                 return None
             async with registry.commit(match):
                 match.clock = clock
@@ -138,10 +143,14 @@ class Playing:
                 await registry.store.update_match(match, now)
                 if held is not None:
                     await registry.store.log_action(match.id, "unhold", None, "the board is posted again", now)
+                planned = await self.reminding.plan(match, began) if started or unplanned else None
             match.held = None
             if held is not None:
                 log.info("match %s: its board is posted again, so it goes on", match.id)
             self.flags.arm(match)
+            self.reminding.arm(match, planned)
+            if held is not None and planned is None:
+                await self.reminding.rearm(match)  # an untimed turn's reminders were held back meanwhile
             return previous if message is not None and previous != message else None
 
     async def hold(self, match_id: int, reason: str) -> None:

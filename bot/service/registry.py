@@ -154,6 +154,19 @@ class Registry:
             key=lambda m: m.id,
         )
 
+    def turns_first(self, player_id: str, guild_id: int | None) -> list[Match]:
+        """A player's running matches on one server (None: offline), those where it is their turn first, by
+        deadline (the nearest first; a turn whose clock is not running comes after), then the rest, each
+        group oldest first."""
+        mine = [m for m in self._matches.values() if m.place.guild_id == guild_id and m.seats_of(player_id)]
+
+        def order(match: Match) -> tuple[bool, float, int]:
+            turn = self.game(match).to_move(match.state) in match.seats_of(player_id)
+            deadline = match.clock.deadline() if match.clock is not None else None
+            return not turn, deadline if turn and deadline is not None else float("inf"), match.id
+
+        return sorted(mine, key=order)
+
     def series_of(self, match: Match) -> Series | None:
         """The death match a running game belongs to, if any."""
         return self._series.get(match.series_id) if match.series_id is not None else None
