@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot import posts
-from bot.errors import MatchPaused, NotInMatch, ServiceError
+from bot.errors import MatchPaused, ServiceError
 from bot.games import Termination
 from bot.models import MoveRecord, Notice
 from bot.move_log import CLAIMED, RESIGN
@@ -53,9 +53,7 @@ class Claims:
         pending = Pending()
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
-            seats = match.seats_of(by_id)
-            if not seats:
-                raise NotInMatch(f"You are not playing in match #{match.id}.")
+            seats = registry.seats_or_refuse(match, by_id)
             if match.paused:
                 raise MatchPaused(f"Match #{match.id} is paused by a moderator: nothing can be claimed while it is.")
             if match.held is not None:

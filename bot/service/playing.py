@@ -13,7 +13,7 @@ import logging
 from dataclasses import replace
 
 from bot import posts
-from bot.errors import MatchPaused, NotInMatch, NotYourTurn, ServiceError, StaleBoard, TimeUp
+from bot.errors import MatchPaused, NotYourTurn, ServiceError, StaleBoard, TimeUp
 from bot.games import IllegalMove, Termination
 from bot.models import MoveRecord, Notice
 from bot.move_log import RESIGN
@@ -52,9 +52,7 @@ class Playing:
     ) -> Notice:
         match = await self.registry.running_or_refuse(match_id)
         game = self.registry.game(match)
-        seats = match.seats_of(player_id)
-        if not seats:
-            raise NotInMatch(f"You are not playing in match #{match.id}.")
+        seats = self.registry.seats_or_refuse(match, player_id)
         if ply is not None and ply != match.ply:
             raise StaleBoard("The board has changed since you looked: look at the new board and try again.")
         seat = game.to_move(match.state)
@@ -92,9 +90,7 @@ class Playing:
         pending = Pending()
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
-            seats = match.seats_of(player_id)
-            if not seats:
-                raise NotInMatch(f"You are not playing in match #{match.id}.")
+            seats = registry.seats_or_refuse(match, player_id)
             game = registry.game(match)
             if game.seats_can_leave:
                 try:

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot import move_log
 from bot.clock import ClockSettings, MatchClock, TimeSource
-from bot.errors import MatchNotRunning, NoSuchMatch
+from bot.errors import MatchNotRunning, NoSuchMatch, NotInMatch
 from bot.games import BadOptions, Game
 from bot.games.base import BadState
 from bot.models import RUNNING, Match, MoveRecord, Notice, Place, Player, Series
@@ -142,6 +142,14 @@ class Registry:
         if stored is None:
             raise NoSuchMatch(f"There is no match #{match_id}.")
         raise MatchNotRunning(f"Match #{match_id} is {stored.status}: it takes no more moves.")
+
+    @staticmethod
+    def seats_or_refuse(match: Match, player_id: str) -> list[int]:
+        """The seats `player_id` holds in `match`; refused in words if none."""
+        seats = match.seats_of(player_id)
+        if not seats:
+            raise NotInMatch(f"You are not playing in match #{match.id}.")
+        return seats
 
     def running(self, guild_id: int | None = None, game: str | None = None) -> list[Match]:
         """Running matches, oldest first, optionally only one server's or one game's."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot import posts
-from bot.errors import NotInMatch, ServiceError
+from bot.errors import ServiceError
 from bot.models import DECLINED, EXPIRED, LAPSED, TAKEBACK_OPEN, TAKEN_BACK, Match, MoveRecord, Notice, Player, Takeback
 from bot.move_log import RESIGN
 from bot.service.ending import Ending
@@ -85,9 +85,7 @@ class Takebacks:
         notices: list[Notice] = []
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
-            seats = match.seats_of(by_id)
-            if not seats:
-                raise NotInMatch(f"You are not playing in match #{match.id}.")
+            seats = registry.seats_or_refuse(match, by_id)
             if match.series_id is not None:
                 raise ServiceError(
                     f"Match #{match.id} is a game of a death match: takebacks are for casual games only"
@@ -147,9 +145,7 @@ class Takebacks:
         registry = self.registry
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
-            seats = match.seats_of(by_id)
-            if not seats:
-                raise NotInMatch(f"You are not playing in match #{match.id}.")
+            seats = registry.seats_or_refuse(match, by_id)
             takeback = self._open.get(match.id)
             if takeback is None or ply not in (None, takeback.ply) or seat not in (None, takeback.seat):
                 named = [t for t in await registry.store.takebacks(match.id) if t.ply == ply and seat in (None, t.seat)]
