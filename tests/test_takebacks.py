@@ -345,7 +345,7 @@ async def test_a_request_and_its_acceptances_survive_a_restart(
 
     second = await open_service()
     await second.start()
-    recorder = Recorder(second)
+    recorder = Recorder(second, post=False)  # so the store is read as the takeback left it
     reopened = second.open_takeback(match.id)
     assert reopened is not None and reopened.accepted == (BOB.id,) and reopened.message == (7, 8)
     with pytest.raises(ServiceError, match="accepted this takeback already"):
