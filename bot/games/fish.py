@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
-from bot.games.stored import check_types, converting, listed, read, refuse
+from bot.games.stored import converting, listed, read, refuse, sound
 
 ROW_LETTERS = "ABCDEFGH"
 ROW_LENGTHS = (8, 7, 8, 7, 8, 7, 8, 7)
@@ -650,11 +650,7 @@ class Fish(GameRules):
                 **{name: listed(data[name]) for name in ("placed", "scores", "events", "cleared")},
             }
             state = FishState(**stored)
-        check_types(self, state)
-        broken = _broken(state)
-        if broken:
-            raise refuse(self, broken)
-        return state
+        return sound(self, state, _broken)
 
     def state_from_position(
         self,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
-from bot.games.stored import check_types, converting, listed, read, refuse
+from bot.games.stored import converting, listed, read, refuse, sound
 from bot.wording import listing
 
 SIZE = 11
@@ -818,11 +818,7 @@ class Geyser(GameRules):
             for name in ("pending", "last_move", "last_fire"):
                 data[name] = listed(data[name]) if data[name] is not None else None
             state = GeyserState(**data)
-        check_types(self, state)
-        broken = _broken(state)
-        if broken:
-            raise refuse(self, broken)
-        return state
+        return sound(self, state, _broken)
 
 
 _STORED = frozenset(f.name for f in fields(GeyserState))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
-from bot.games.stored import check_types, converting, listed, read, refuse
+from bot.games.stored import converting, listed, read, sound
 from bot.wording import plural
 
 SPACES = 8
@@ -544,11 +544,7 @@ class Horizon(GameRules):
             if data["last_play"] is not None:
                 data["last_play"] = listed(data["last_play"])
             state = HorizonState(**data)
-        check_types(self, state)
-        broken = _broken(state)
-        if broken:
-            raise refuse(self, broken)
-        return state
+        return sound(self, state, _broken)
 
 
 _STORED = frozenset(f.name for f in fields(HorizonState))

@@ -14,11 +14,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from bot.games.base import BadState, Game
+
+S = TypeVar("S")
 
 
 def refuse(game: Game, what: str) -> BadState:
@@ -65,6 +67,15 @@ def listed(value: Any) -> tuple[Any, ...]:
     if type(value) is not list:
         raise TypeError(f"a list was expected, not {type(value).__name__}")
     return tuple(value)
+
+
+def sound(game: Game, state: S, broken: Callable[[S], str | None]) -> S:
+    """`state` as `loads` gives it: every field of its type (`check_types`), and none of the game's
+    invariants `broken` (which says what is wrong, or None); else BadState."""
+    check_types(game, state)
+    if (what := broken(state)) is not None:
+        raise refuse(game, what)
+    return state
 
 
 def check_types(game: Game, state: Any) -> None:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
-from bot.games.stored import check_types, converting, listed, read, refuse
+from bot.games.stored import converting, listed, read, refuse, sound
 from bot.wording import listing
 
 SIZE = 5
@@ -786,11 +786,7 @@ class Volcano(GameRules):
                 **{name: listed(data[name]) for name in ("steps", "last_steps", "events")},
             }
             state = VolcanoState(**stored)
-        check_types(self, state)
-        broken = _broken(state)
-        if broken:
-            raise refuse(self, broken)
-        return state
+        return sound(self, state, _broken)
 
     def state_from_position(
         self,
