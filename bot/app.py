@@ -18,7 +18,7 @@ from bot.backup import BackupSchedule, backups
 from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.local import Terminal
-from bot.service import DiskFull, MatchService, NotSaved
+from bot.service import DiskFull, MatchService, NotSaved, ServerDefaults
 from bot.store import DAMAGED, FULL, LOCKED, NEWER, READ_ONLY, Store, StoreUnusable
 
 log = logging.getLogger("bot")
@@ -32,7 +32,8 @@ def log_path(config: Config) -> Path:
 async def run_offline(config: Config) -> None:
     """The terminal front-end on the configured database: matches and clocks resume where they were."""
     store = await Store.open(config.database_path)
-    service = MatchService(store)
+    defaults = ServerDefaults(config.mod_role, config.house_wins, config.limits)  # the terminal's `settings` too
+    service = MatchService(store, defaults=defaults)
     terminal = Terminal(service)
     computers = ComputerPlayers(service, workers=config.computer_workers, hard_seconds=config.hard_seconds)
     terminal.backup_dir, terminal.backup_keep = config.backups, config.backup_keep

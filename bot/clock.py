@@ -25,9 +25,10 @@ MOVE_SECONDS = (1, 14 * DAY)
 """The move allowance a match may set, in seconds (1 s to 14 days); the death match command's bounds too."""
 RESERVE_SECONDS = (0, 30 * DAY)
 """The reserve a match may set, in seconds (none to 30 days)."""
-CLOCK_HELP = "MOVE[/RESERVE] in s, m, h or d, e.g. 30s/60s, 10m, 1d/7d; a bare number is seconds (default none)"
+CLOCK_HELP = "MOVE[/RESERVE] in s, m, h or d, e.g. 30s/60s, 1d/7d; a bare number is seconds (default: server's)"
 """What a clock option takes, in one line of at most 100 characters (Discord's limit for a description):
-the slash commands' `clock:` and the terminal's `--clock`."""
+the slash commands' `clock:` and the terminal's `--clock`. Without one a casual match gets its server's
+default clock (bot/service/settings.py's default_clock: none unless set); `none` is no clock."""
 NO_CLOCK = ("", "none", "off", "no")
 """Words for no clock at all (case does not count)."""
 

@@ -27,7 +27,7 @@ from bot.computer import ComputerPlayers
 from bot.config import Config
 from bot.discord_reminders import ReminderPoster
 from bot.models import Match, Player, Takeback
-from bot.service import MatchService, Notice, ServiceError
+from bot.service import MatchService, Notice, ServerDefaults, ServiceError
 from bot.store import Store
 from bot.wording import a
 
@@ -43,6 +43,7 @@ EXTENSIONS = (
     "bot.cogs.general",
     "bot.cogs.ratings",
     "bot.cogs.players",
+    "bot.cogs.settings",
 )
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
 
@@ -100,7 +101,8 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database_path)
-        self.service = MatchService(self.store, self.time, limits=self.config.limits)
+        defaults = ServerDefaults(self.config.mod_role, self.config.house_wins, self.config.limits)
+        self.service = MatchService(self.store, self.time, defaults=defaults)  # each server may set its own
         self.service.subscribe(self.on_notice)  # first: a computer answers a move once its board is posted
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds

@@ -34,6 +34,7 @@ from bot.games.base import Option
 from bot.models import Match, Player, computer
 from bot.ratings import leaderboard_lines, stats_lines
 from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
+from bot.service.settings import changed_count, settings_lines
 from bot.solitaire import best_lines, best_scores
 from bot.wording import a, listing
 from renderers import Caption, render
@@ -169,6 +170,8 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
   away NAME DAYS | back NAME     away time: NAME's long clocks (an hour a move or more) wait 1 to 14 days (14 a year)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   mod backup                     back the database up now (BACKUP_DIR; restore: see README)
+  settings                       the terminal's settings (house_wins, rated, default_clock, reminders, away_days,
+                                 claim_after); settings set KEY VALUE changes one, settings reset KEY undoes it
   help | help GAME (a game's options, one a line) | quit""".format(**{key: new_help(key) for key in NEW})
 
 SHARED = ("move", "board", "moves", "history", "rules", "resign", "record", "takeback", "accept", "decline", "claim")
@@ -318,6 +321,8 @@ class Terminal:
             await self._game(head, args)
         elif head == "mod":
             await self._mod(args)
+        elif head == "settings":
+            await self._settings(args)
         else:
             raise CommandError(f"Unknown command {_quote(head)}; type help for the list.")
         return True
@@ -406,7 +411,9 @@ class Terminal:
         each option of the game's spec, checked against it (the engine checks what a text says)."""
         command, game = NEW[key], self.service.games[key]
         players = _players(game, names, command.example)
-        clock = _clock(flags.pop("clock", None)) if command.clock else None
+        clock = None
+        if command.clock:  # without --clock, the terminal's default_clock setting (none unless set)
+            clock = _clock(flags.pop("clock")) if "clock" in flags else self.service.default_clock(None)
         options: dict[str, object] = {}
         for option in game.options.offered:
             if option.flag[2:] in flags:
@@ -443,7 +450,7 @@ class Terminal:
             clock = ClockSettings(move, DM_CLOCK.reserve_seconds if reserve is None else reserve)
         except ClockError as error:
             raise CommandError(str(error)) from None
-        house = flags.pop("no-house", None) is None
+        house = False if flags.pop("no-house", None) is not None else None  # None: the house_wins setting
         _no_more(flags)
         await self.service.create_series("fish", players, first=first, clock=clock, house_wins=house)
 
@@ -561,6 +568,29 @@ class Terminal:
             raise CommandError(
                 f"Unknown mod command {sub!r}: list, pause, resume, addtime, undo, adjudicate, abort or backup."
             )
+
+    async def _settings(self, args: list[str]) -> None:
+        """`settings`, `settings set KEY VALUE`, `settings reset KEY`: Discord's /settings for the terminal,
+        whose games are a server of their own (offline, guild None) and whose typist is its moderator."""
+        usage = "settings, settings set KEY VALUE or settings reset KEY"
+        sub = args[0].lower() if args else "show"
+        now = self.service.time.now()
+        if sub == "show" and len(args) <= 1:
+            states = self.service.settings(None)
+            head = (
+                f"The terminal's settings ({changed_count(states)}). Change one with settings set KEY VALUE, put it"
+                " back with settings reset KEY."
+            )
+            lines = settings_lines(states, lambda by: by.partition(":")[2] or by, lambda at: f"<t:{int(at)}:f>")
+            self.write(posts.plain_times("\n".join([head, *lines]), now))
+        elif sub == "set" and len(args) >= 3:
+            change = await self.service.set_setting(None, args[1], " ".join(args[2:]), MODERATOR)
+            self.write(change.line)
+        elif sub == "reset" and len(args) == 2:
+            change = await self.service.reset_setting(None, args[1], MODERATOR)
+            self.write(change.line)
+        else:
+            raise CommandError(f"Use: {usage}.")
 
     # --- helpers ---
 

@@ -424,11 +424,13 @@ def claim_refusal(idle: Player, waited: float, after: float) -> str:
     )
 
 
-def reminder_line(kind: str, number: int, due: float, deadline: float | None) -> str:
+def reminder_line(kind: str, number: int, due: float, deadline: float | None, every: float = 86_400.0) -> str:
     """What a reminder of a turn says (its `kind` and `number` are bot/reminders.py's; `due` is when it was
-    due, `deadline` the turn's, None without a clock), with a Discord timestamp (`plain_times` for others)."""
+    due, `deadline` the turn's, None without a clock; `every` the wait between idle reminders, a server
+    setting), with a Discord timestamp (`plain_times` for others)."""
     if kind == "idle" or deadline is None:
-        return f"it has been {'a day' if number == 1 else f'{number} days'} since your turn began"
+        since = number * every
+        return f"it has been {'a day' if since == 86_400 else wait_words(since)} since your turn began"
     falls = f"your flag falls <t:{int(deadline)}:R>"
     if kind == "half":
         return f"half your move time is used; {falls}"

@@ -5,7 +5,8 @@ policy (its numbers are the issue's, and the README's):
 
 - a clocked turn whose move allowance is at least an hour: once when half the allowance is used, and
   once when an hour, or a tenth of the turn's whole time if that is shorter, is left before the flag;
-- an untimed game: 24 h after the turn began without a move, then every 24 h, at most three times;
+- an untimed game: 24 h after the turn began without a move, then every 24 h, at most three times (a
+  server may choose another wait and count: bot/service/settings.py);
 - live clocks (allowances under an hour: death matches) are never reminded: the player is at the board.
 
 A reminder belongs to one turn (match and ply): a move, an undo or a takeback makes a new ply, so an
@@ -41,16 +42,19 @@ def is_long(clock: MatchClock | None) -> bool:
     return clock is not None and clock.settings.move_seconds >= LONG_CLOCK
 
 
-def reminders(clock: MatchClock | None, turn_began: float | None) -> tuple[Reminder, ...]:
+def reminders(
+    clock: MatchClock | None, turn_began: float | None, every: float = IDLE_EVERY, most: int = IDLE_REMINDERS
+) -> tuple[Reminder, ...]:
     """The reminders of the turn in progress, in time order.
 
     `clock` is the match's (None: untimed); `turn_began` is when an untimed turn began (its board was
-    posted), ignored with a clock, which knows its own start. Nothing while the clock is not running
+    posted), ignored with a clock, which knows its own start. An untimed turn is reminded `every` seconds,
+    `most` times at most (a server's settings; the defaults above). Nothing while the clock is not running
     (paused, or its board not yet posted)."""
     if clock is None:
         if turn_began is None:
             return ()
-        return tuple(Reminder(turn_began + n * IDLE_EVERY, "idle", n) for n in range(1, IDLE_REMINDERS + 1))
+        return tuple(Reminder(turn_began + n * every, "idle", n) for n in range(1, most + 1))
     deadline = clock.deadline()
     if deadline is None or not is_long(clock):
         return ()

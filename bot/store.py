@@ -233,6 +233,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX takebacks_by_status ON takebacks(status, match_id);
     """,
+    # 11: server settings (bot/service/settings.py): what each server chose instead of the defaults (the
+    #     environment's, else the code's), with who last set or reset each and when
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER NOT NULL,          -- the server's id; 0 offline (as in ratings)
+        key TEXT NOT NULL,                  -- the setting (bot/service/settings.py SETTINGS)
+        value TEXT,                         -- as stored by the setting's spec; NULL: reset, the default applies
+        set_by TEXT,                        -- the player id of who set or reset it
+        set_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, key)
+    );
+    """,
 ]
 
 DAMAGED, UNREADABLE, READ_ONLY, LOCKED, FULL, NEWER = "damaged", "unreadable", "read-only", "locked", "full", "newer"
@@ -880,6 +892,24 @@ class Store:
         """Every away period that has not ended, on every server."""
         async with self._db.execute("SELECT * FROM away WHERE ended_at IS NULL ORDER BY id") as cursor:
             return [_away(row) for row in await cursor.fetchall()]
+
+    # --- server settings (bot/service/settings.py; guild None, offline, is stored as 0) ---
+
+    async def load_settings(self) -> list[tuple[int, str, str | None, str | None, float]]:
+        """Every stored setting of every server: (server, key, value or None once reset, set by, set at)."""
+        async with self._db.execute(
+            "SELECT guild_id, key, value, set_by, set_at FROM guild_settings ORDER BY guild_id, key"
+        ) as cursor:
+            return [(row[0], row[1], row[2], row[3], row[4]) for row in await cursor.fetchall()]
+
+    async def save_setting(self, guild_id: int | None, key: str, value: str | None, by_id: str, at: float) -> None:
+        """Store one server's setting (None: reset to the default) with who and when (call inside transaction())."""
+        await self._db.execute(
+            "INSERT INTO guild_settings (guild_id, key, value, set_by, set_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value, set_by = excluded.set_by,"
+            " set_at = excluded.set_at",
+            (guild_id or 0, key, value, by_id, at),
+        )
 
     # --- takebacks by agreement (bot/service/takebacks.py) ---
 

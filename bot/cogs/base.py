@@ -21,6 +21,7 @@ from bot import discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.clock import CLOCK_HELP, ClockSettings
 from bot.cogs.challenge import AcceptChallengeButton
+from bot.cogs.places import match_channel_refusal
 from bot.cogs.takeback import TakebackButton
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
@@ -41,6 +42,12 @@ def parse_clock(text: str | None) -> ClockSettings | None:
         return clocks.parse_clock(text)
     except clocks.ClockError as error:
         raise Refusal(str(error)) from None
+
+
+def clock_or_default(service: MatchService, interaction: discord.Interaction, text: str | None) -> ClockSettings | None:
+    """A start command's `clock:`, or when it gave none the server's default clock (its default_clock
+    setting; untimed unless set). `clock:none` is no clock, whatever the default."""
+    return parse_clock(text) if text is not None else service.default_clock(server_id(interaction))
 
 
 def server_id(interaction: discord.Interaction) -> int:
@@ -300,7 +307,8 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         await interaction.followup.send(answer, ephemeral=True)
 
     @app_commands.command(
-        description=f"Claim an untimed game when the player to move has not moved for {posts.wait_words(CLAIM_AFTER)}"
+        description=f"Claim an untimed game whose player to move has been idle {posts.wait_words(CLAIM_AFTER)} (or the"
+        " server's wait)"
     )
     @app_commands.describe(match="match number, if you play several")
     async def claim(self, interaction: discord.Interaction, match: int | None = None) -> None:
@@ -340,7 +348,9 @@ class TwoPlayerCog(GameCog):
     ) -> None:
         if opponent.id == interaction.user.id:
             raise Refusal("You cannot challenge yourself.")
-        settings = parse_clock(clock)
+        settings = clock_or_default(self.service, interaction, clock)
+        if (why := match_channel_refusal(interaction)) is not None:
+            raise Refusal(why)
         if self.bot.user is not None and opponent.id == self.bot.user.id:
             await self._against_computer(interaction, settings, level)
             return

@@ -10,6 +10,7 @@ import discord
 
 from bot import discord_ids
 from bot.clock import ClockSettings
+from bot.cogs.places import match_channel_refusal
 from bot.models import Place
 from bot.service import ServiceError
 from bot.views import Guarded, defer_public, service_of
@@ -47,6 +48,8 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
             raise ServiceError(f"Only <@{self.to}> can accept this challenge.")
         if interaction.guild is None or interaction.channel is None:
             raise ServiceError("Challenges are accepted in a server channel.")
+        if (why := match_channel_refusal(interaction)) is not None:
+            raise ServiceError(why)
 
     async def act(self, interaction: discord.Interaction) -> None:
         assert interaction.guild is not None and interaction.channel is not None  # check() saw to it

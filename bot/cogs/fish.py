@@ -10,6 +10,7 @@ from bot import discord_limits as limits
 from bot.clock import MOVE_SECONDS, RESERVE_SECONDS, ClockSettings
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.cogs.mod import require_moderator
+from bot.cogs.places import match_channel_refusal
 from bot.models import Place, Player, computer
 from bot.service import DM_CLOCK
 
@@ -40,7 +41,7 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
             DM_CLOCK.reserve_seconds
         ),
     ) -> None:
-        require_moderator(interaction, self.bot.config.mod_role)
+        require_moderator(interaction)
         if player1.id == player2.id:
             raise Refusal("A death match needs two different players.")
         me = self.bot.user.id if self.bot.user is not None else None
@@ -49,13 +50,14 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
         if first.id not in (player1.id, player2.id):
             raise Refusal(f"{discord_ids.player(first).name} is not one of the two players.")
         assert interaction.guild is not None and interaction.channel is not None
+        if (why := match_channel_refusal(interaction)) is not None:
+            raise Refusal(why)
         await views.defer_public(interaction)
-        series = await self.service.create_series(
+        series = await self.service.create_series(  # the house-wins wording and the channel: the server's settings
             self.game_key,
             [seat_for(player1, me), seat_for(player2, me)],
             first=0 if first.id == player1.id else 1,
             clock=ClockSettings(move_seconds, reserve_seconds),
-            house_wins=self.bot.config.house_wins,
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         match = await self.service.get(series.games[0])

@@ -14,7 +14,8 @@ import discord
 from discord import app_commands
 
 from bot import discord_ids, posts, views
-from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, parse_clock, server_id
+from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, clock_or_default, server_id
+from bot.cogs.places import match_channel_refusal
 from bot.models import OPEN, Lobby, Place, Player
 
 LOBBY_BUTTONS = {
@@ -65,6 +66,8 @@ class LobbyButton(
         elif self.action == "computer":
             lobby = await service.add_computer(self.lobby_id, me)
         else:
+            if (why := match_channel_refusal(interaction)) is not None:
+                raise Refusal(why)  # before the deferral: the refusal stays private
             await interaction.response.defer()  # the first board is posted before the game is on
             match = await service.start_lobby(self.lobby_id, me)
             lobby = await service.get_lobby(self.lobby_id)
@@ -89,11 +92,13 @@ class LobbyCog(GameCog):
         it; the clock is every seat's in the game it starts."""
         if interaction.guild is None or interaction.channel is None:
             raise Refusal("Lobbies are opened in a server channel.")
+        if (why := match_channel_refusal(interaction)) is not None:
+            raise Refusal(why)
         lobby = await self.service.open_lobby(
             self.game_key,
             discord_ids.player(interaction.user),
             options={k: v for k, v in options.items() if v is not None},
-            clock=parse_clock(clock),
+            clock=clock_or_default(self.service, interaction, clock),
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         await self._show(interaction, lobby)
@@ -175,8 +180,8 @@ class LobbyCog(GameCog):
     async def start(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
         me = discord_ids.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
-        if (why := self.service.start_refusal(found, me)) is not None:  # before the public deferral: private
-            raise Refusal(why)
+        if (why := self.service.start_refusal(found, me) or match_channel_refusal(interaction)) is not None:
+            raise Refusal(why)  # before the public deferral: private
         await views.defer_public(interaction)  # the first board is posted before we answer
         match = await self.service.start_lobby(found.id, me)
         await interaction.followup.send(

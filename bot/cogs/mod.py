@@ -1,7 +1,7 @@
 """/mod: moderator actions on a running match. Each is announced in the match's thread with who did it.
 
-Moderators have the Manage Server permission or the role named in MOD_ROLE; anyone else gets an
-ephemeral refusal and nothing changes.
+Moderators have the Manage Server permission or the server's moderator role (its `mod_role` setting,
+/settings; MOD_ROLE, a role's name, by default); anyone else gets an ephemeral refusal and nothing changes.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import backup, discord_app, discord_ids, posts
+from bot import backup, discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.cogs.base import Refusal, find_match, server_id
 from bot.models import Match, Player
@@ -27,25 +27,36 @@ class NotModerator(app_commands.CheckFailure):
     pass
 
 
-def is_moderator(interaction: discord.Interaction, mod_role: str | None) -> bool:
+def is_moderator(interaction: discord.Interaction, mod_role: int | str | None) -> bool:
+    """Manage Server, or the moderator role: a role id (a server's setting) or a role's name (MOD_ROLE)."""
     member = interaction.user
     if not isinstance(member, discord.Member):
         return False
     if member.guild_permissions.manage_guild:
         return True
+    if isinstance(mod_role, int):
+        return any(role.id == mod_role for role in member.roles)
     return mod_role is not None and any(role.name == mod_role for role in member.roles)
 
 
-def require_moderator(interaction: discord.Interaction, mod_role: str | None) -> None:
+def require_moderator(interaction: discord.Interaction) -> None:
+    """Refuse anyone but a moderator of the interaction's server (its `mod_role` setting decides the role)."""
+    mod_role = views.service_of(interaction).mod_role(interaction.guild_id)
     if not is_moderator(interaction, mod_role):
-        role = f" or the {mod_role} role" if mod_role else ""
+        role = f" or the {role_name(mod_role)} role" if mod_role is not None else ""
         raise NotModerator(f"Only moderators (Manage Server permission{role}) can do that.")
+
+
+def role_name(mod_role: int | str) -> str:
+    """A moderator role as a refusal names it: a mention (Discord shows its name; it pings nobody in an
+    ephemeral answer) or MOD_ROLE's name."""
+    return f"<@&{mod_role}>" if isinstance(mod_role, int) else limits.neutral(mod_role)
 
 
 @app_commands.default_permissions(manage_guild=True)  # hidden from other members in Discord's command picker
 class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators: run and fix matches"):
     """/mod: offered by Discord only to members with Manage Server (a server's admins may also allow the
-    MOD_ROLE role under Server Settings → Integrations); every use is still checked here."""
+    moderator role under Server Settings → Integrations); every use is still checked here."""
 
     def __init__(self, bot: discord_app.GameBot) -> None:
         self.bot = bot
@@ -56,7 +67,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         return self.bot.matches
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
-        require_moderator(interaction, self.bot.config.mod_role)
+        require_moderator(interaction)
         return True
 
     async def _match(self, interaction: discord.Interaction, match_id: int | None) -> Match:

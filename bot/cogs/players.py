@@ -57,7 +57,9 @@ class PlayersCog(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(name="away", description="Stop the clocks of your long games here while you are away")
-    @app_commands.describe(days=f"how many days from now ({AWAY_DAYS[0]} to {AWAY_DAYS[1]}; 14 a year in each server)")
+    @app_commands.describe(
+        days=f"how many days from now ({AWAY_DAYS[0]} to {AWAY_DAYS[1]}; the server sets how many a year)"
+    )
     async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 14]) -> None:
         guild_id = server_id(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # each match's thread is told first

@@ -28,6 +28,8 @@ and passes calls on.
 - `takebacks`: a player asks to take back their last move, the others accept or decline (casual games)
 - `claims`: an opponent claims an untimed game whose player to move has not moved for `CLAIM_AFTER`
 - `away`: away time, which stops a player's long clocks on a server for days (`/away`, `/back`)
+- `settings`: what each server chose (moderator role, match channel, rated or not, limits, reminders...),
+  stored per server; the facade hands each concept the reader it needs
 
 What their notices say is bot/posts.py's.
 """
@@ -35,6 +37,7 @@ What their notices say is bot/posts.py's.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from bot.clock import ClockSettings, SystemTime, TimeSource
@@ -69,6 +72,7 @@ from bot.service.rating import Ratings
 from bot.service.registry import Listener, Pending, Registry
 from bot.service.reminding import Reminding
 from bot.service.series import DM_CLOCK, DeathMatches
+from bot.service.settings import SETTINGS, BadSetting, ServerDefaults, Setting, SettingChange, Settings, SettingState
 from bot.service.takebacks import TAKEBACK_WINDOW, Takebacks
 from bot.store import Store
 
@@ -79,9 +83,11 @@ __all__ = [
     "CLAIM_AFTER",
     "DM_CLOCK",
     "RESIGN",
+    "SETTINGS",
     "TAKEBACK_WINDOW",
     "AwayAnswer",
     "AwayPeriod",
+    "BadSetting",
     "ChallengeTaken",
     "DiskFull",
     "FlagScheduler",
@@ -96,7 +102,11 @@ __all__ = [
     "NotYourTurn",
     "Notice",
     "Pending",
+    "ServerDefaults",
     "ServiceError",
+    "Setting",
+    "SettingChange",
+    "SettingState",
     "StaleBoard",
     "TimeUp",
 ]
@@ -106,34 +116,45 @@ log = logging.getLogger(__name__)
 
 class MatchService:
     """Owns matches and series; see the module docstring. Built on a store, a time source (the wall clock
-    unless a test gives a fake one) and the per-person limits."""
+    unless a test gives a fake one) and the defaults of every server's settings (`defaults`: the
+    environment's; `limits`, if given, the per-person limits among them)."""
 
-    def __init__(self, store: Store, clock: TimeSource | None = None, limits: UserLimits | None = None):
+    def __init__(
+        self,
+        store: Store,
+        clock: TimeSource | None = None,
+        limits: UserLimits | None = None,
+        defaults: ServerDefaults | None = None,
+    ):
         self.store = store
         self.time = clock or SystemTime()
         self.games: dict[str, Game] = store.games
+        defaults = defaults or ServerDefaults()
+        self._settings = Settings(store, self.time, replace(defaults, limits=limits) if limits else defaults)
         self._registry = Registry(store, self.time)
-        self._limits = Limits(self._registry, limits or UserLimits())
+        self._limits = Limits(self._registry, self._settings.limits)
         self._challenges = Challenges(self._registry, self._limits)
-        self._lobbies = Lobbies(self._registry, self._limits)
-        self._ratings = Ratings(self._registry)
+        self._lobbies = Lobbies(self._registry, self._limits, self._settings.match_place)
+        self._ratings = Ratings(self._registry, self._settings.rated)
         self._series = DeathMatches(self._registry)
         self._ending = Ending(self._registry, self._ratings, self._series)
         self._flags = Flags(self._registry, self._ending)
         self._reminding = Reminding(self._registry, self._flags)
+        self._reminding.idle = self._settings.idle_reminders
         self._flags.other_sweeps.append(self._reminding.sweep)
         self._playing = Playing(self._registry, self._ending, self._flags, self._reminding)
         self._moderation = Moderation(self._registry, self._ending, self._flags, self._reminding)
-        self._away = AwayTime(self._registry, self._flags, self._reminding)
+        self._away = AwayTime(self._registry, self._flags, self._reminding, self._settings.away_days)
         self._reminding.away_until = self._away.until  # an untimed game's reminders leave them alone
         self._registry.subscribe(self._away.on_notice)  # first: a match starting waits for who is away
         self._takebacks = Takebacks(self._registry, self._ending, self._flags, self._moderation)
         self._registry.subscribe(self._takebacks.on_notice)  # before the front-ends: a request lapses first
-        self._claims = Claims(self._registry, self._ending, self._away.until)
+        self._claims = Claims(self._registry, self._ending, self._away.until, self._settings.claim_after)
 
     @property
     def limits(self) -> UserLimits:
-        return self._limits.limits
+        """The per-person limits a server has until it sets its own (`server_limits`)."""
+        return self._settings.defaults.limits
 
     @property
     def scheduler(self) -> FlagScheduler:
@@ -152,6 +173,7 @@ class MatchService:
         Clocks get a fresh move allowance with reserve unchanged: the downtime is charged to nobody. The
         returned matches need their board (re)posted; each clock starts when `board_posted` says so.
         """
+        await self._settings.start()  # first: what each server chose decides the rest
         resumed = await self._registry.load_running()
         log.info("resumed %d running matches", len(resumed))
         await self._reminding.start()
@@ -216,7 +238,9 @@ class MatchService:
         challenge: int | None = None,
     ) -> Match:
         """A casual match (refused in words for a bad game, seat count or option); `challenge` names the
-        challenge it answers, which starts one match only."""
+        challenge it answers, which starts one match only. It opens in its server's match channel, if one is
+        set. `clock` is the match's (None: untimed): a front-end whose command gave none asks `default_clock`."""
+        place = self._settings.match_place(place or Place())
         return await self._challenges.create_match(
             game_key, players, options=options, seed=seed, clock=clock, place=place, challenge=challenge
         )
@@ -284,10 +308,12 @@ class MatchService:
         best_of: int = 3,
         clock: ClockSettings | None = DM_CLOCK,
         options: dict[str, Any] | None = None,
-        house_wins: bool = True,
+        house_wins: bool | None = None,
         place: Place | None = None,
     ) -> Series:
-        """A death match: best of `best_of`, `first` places first in game 1 and it alternates after."""
+        """A death match: best of `best_of`, `first` places first in game 1 and it alternates after. Its
+        games open in the server's match channel, if one is set; `house_wins` None is the server's setting."""
+        place = self._settings.match_place(place or Place())
         return await self._series.create_series(
             game_key,
             players,
@@ -295,7 +321,7 @@ class MatchService:
             best_of=best_of,
             clock=clock,
             options=options,
-            house_wins=house_wins,
+            house_wins=self._settings.house_wins(place.guild_id) if house_wins is None else house_wins,
             place=place,
         )
 
@@ -442,6 +468,45 @@ class MatchService:
         """When the player's away time on this server ends; None if they are not away (e.g. for reminders,
         which should not nag a player who is away)."""
         return self._away.until(player_id, guild_id)
+
+    # --- server settings (bot/service/settings.py) ---
+
+    def settings(self, guild_id: int | None) -> list[SettingState]:
+        """Every setting of a server (None: offline, the ones that apply there), its value and whether that
+        is the default, in the order `/settings show` lists them."""
+        return self._settings.states(guild_id)
+
+    def setting(self, guild_id: int | None, key: str) -> SettingState:
+        return self._settings.state(guild_id, key)
+
+    async def set_setting(self, guild_id: int | None, key: str, value: str, by: Player) -> SettingChange:
+        """Change a server's setting (refused in words, storing nothing, for an unknown setting or a value it
+        does not take); stored with who and when, and logged. Front-ends check who may (moderators)."""
+        return await self._settings.set(guild_id, key, value, by)
+
+    async def reset_setting(self, guild_id: int | None, key: str, by: Player) -> SettingChange:
+        """Put a server's setting back to its default (who and when are stored, and logged)."""
+        return await self._settings.reset(guild_id, key, by)
+
+    def mod_role(self, guild_id: int | None) -> int | str | None:
+        """A server's moderator role: an id, a role name (MOD_ROLE, the default), or None (Manage Server only)."""
+        return self._settings.mod_role(guild_id)
+
+    def match_channel(self, guild_id: int | None) -> int | None:
+        """The channel where a server's new matches open their threads (None: where each is started)."""
+        return self._settings.match_channel(guild_id)
+
+    def default_clock(self, guild_id: int | None) -> ClockSettings | None:
+        """The clock of a casual match whose start command gave none (None: untimed)."""
+        return self._settings.default_clock(guild_id)
+
+    def server_limits(self, guild_id: int | None) -> UserLimits:
+        """What one person may have open at once on a server (its settings)."""
+        return self._settings.limits(guild_id)
+
+    def rated(self, guild_id: int | None) -> bool:
+        """Whether a server's finished games change ratings."""
+        return self._settings.rated(guild_id)
 
     # --- ratings and records ---
 

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot import posts
@@ -40,8 +41,8 @@ from bot.service.reminding import Planned, Reminding
 log = logging.getLogger(__name__)
 
 AWAY_DAYS_A_YEAR = 14
-"""Days of away time a player has in a calendar year (UTC) on each server. A constant for now; meant to
-become a server setting."""
+"""Days of away time a player has in a calendar year (UTC) on each server, unless the server sets another
+number (its `away_days` setting: bot/service/settings.py)."""
 AWAY_DAYS = (1, 14)
 """The days one `/away` may ask for."""
 
@@ -73,10 +74,18 @@ def year_start(when: float) -> float:
 class AwayTime:
     """Who is away where (a cache of the store's running periods), and the clocks that wait for them."""
 
-    def __init__(self, registry: Registry, flags: Flags, reminding: Reminding) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        flags: Flags,
+        reminding: Reminding,
+        days_a_year: Callable[[int | None], int] = lambda guild_id: AWAY_DAYS_A_YEAR,
+    ) -> None:
         self.registry = registry
         self.flags = flags
         self.reminding = reminding
+        self.days_a_year = days_a_year
+        """A server's yearly allowance in days (its setting; AWAY_DAYS_A_YEAR by default)."""
         self._away: dict[Key, AwayPeriod] = {}
         self._locks: dict[Key, asyncio.Lock] = {}
 
@@ -129,9 +138,12 @@ class AwayTime:
             until = now + days * DAY
             if current is not None and until <= current.until:
                 raise ServiceError(posts.already_away(current.until, days))
-            left = AWAY_DAYS_A_YEAR * DAY - await self._taken(key, now if current is None else current.started_at, now)
+            per_year = self.days_a_year(guild_id)
+            if per_year == 0:
+                raise ServiceError("There is no away time here: the away_days setting is 0.")
+            left = per_year * DAY - await self._taken(key, now if current is None else current.started_at, now)
             if days * DAY > left + 1e-6:
-                raise ServiceError(posts.away_refused(left, AWAY_DAYS_A_YEAR, current is not None))
+                raise ServiceError(posts.away_refused(left, per_year, current is not None))
             wanted = AwayPeriod(0, guild_id, player, now, until) if current is None else replace(current, until=until)
             stored, _, waiting = await self._commit(key, wanted, start=True)
             assert stored is not None
@@ -151,7 +163,7 @@ class AwayTime:
                 raise ServiceError("You are not away here, so there is nothing to end.")
             now = self.registry.time.now()
             notices = await self._end(current, now, "back", start=True)
-            left = AWAY_DAYS_A_YEAR * DAY - await self._taken(key, current.started_at, now)
+            left = self.days_a_year(guild_id) * DAY - await self._taken(key, current.started_at, now)
         await self.registry.notify(notices)
         return AwayAnswer(replace(current, ended_at=now), tuple(n.match.id for n in notices), left)
 

@@ -27,12 +27,17 @@ from bot.service.ending import Ending
 from bot.service.registry import Pending, Registry
 
 CLAIM_AFTER = 7 * 86_400.0
-"""Seconds the player to move of an untimed game may go without moving before an opponent may claim: 7 days.
-A constant for now; meant to become a server setting (`Claims.after` is what the service reads)."""
+"""Seconds the player to move of an untimed game may go without moving before an opponent may claim: 7 days,
+unless the server sets another wait (its `claim_after` setting: bot/service/settings.py; `Claims.after` is
+what the service reads)."""
 
 
 def _not_away(player_id: str, guild_id: int | None) -> float | None:
     return None
+
+
+def _claim_after(guild_id: int | None) -> float:
+    return CLAIM_AFTER
 
 
 class Claims:
@@ -41,11 +46,12 @@ class Claims:
         registry: Registry,
         ending: Ending,
         away_until: Callable[[str, int | None], float | None] = _not_away,
+        after: Callable[[int | None], float] = _claim_after,
     ) -> None:
         self.registry = registry
         self.ending = ending
         self.away_until = away_until  # when a player's away time on a server ends (None: not away)
-        self.after = CLAIM_AFTER
+        self.after = after  # a server's wait before a claim (its setting)
 
     async def claim(self, match_id: int, by_id: str) -> Notice:
         """`by_id` claims the game (two players) or that the player to move is out (three or more)."""
@@ -85,17 +91,18 @@ class Claims:
                 )
             began = await registry.store.last_line_at(match.id)
             waited = now - (match.created_at if began is None else began)
-            if waited < self.after:
-                raise ServiceError(posts.claim_refusal(idle, waited, self.after))
+            after = self.after(match.place.guild_id)
+            if waited < after:
+                raise ServiceError(posts.claim_refusal(idle, waited, after))
             if game.seats_can_leave and len(match.players) > 2:
-                line = posts.claimed_out_line(claimer, idle, self.after)
+                line = posts.claimed_out_line(claimer, idle, after)
                 record = MoveRecord(match.ply + 1, seat, CLAIMED, now, None, RESIGN, by_id)
                 state = game.resign(match.state, seat)
                 notice = await self.ending.advance(match, record, state, None, pending, ("claim", by_id, line))
                 pending.notices[0] = replace(notice, lines=(line, *notice.lines[1:], posts.CLAIM_TOLD))
             else:
                 winners = frozenset(s for s in range(len(match.players)) if s != seat)
-                reason = posts.claim_reason(claimer, idle, self.after, len(match.players))
+                reason = posts.claim_reason(claimer, idle, after, len(match.players))
                 await self.ending.end(match, winners, reason, Termination.CLAIM, by_id, pending)
                 over = pending.notices[0]
                 pending.notices[0] = replace(over, lines=(over.lines[0], posts.CLAIM_TOLD, *over.lines[1:]))

@@ -8,6 +8,8 @@ what one person has going in one server, whatever starts it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.models import Lobby, Player, UserLimits
 from bot.service.registry import Registry
 from bot.wording import plural
@@ -17,19 +19,20 @@ CHALLENGE_WINDOW = 24 * 3600.0
 
 
 class Limits:
-    def __init__(self, registry: Registry, limits: UserLimits) -> None:
+    def __init__(self, registry: Registry, limits: Callable[[int | None], UserLimits]) -> None:
         self.registry = registry
         self.limits = limits
+        """Each server's limits (its settings: bot/service/settings.py, LIMIT_* by default)."""
 
     async def challenge_refusal(self, guild_id: int | None, by: Player) -> str | None:
         """Why `by` may not send another challenge here now (too many nobody accepted), or None."""
         if guild_id is None:
             return None
-        store = self.registry.store
+        store, most = self.registry.store, self.limits(guild_id).challenges
         since = self.registry.time.now() - CHALLENGE_WINDOW
-        if await store.open_challenges(guild_id, by.id, since) >= self.limits.challenges:
+        if await store.open_challenges(guild_id, by.id, since) >= most:
             return (
-                f"You have {plural(self.limits.challenges, 'challenge')} here that nobody has accepted yet: wait "
+                f"You have {plural(most, 'challenge')} here that nobody has accepted yet: wait "
                 "until one is accepted (challenges older than a day no longer count)."
             )
         return None
@@ -38,13 +41,14 @@ class Limits:
         """Why these players may not start another game with a computer here, or None."""
         if guild_id is None or not any(p.is_computer for p in players):
             return None
+        most = self.limits(guild_id).computer_games
         for person in (p for p in players if not p.is_computer):
             playing = [
                 m
                 for m in self.registry.running(guild_id)
                 if m.seats_of(person.id) and any(p.is_computer for p in m.players)
             ]
-            if len(playing) >= self.limits.computer_games:
+            if len(playing) >= most:
                 ids = ", ".join(f"#{m.id}" for m in playing)
                 return (
                     f"{person.name} already plays {plural(len(playing), 'game')} against the computer here ({ids}): "
@@ -59,7 +63,7 @@ class Limits:
             return None
         here = await self.registry.store.open_lobbies(lobby.place.guild_id)
         mine = [lb for lb in here if lb.creator.id == lobby.creator.id]
-        if len(mine) < self.limits.lobbies:
+        if len(mine) < self.limits(lobby.place.guild_id).lobbies:
             return None
         ids = ", ".join(f"#{lb.id}" for lb in mine)
         return (

@@ -9,6 +9,7 @@ serialises every change to all of them.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from bot import posts
@@ -21,9 +22,11 @@ from bot.wording import plural
 
 
 class Lobbies:
-    def __init__(self, registry: Registry, limits: Limits) -> None:
+    def __init__(self, registry: Registry, limits: Limits, place_for: Callable[[Place], Place] = lambda p: p) -> None:
         self.registry = registry
         self.limits = limits
+        self.place_for = place_for
+        """Where a lobby's game goes (its server's match channel, a setting); the lobby stays where it was opened."""
         self._lock = asyncio.Lock()
 
     async def open_lobby(
@@ -98,7 +101,8 @@ class Lobbies:
             if (why := self.start_refusal(lobby, by)) is not None:
                 raise ServiceError(why)
             now = registry.time.now()
-            match = new_match(game, tuple(lobby.players), lobby.options, None, lobby.clock, lobby.place, now)
+            place = self.place_for(lobby.place)
+            match = new_match(game, tuple(lobby.players), lobby.options, None, lobby.clock, place, now)
             async with registry.store.transaction():  # the match and the lobby's end are one change
                 match.id = await registry.store.insert_match(match)
                 lobby.status, lobby.match_id = STARTED, match.id

@@ -8,6 +8,7 @@ bot/service/ending.py), so a result is never committed without its rating change
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot import ratings
@@ -17,15 +18,22 @@ from bot.models import Match
 from bot.service.registry import Pending, Registry
 
 
+def _rated(guild_id: int | None) -> bool:
+    return True
+
+
 class Ratings:
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, rated: Callable[[int | None], bool] = _rated) -> None:
         self.registry = registry
+        self.rated = rated
+        """Whether a server's games are rated (its `rated` setting: bot/service/settings.py)."""
 
     async def rate(self, match: Match, pending: Pending) -> None:
         """Inside the game-ending transaction: update the ratings of a rated game's players (each finished
         game is one rating period for all of them, from their ratings before it; death-match games are
-        rated one by one) and leave the over post its `Ratings: ...` line."""
-        if not ratings.is_rated(match.players, match.result):
+        rated one by one) and leave the over post its `Ratings: ...` line. A server whose games are unrated
+        (its setting) changes nobody's rating."""
+        if not ratings.is_rated(match.players, match.result) or not self.rated(match.place.guild_id):
             return
         assert match.result is not None
         store, guild = self.registry.store, match.place.guild_id

@@ -28,7 +28,7 @@ from functools import partial
 from bot import posts
 from bot.errors import ServiceError
 from bot.models import Match, Notice, Player
-from bot.reminders import reminders
+from bot.reminders import IDLE_EVERY, IDLE_REMINDERS, reminders
 from bot.service.flags import Flags
 from bot.service.registry import Registry
 
@@ -51,6 +51,9 @@ class Reminding:
         self.away_until: Callable[[str, int | None], float | None] = lambda player_id, guild_id: None
         """When a player's away time on a server ends (None: not away); the facade gives away time's. A long
         clock stops while its player is away, so its reminders wait; an untimed game's are passed over."""
+        self.idle: Callable[[int | None], tuple[float, int]] = lambda guild_id: (IDLE_EVERY, IDLE_REMINDERS)
+        """A server's untimed reminders: the wait before each and how many at most (its settings, which the
+        facade gives: bot/service/settings.py). A change applies to turns planned after it."""
 
     async def start(self) -> None:
         """After a restart (the running matches loaded): arm what untimed turns still have to send. A clocked
@@ -84,7 +87,8 @@ class Reminding:
         """Store the reminders of the match's turn as it now stands (call inside the transaction that
         starts or changes its clock; `began` is when an untimed turn began). Returns what `arm` arms once
         that commits; None when nothing was stored."""
-        found = reminders(match.clock, began) if self.person_to_move(match) is not None else ()
+        idle = self.idle(match.place.guild_id)
+        found = reminders(match.clock, began, *idle) if self.person_to_move(match) is not None else ()
         planned = self._planned.get(match.id)
         if not found and planned is None:
             return None  # nothing stored for this match, nothing to store
@@ -133,7 +137,9 @@ class Reminding:
                 return  # passed over: they chose no reminders, or they are away
             kind, number, due = claimed[-1]
             deadline = match.clock.deadline() if match.clock is not None else None
-            notice = Notice("reminder", match, (posts.reminder_line(kind, number, due, deadline),), to=player)
+            every, _ = self.idle(match.place.guild_id)
+            line = posts.reminder_line(kind, number, due, deadline, every)
+            notice = Notice("reminder", match, (line,), to=player)
         log.info("match %s: reminded %s (%s)", match_id, player.id, kind)
         await registry.notify([notice])
 

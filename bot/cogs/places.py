@@ -1,0 +1,74 @@
+"""Where a new match goes on Discord: its server's match channel (`/settings set setting:match_channel`), if one
+is set, checked usable before anything is started there.
+
+The service moves a new match to that channel (bot/service/settings.py, `match_place`); this is the part only
+Discord can tell: whether the channel still exists and the bot may post boards (and open threads) in it. Every
+start command asks `match_channel_refusal` before it answers in public, so a channel that went bad since it
+was set is refused in words, privately, instead of a match that silently cannot post its board.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.views import service_of
+
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("attach_files", "Attach Files"),
+)
+"""What the bot needs in a match channel to post a board there (its image is a file)."""
+THREADS = (("create_public_threads", "Create Public Threads"), ("send_messages_in_threads", "Send Messages in Threads"))
+"""What it needs to open a thread per match there (without them, boards go in the channel itself)."""
+
+
+def channel_problem(guild: discord.Guild, channel_id: int) -> str | None:
+    """Why the bot cannot post matches in this channel of `guild`, or None: gone (or another server's), not a
+    text channel, or a permission missing."""
+    channel = guild.get_channel_or_thread(channel_id)
+    if channel is None:
+        return f"<#{channel_id}> is not a channel of this server that the bot can see (deleted, or another server's)"
+    if isinstance(channel, discord.Thread):
+        return f"{channel.mention} is a thread: choose the text channel where match threads should open"
+    if not isinstance(channel, discord.TextChannel):
+        return f"{channel.mention} is not a text channel: matches are posted in a text channel"
+    allowed = channel.permissions_for(guild.me)
+    missing = [name for flag, name in NEEDED if not getattr(allowed, flag)]
+    if missing:
+        return f"the bot may not post boards in {channel.mention} (it lacks {', '.join(missing)} there)"
+    return None
+
+
+def thread_note(guild: discord.Guild, channel_id: int) -> str | None:
+    """A usable match channel where the bot may not open threads: boards will go in the channel itself."""
+    channel = guild.get_channel(channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    allowed = channel.permissions_for(guild.me)
+    missing = [name for flag, name in THREADS if not getattr(allowed, flag)]
+    if not missing:
+        return None
+    return (
+        f"The bot lacks {' and '.join(missing)} in {channel.mention}, so matches will be posted in the channel"
+        " itself, not in a thread each."
+    )
+
+
+def match_channel_refusal(interaction: discord.Interaction) -> str | None:
+    """Why a match cannot start from this interaction now because of the server's match channel, or None (no
+    match channel set, or a usable one)."""
+    guild = interaction.guild
+    if guild is None:
+        return None
+    channel_id = service_of(interaction).match_channel(guild.id)
+    if channel_id is None:
+        return None
+    problem = channel_problem(guild, channel_id)
+    if problem is None:
+        return None
+    return (
+        f"New matches here go to <#{channel_id}> (the server's match_channel setting), but {problem}. A moderator"
+        " can choose another with `/settings set setting:match_channel`, or `/settings reset` it to start matches"
+        " where they are asked for."
+    )
