@@ -231,7 +231,7 @@ class GameBot(commands.Bot):
         async def send_board(place: discord.abc.Messageable) -> discord.Message:
             return await place.send(
                 text,
-                file=discord.File(io.BytesIO(post.png), filename=filename),
+                file=discord.File(io.BytesIO(post.png), filename=filename, description=post.description),
                 view=views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
                 allowed_mentions=limits.pinging(*_to_ping(service, match)),
             )
@@ -357,16 +357,22 @@ class GameBot(commands.Bot):
     async def _post_replay(self, match: Match, place: discord.abc.Messageable) -> None:
         """The end-of-game GIF, after the final board (never holding it back); nothing if it cannot be built."""
         from bot.records import replay_for
+        from renderers import describe
 
         try:
             gif = await replay_for(self.matches, match)
         except Exception:
             log.exception("could not build the replay of match %s", match.id)
             return
+        caption = posts.caption(self.matches, match, discord.utils.utcnow().timestamp())
+        lead = f"Replay of match #{match.id}, move by move, ending on this position."
+        described = describe(match.game, match.state, caption, lead=lead)
         await self._quietly(
             place.send(
                 f"The replay of match #{match.id}, move by move.",
-                file=discord.File(io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif"),
+                file=discord.File(
+                    io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif", description=described
+                ),
                 allowed_mentions=limits.NOBODY,
             )
         )

@@ -71,6 +71,19 @@ def page(lines: Sequence[str], number: int, *, command: str, limit: int = MESSAG
     return text
 
 
+def split(text: str, limit: int = MESSAGE) -> list[str]:
+    """`text` as messages of at most `limit` characters each, cut between lines (a line longer than a
+    message is cut with `clip`): a long text board is sent as several messages, none cut inside a line."""
+    messages: list[str] = []
+    for line in text.split("\n"):
+        line = clip(line, limit, "…")
+        if messages and len(messages[-1]) + 1 + len(line) <= limit:
+            messages[-1] += "\n" + line
+        else:
+            messages.append(line)
+    return messages
+
+
 def and_more(lines: Iterable[str], limit: int = MESSAGE) -> str:
     """As many whole lines as fit in `limit`, then "…and N more" for the rest."""
     kept: list[str] = []

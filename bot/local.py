@@ -38,6 +38,7 @@ from bot.service.settings import changed_count, settings_lines
 from bot.solitaire import best_lines, best_scores
 from bot.wording import a, listing
 from renderers import Caption, render
+from renderers.alt_text import text_board
 
 log = logging.getLogger(__name__)
 MODERATOR = Player("local:moderator", "moderator")
@@ -155,10 +156,11 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
                                  e5 e8 @e8 (setup) or e5 e8 c3>e8; geyser move start f1, f6-f7, place e6, skip,
                                  again, retreat or pass; horizon move place F2 opp:5, swap me:5 F2 or pass;
                                  for the player to move, or for NAME
-  GAME board [--areas] | GAME history | GAME rules | GAME resign [--as NAME]   (--areas: themiscyra)
+  GAME board [--areas] [--text] | GAME history | GAME rules | GAME resign [--as NAME]
+                                 (--areas: themiscyra; --text: the position in words, for a screen reader)
   GAME takeback [--as NAME]      ask the others to let you take back your last move (casual games); they
                                  answer with GAME accept [--as NAME] or GAME decline [--as NAME]
-  GAME claim [--as NAME]         claim an untimed game whose player to move has not moved for 7 days
+  GAME claim [--as NAME]         claim an untimed game whose player to move has not moved for 7 days (claim_after)
   GAME moves [FILTER]            the legal moves, a group a line (by stone pair, token, cap or card); FILTER
                                  narrows them: themiscyra moves e5 e8, fish moves D4, horizon moves F2
   GAME record [--match ID]       a finished match's record (players, seed, every move, result) as data/records/*.json
@@ -390,8 +392,12 @@ class Terminal:
             return
         areas = key == "themiscyra" and sub == "board" and flags.pop("areas", None) is not None
         overlays = frozenset({"areas"}) if areas else frozenset()
+        text = sub == "board" and flags.pop("text", None) is not None
         _no_more(flags)
-        if sub == "board":
+        if text:  # the position in words (renderers/alt_text.py), for a screen reader; no picture
+            caption = posts.caption(self.service, match, self.service.time.now())
+            self.write(text_board(match.game, match.state, caption))
+        elif sub == "board":
             await self.on_notice(Notice("board", match, ("The board as it stands:",)), overlays)
         elif sub == "moves":
             game = self.service.game(match)
@@ -704,7 +710,7 @@ def _save(path: Path, png: bytes) -> None:
 
 
 def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Split `--name value` (and the bare `--no-house` and `--areas`) from positional words."""
+    """Split `--name value` (and the bare `--no-house`, `--areas` and `--text`) from positional words."""
     flags: dict[str, str] = {}
     rest: list[str] = []
     i = 0
@@ -712,7 +718,7 @@ def _flags(words: list[str]) -> tuple[dict[str, str], list[str]]:
         word = words[i]
         if word.startswith("--") and len(word) > 2:
             name = word[2:].lower()
-            if name in ("no-house", "areas"):
+            if name in ("no-house", "areas", "text"):
                 flags[name] = ""
             elif i + 1 < len(words):
                 flags[name] = words[i + 1]

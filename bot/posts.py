@@ -46,6 +46,8 @@ class Post:
     png: bytes
     match_id: int
     ply: int
+    description: str = ""
+    """The image's alt text (`renderers.alt_text.describe`, from the same caption), for Discord's attachment."""
 
 
 def caption(service: Matches, match: Match, now: float, overlays: frozenset[str] = frozenset()) -> Caption:
@@ -78,10 +80,15 @@ def caption(service: Matches, match: Match, now: float, overlays: frozenset[str]
 
 
 def header(service: Matches, match: Match) -> str:
+    """The board's header: the match number, or the death match's game and score; on the last game of a
+    finished death match, who won the series."""
     series = service.series_of(match)
     if series is None:
         return f"Match #{match.id}"
-    return f"Death match · game {match.game_no} of {series.best_of} · {series_score(series)}"
+    head = f"Death match · game {match.game_no} of {series.best_of}"
+    if series.result is not None and series.games and series.games[-1] == match.id:
+        return f"{head} · {series_line(series)}"
+    return f"{head} · {series_score(series)}"
 
 
 def series_score(series: Series) -> str:
@@ -148,11 +155,12 @@ def build(
     """Render the board and put the words together. Pillow work: call it off the event loop.
 
     `overlays` asks for extra layers a game can draw (Themiscyra's open "areas")."""
-    from renderers import render
+    from renderers import describe, render
 
     text = "\n".join([*lines, *status_lines(service, match)])
-    png = render(match.game, match.state, None, caption=caption(service, match, now, overlays))
-    return Post(text, png, match.id, match.ply)
+    drawn = caption(service, match, now, overlays)
+    png = render(match.game, match.state, None, caption=drawn)
+    return Post(text, png, match.id, match.ply, describe(match.game, match.state, drawn))
 
 
 def for_notice(service: Matches, notice: Notice, now: float, overlays: frozenset[str] = frozenset()) -> Post | None:

@@ -14,7 +14,9 @@ from PIL import Image
 
 from bot.games import GAMES
 from renderers import fish, geyser, horizon, themiscyra, volcano
+from renderers.alt_text import describe
 from renderers.draw import Caption, SeatClock, to_png
+from renderers.panel import Panel
 
 Drawer = Callable[[Any, int | None, Caption], Image.Image]
 """(view, viewer, caption) -> image; the viewer lets a game mark "you" or show a hand face up."""
@@ -25,6 +27,15 @@ DRAWERS: dict[str, Drawer] = {
     "themiscyra": themiscyra.draw,
     "volcano": volcano.draw,
 }
+PANELS: dict[str, tuple[Callable[[Any, int | None, Caption], Panel], int]] = {
+    "fish": (fish.panel, fish.PANEL_LEFT - 4),
+    "geyser": (geyser.panel, geyser.PANEL_LEFT - 4),
+    "horizon": (horizon.panel, horizon.PANEL_LEFT - 4),
+    "themiscyra": (themiscyra.panel, themiscyra.PANEL_LEFT - 4),
+    "volcano": (volcano.panel, volcano.PANEL_LEFT - 4),
+}
+"""Each game's side panel (renderers/panel.py): the facts of a view, and where its column starts; `draw`
+lays it out from there to the right edge. Tests lay panels out to check every text fits."""
 
 
 def render(key: str, state: Any, viewer: int | None = None, *, caption: Caption | None = None) -> bytes:
@@ -36,4 +47,4 @@ def render(key: str, state: Any, viewer: int | None = None, *, caption: Caption 
     return to_png(DRAWERS[key](view, viewer, caption or Caption()))
 
 
-__all__ = ["DRAWERS", "Caption", "SeatClock", "render"]
+__all__ = ["DRAWERS", "Caption", "SeatClock", "describe", "render"]

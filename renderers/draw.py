@@ -10,12 +10,15 @@ draws on them after they are made: copy one before changing it.
 from __future__ import annotations
 
 import math
+import os
 import struct
+import unicodedata
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -29,10 +32,10 @@ NAME_CAP = 64
 """Names are cut to this many characters before drawing (Discord's and the terminal's allow 32), so a
 huge name costs no more to draw than a normal one; no panel shows this many anyway."""
 TEXT_CAP = 2000
-"""`fit` and `wrap` read at most this many characters (three lines of any panel hold far fewer): a text
+"""`fit` and the panel read at most this many characters (a whole panel holds far fewer): a text
 longer than that is cut with an ellipsis, so no text costs more to measure than this much."""
 FIT_PROBE = 64
-"""`fit` and `wrap` first measure this many characters of a text, then twice as many, until a start is
+"""`fit` first measures this many characters of a text, then twice as many, until a start is
 too wide or the whole text is measured."""
 
 Colour = tuple[int, int, int]
@@ -49,13 +52,18 @@ ALERT: Colour = (226, 62, 62)
 SEAT_COLOURS: tuple[Colour, ...] = (
     (232, 117, 26),
     (47, 111, 219),
-    (206, 72, 196),
-    (22, 178, 160),
-    (150, 98, 52),
-    (120, 130, 150),
+    (115, 230, 220),
+    (153, 76, 76),
+    (255, 170, 128),
+    (134, 13, 255),
 )
-"""Seats in every game: orange and blue first (told apart under every common colour-vision deficiency and in
-greyscale), then magenta, teal, brown and slate for games of up to six."""
+"""Seats in every game: orange and blue first, then aqua, brick, peach and violet for games of up to six.
+Chosen to keep every pair apart as seen with protanopia, deuteranopia and tritanopia as well as normal
+vision (tests/renderers/test_colour_vision.py prints the smallest difference); each seat's token also
+carries its own shape (`SEAT_SHAPES`), so colour is never the only cue."""
+SEAT_COLOUR_NAMES = ("orange", "blue", "aqua", "brick", "peach", "violet")
+SEAT_SHAPES = ("dot", "square", "triangle", "diamond", "cross", "star")
+"""The mark inside each seat's tokens, in seat order: a second cue beside the colour."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +97,17 @@ class Caption:
     overlays: frozenset[str] = frozenset()  # optional extra layers a game may draw, e.g. "areas" (Themiscyra)
 
     def name(self, seat: int) -> str:
-        """The seat's name, at most NAME_CAP characters (a longer one ends in an ellipsis), else Player N."""
+        """The seat's name, at most NAME_CAP characters (a longer one ends in an ellipsis), else Player N.
+
+        A name mostly in characters no font here has (emoji, or CJK with no fallback font installed) is
+        `Player N` too, so a picture never shows boxes or a name cut down to a stray letter.
+        """
         if seat < len(self.names) and self.names[seat].strip():
             name = self.names[seat].strip()
-            return name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
+            name = name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
+            shown = drawable(name).strip()
+            if 2 * len("".join(shown.split())) >= len("".join(name.split())):
+                return shown
         return f"Player {seat + 1}"
 
 
@@ -101,6 +116,90 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """A bundled DejaVu font; the basic layout engine, because raqm may be missing or differ elsewhere."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(FONT_DIR / name, size, layout_engine=ImageFont.Layout.BASIC)
+
+
+FALLBACK_FONTS = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-{weight}.ttc",
+    "/usr/share/fonts/truetype/noto/NotoSans-{weight}.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansArabic-{weight}.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansDevanagari-{weight}.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansThai-{weight}.ttf",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+)
+"""Fonts tried, in order, for a character DejaVu lacks (CJK names, say), if the machine has them (Debian:
+`apt install fonts-noto-cjk`); `{weight}` is Regular or Bold. The BOARD_FONTS variable (paths separated by
+`:`) replaces the list. A character no font has is left out (see `drawable`), so no box is ever drawn."""
+
+
+@cache
+def fallback_files(bold: bool) -> tuple[Path, ...]:
+    """The fallback fonts this machine has, for regular or bold text (a bold one falls back to regular)."""
+    listed = os.environ.get("BOARD_FONTS")
+    patterns = listed.split(os.pathsep) if listed is not None else FALLBACK_FONTS
+    found: list[Path] = []
+    for pattern in filter(None, patterns):
+        for weight in ("Bold", "Regular") if bold else ("Regular",):
+            path = Path(pattern.replace("{weight}", weight))
+            if path.is_file():
+                found.append(path)
+                break
+    return tuple(found)
+
+
+@cache
+def _fallback_face(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size, index=0, layout_engine=ImageFont.Layout.BASIC)
+
+
+def _signature(face: ImageFont.FreeTypeFont, char: str) -> tuple[tuple[int, int], bytes]:
+    mask = face.getmask(char)
+    return mask.size, bytes(mask)
+
+
+@cache
+def _has(path: Path | None, bold: bool, char: str) -> bool:
+    """Whether a font (None: DejaVu) draws `char` as itself rather than as its "missing" box."""
+    face = font(20, bold) if path is None else _fallback_face(path, 20)
+    return _signature(face, char) != _signature(face, "\U0010fffd")
+
+
+def _source(char: str, bold: bool) -> Path | Literal[False] | None:
+    """The font for `char`: None for DejaVu, a fallback's path, or False when no font has it."""
+    if char.isascii() or _has(None, bold, char):
+        return None
+    return next((path for path in fallback_files(bold) if _has(path, bold, char)), False)
+
+
+def runs(words: str, size: int, bold: bool = False) -> list[tuple[ImageFont.FreeTypeFont, str]]:
+    """`words` as (font, text) runs: DejaVu where it has the glyphs, a fallback font where it does not.
+
+    Characters no font has are dropped; a combining mark stays with the character before it.
+    """
+    if words.isascii():
+        return [(font(size, bold), words)] if words else []
+    pieces: list[tuple[Path | None, str]] = []
+    for char in words:
+        source = pieces[-1][0] if pieces and unicodedata.combining(char) else _source(char, bold)
+        if source is False:
+            continue
+        if pieces and pieces[-1][0] == source:
+            pieces[-1] = (source, pieces[-1][1] + char)
+        else:
+            pieces.append((source, char))
+    return [(font(size, bold) if path is None else _fallback_face(path, size), part) for path, part in pieces]
+
+
+def drawable(words: str, bold: bool = False) -> str:
+    """`words` without the characters no font here can draw (an emoji, a script no font covers)."""
+    return "".join(part for _, part in runs(words, 12, bold))
+
+
+def length(words: str, size: int, bold: bool = False) -> float:
+    """How wide `words` is drawn by `text` (fallback fonts included)."""
+    if words.isascii():
+        return font(size, bold).getlength(words)
+    return sum(face.getlength(part) for face, part in runs(words, size, bold))
 
 
 def antialiased(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int], None]) -> Image.Image:
@@ -131,6 +230,52 @@ def disc(radius: int, fill: Colour, ring: Colour | None = WHITE, ring_width: flo
             draw.ellipse((c - core, c - core, c + core, c + core), fill=fill)
 
     return antialiased((side, side), paint)
+
+
+def _mark_ink(fill: Colour) -> Colour:
+    """White on a dark seat colour, ink on a light one: the mark always stands out."""
+    return INK if 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 150 else WHITE
+
+
+def _paint_mark(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, ink: Colour) -> None:
+    """One seat's shape, about 2r across, centred on (cx, cy), in already scaled coordinates."""
+    if shape == "dot":
+        draw.ellipse((cx - 0.55 * r, cy - 0.55 * r, cx + 0.55 * r, cy + 0.55 * r), fill=ink)
+    elif shape == "square":
+        draw.rectangle((cx - 0.75 * r, cy - 0.75 * r, cx + 0.75 * r, cy + 0.75 * r), fill=ink)
+    elif shape == "triangle":
+        draw.polygon([(cx, cy - r), (cx + 0.95 * r, cy + 0.7 * r), (cx - 0.95 * r, cy + 0.7 * r)], fill=ink)
+    elif shape == "diamond":
+        draw.polygon([(cx, cy - r), (cx + 0.8 * r, cy), (cx, cy + r), (cx - 0.8 * r, cy)], fill=ink)
+    elif shape == "cross":
+        arm = 0.32 * r
+        draw.rectangle((cx - r, cy - arm, cx + r, cy + arm), fill=ink)
+        draw.rectangle((cx - arm, cy - r, cx + arm, cy + r), fill=ink)
+    else:  # star
+        points = [
+            (cx + (r if k % 2 == 0 else 0.45 * r) * math.sin(k * math.pi / 5),
+             cy - (r if k % 2 == 0 else 0.45 * r) * math.cos(k * math.pi / 5))
+            for k in range(10)
+        ]  # fmt: skip
+        draw.polygon(points, fill=ink)
+
+
+@cache
+def seat_token(seat: int, radius: int, ring: Colour | None = WHITE, ring_width: float = 3) -> Image.Image:
+    """A seat's token: a disc in its colour (`disc`) with its shape inside, so it reads without colour."""
+    fill = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    sprite = disc(radius, fill, ring, ring_width)
+    side = sprite.width
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        inner = radius - 1 - (ring_width if ring is not None else 0)
+        _paint_mark(draw, SEAT_SHAPES[seat % len(SEAT_SHAPES)], side * s / 2, side * s / 2, 0.5 * inner * s,
+                    _mark_ink(fill))  # fmt: skip
+
+    mark = antialiased((side, side), paint)
+    token = sprite.copy()
+    token.alpha_composite(mark)
+    return token
 
 
 def _arrow_corners(start: Point, end: Point, shaft: float, head_width: float, head_length: float) -> list[Point]:
@@ -229,16 +374,62 @@ def text(
     outline: Colour | None = None,
     outline_width: float = 2,
 ) -> None:
-    """Text in a bundled font; `outline` adds a rim so it reads over busy backgrounds."""
-    draw.text(
-        xy,
-        words,
-        fill=fill,
-        font=font(size, bold),
-        anchor=anchor,
-        stroke_width=outline_width if outline else 0,
-        stroke_fill=outline,
+    """Text in a bundled font (a fallback font for what DejaVu lacks); `outline` adds a rim for busy backgrounds."""
+    stroke = outline_width if outline else 0
+    parts = runs(words, size, bold)
+    if len(parts) == 1:
+        draw.text(xy, parts[0][1], fill=fill, font=parts[0][0], anchor=anchor, stroke_width=stroke, stroke_fill=outline)
+        return
+    if not parts:  # nothing any font here can draw
+        return
+    baseline = _baseline(xy[1], parts, anchor)
+    for x, face, part in _placed(xy[0], parts, anchor):
+        draw.text((x, baseline), part, fill=fill, font=face, anchor="ls", stroke_width=stroke, stroke_fill=outline)
+
+
+def metrics(words: str, size: int, bold: bool = False) -> tuple[int, int]:
+    """(ascent, descent) of the line `words` makes: the largest of the fonts it is drawn in."""
+    faces = [face for face, _ in runs(words, size, bold)] or [font(size, bold)]
+    return max(face.getmetrics()[0] for face in faces), max(face.getmetrics()[1] for face in faces)
+
+
+def _baseline(y: float, parts: list[tuple[ImageFont.FreeTypeFont, str]], anchor: str) -> float:
+    """The shared baseline of runs in several fonts, for the vertical part of `anchor` (a, m, s, d)."""
+    ascent = max(face.getmetrics()[0] for face, _ in parts)
+    descent = max(face.getmetrics()[1] for face, _ in parts)
+    return {"a": y + ascent, "t": y + ascent, "m": y + (ascent - descent) / 2, "d": y - descent, "b": y - descent}.get(
+        anchor[1], y
     )
+
+
+def _placed(
+    x: float, parts: list[tuple[ImageFont.FreeTypeFont, str]], anchor: str
+) -> list[tuple[float, ImageFont.FreeTypeFont, str]]:
+    """Where each run starts, for runs drawn one after another as one text anchored at `x`."""
+    total = sum(face.getlength(part) for face, part in parts)
+    x -= {"l": 0.0, "m": total / 2, "r": total}.get(anchor[0], 0.0)
+    placed = []
+    for face, part in parts:
+        placed.append((x, face, part))
+        x += face.getlength(part)
+    return placed
+
+
+def text_extent(xy: Point, words: str, size: int, *, bold: bool = False, anchor: str = "la") -> tuple[float, ...]:
+    """The box `text` inks for these arguments (left, top, right, bottom), fallback fonts included."""
+    parts = runs(words, size, bold)
+    if len(parts) == 1:
+        left, top, right, bottom = parts[0][0].getbbox(parts[0][1], anchor=anchor)
+        return (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
+    baseline = _baseline(xy[1], parts, anchor) if parts else xy[1]
+    boxes = [
+        (x + left, baseline + top, x + right, baseline + bottom)
+        for x, face, part in _placed(xy[0], parts, anchor)
+        for left, top, right, bottom in [face.getbbox(part, anchor="ls")]
+    ]
+    if not boxes:
+        return (xy[0], xy[1], xy[0], xy[1])
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def fit(words: str, size: int, width: float, *, bold: bool = False) -> str:
@@ -249,9 +440,8 @@ def fit(words: str, size: int, width: float, *, bold: bool = False) -> str:
     wide (so no measurement is much longer than what fits, however long `words` is), then a binary search
     below it. A start's width never shrinks as it grows, which is what makes the search exact.
     """
-    face = font(size, bold)
     head = words[:TEXT_CAP]
-    high = _overflow(face, head, width)
+    high = _overflow(head, size, bold, width)
     if high > len(head) == len(words):
         return words
     # head[:high] is too wide even without the ellipsis (or is TEXT_CAP long); the answer is the longest
@@ -259,14 +449,14 @@ def fit(words: str, size: int, width: float, *, bold: bool = False) -> str:
     low, high = 0, min(high, len(head))
     while high - low > 1:
         middle = (low + high) // 2
-        if face.getlength(head[:middle] + "…") <= width:
+        if length(head[:middle] + "…", size, bold) <= width:
             low = middle
         else:
             high = middle
     return head[:low].rstrip() + "…"
 
 
-def _overflow(face: ImageFont.FreeTypeFont, words: str, width: float) -> int:
+def _overflow(words: str, size: int, bold: bool, width: float) -> int:
     """A length at which `words` is already wider than `width`, or len(words) + 1 if it all fits.
 
     Measured at FIT_PROBE characters, then twice as many and so on, and at the end: a text that fits
@@ -274,30 +464,10 @@ def _overflow(face: ImageFont.FreeTypeFont, words: str, width: float) -> int:
     """
     probe = FIT_PROBE
     while probe < len(words):
-        if face.getlength(words[:probe]) > width:
+        if length(words[:probe], size, bold) > width:
             return probe
         probe *= 2
-    return len(words) if face.getlength(words) > width else len(words) + 1
-
-
-def wrap(words: str, size: int, width: float, *, bold: bool = False, max_lines: int = 3) -> list[str]:
-    """Greedy word wrap into at most `max_lines` lines; the last one is cut short if needed.
-
-    Only the first TEXT_CAP characters are read, and measuring stops once the last line is known to
-    overflow (the rest is joined to it and `fit` cuts it): a long text costs no more than a short one.
-    """
-    face = font(size, bold)
-    lines: list[str] = []
-    split = words[:TEXT_CAP].split()
-    for index, word in enumerate(split):
-        if lines and _overflow(face, line := f"{lines[-1]} {word}", width) > len(line):
-            lines[-1] = line
-        elif len(lines) == max_lines:  # a line too many: everything left goes on the last one
-            lines[-1] = " ".join([lines[-1], *split[index:]])
-            break
-        else:
-            lines.append(word)
-    return [fit(line, size, width, bold=bold) for line in lines]
+    return len(words) if length(words, size, bold) > width else len(words) + 1
 
 
 def rounded_box(
@@ -305,17 +475,6 @@ def rounded_box(
 ) -> None:
     """A panel box with 8 px corners, optionally bordered (the seat to move, say)."""
     draw.rounded_rectangle(tuple(box), radius=8, fill=fill, outline=border, width=width if border else 0)
-
-
-def result_box(draw: ImageDraw.ImageDraw, lines: Sequence[str], left: float, right: float, y: float) -> float:
-    """The gold box that says how a game ended, one 15 px bold line each, at `y` in the side panel;
-    returns the y below it (unchanged for no lines)."""
-    if not lines:
-        return y
-    rounded_box(draw, (left, y, right, y + 12 + 20 * len(lines)), HIGHLIGHT)
-    for k, line in enumerate(lines):
-        text(draw, (left + 10, y + 16 + 20 * k), line, 15, INK, bold=True, anchor="lm")
-    return y + 20 + 20 * len(lines)
 
 
 def to_png(image: Image.Image) -> bytes:
@@ -339,42 +498,3 @@ def to_png(image: Image.Image) -> bytes:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def paused_banner(
-    draw: ImageDraw.ImageDraw, left: float, right: float, y: float, height: int, size: int, gap: int
-) -> float:
-    """A PAUSED bar across the panel at `y`; returns where the panel goes on, `gap` below it."""
-    rounded_box(draw, (left, y, right, y + height), ALERT)
-    text(draw, ((left + right) / 2, y + height / 2), "PAUSED", size, WHITE, bold=True, anchor="mm")
-    return y + height + gap
-
-
-def paused_badge(draw: ImageDraw.ImageDraw, right: float) -> None:
-    """A small PAUSED badge in the panel's top right corner, beside the title."""
-    rounded_box(draw, (right - 86, 12, right, 40), ALERT)
-    text(draw, (right - 43, 26), "PAUSED", 15, WHITE, bold=True, anchor="mm")
-
-
-def header_lines(
-    draw: ImageDraw.ImageDraw, header: str | None, left: float, width: float, y: float, gap: int = 4
-) -> float:
-    """A caption's header under a panel's title, up to two lines; returns where the panel goes on."""
-    if not header:
-        return y
-    for line in wrap(header, 13, width, max_lines=2):
-        text(draw, (left, y), line, 13, MUTED)
-        y += 17
-    return y + gap
-
-
-def clock_pill(
-    draw: ImageDraw.ImageDraw, clock: SeatClock, line: str, box: tuple[int, int, int, int], size: int
-) -> None:
-    """A clock line in `box`: muted, or a bright pill while running (red once the reserve runs low)."""
-    ink = MUTED
-    if clock.running:
-        low = clock.low
-        rounded_box(draw, box, ALERT if low else HIGHLIGHT)
-        ink = WHITE if low else INK
-    text(draw, (box[0] + 8, (box[1] + box[3]) / 2), line, size, ink, bold=clock.running, anchor="lm")

@@ -9,20 +9,17 @@ so they are painted once and pasted; a board is a background copy, some pastes, 
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, partial
 
 from PIL import Image, ImageDraw
 
 from bot.games.fish import FISH, ROW_LETTERS, TILE_NAMES, TILES, FishMove, FishState, row_col
 from renderers.draw import (
-    ALERT,
-    HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
     PANEL_BOX,
     SEAT_COLOURS,
-    TEXT,
     WHITE,
     Caption,
     Colour,
@@ -30,15 +27,11 @@ from renderers.draw import (
     antialiased,
     arrow,
     disc,
-    fit,
-    font,
-    header_lines,
     paste,
-    paused_banner,
-    rounded_box,
+    seat_token,
     text,
-    wrap,
 )
+from renderers.panel import Line, Panel, SeatCard, Strip, Turn, draw_panel
 
 HEX_W = 66  # across the flat sides; also the distance between neighbours in a row
 HEX_R = 38  # centre to a pointy corner
@@ -213,93 +206,76 @@ def draw(state: FishState, viewer: int | None, caption: Caption) -> Image.Image:
     for seat, tiles in enumerate(state.tokens):
         for tile in tiles:
             cx, cy = tile_centre(tile)
-            paste(image, disc(TOKEN_RADIUS, SEAT_COLOURS[seat]), (cx, cy + TOKEN_DROP))
+            paste(image, seat_token(seat, TOKEN_RADIUS), (cx, cy + TOKEN_DROP))
             if state.values[tile]:
                 bx, by = _badge_offset(tile, move)
                 paste(image, _value_badge(state.values[tile]), (cx + bx, cy + by))
-    _draw_panel(ImageDraw.Draw(image), image, state, viewer, caption)
-    return image
+    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
-def _draw_panel(
-    draw: ImageDraw.ImageDraw, image: Image.Image, state: FishState, viewer: int | None, caption: Caption
-) -> None:
-    """Title, header, one box per seat (name, score, tokens, clock), then whose turn or the result."""
-    left, right = PANEL_LEFT + 10, WIDTH - 12
-    width = right - left
-    text(draw, (left, 12), "1, 2, 3", 26, TEXT, bold=True)
-    text(draw, (right, 24), "Hey, That's My Fish!", 11, MUTED, anchor="rm")
-    y = 50
-    if caption.paused:
-        y = paused_banner(draw, left, right, y, 34, 20, 10)
-    y = header_lines(draw, caption.header, left, width, y, gap=6)
-    turn = FISH.to_move(state)
-    box_height = 112 if caption.clocks else 88
-    for seat in (0, 1):
-        colour = SEAT_COLOURS[seat]
-        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=colour if seat == turn else None)
-        paste(image, disc(12, colour), (left + 22, y + 22))
-        you = " (you)" if seat == viewer else ""
-        name = fit(caption.name(seat), 17, width - 54 - font(17, True).getlength(you), bold=True)
-        text(draw, (left + 42, y + 22), name + you, 17, TEXT, bold=True, anchor="lm")
-        text(draw, (left + 14, y + 78), str(state.scores[seat]), 36, TEXT, bold=True, anchor="ls")
-        on_board, left_in_game = len(state.tokens[seat]), state.tokens_left(seat)
-        for k in range(left_in_game):  # filled: on the board; hollow: still to place
-            centre = (right - 16 - 18 * (left_in_game - 1 - k), y + 64)
-            paste(image, disc(7, colour) if k < on_board else disc(7, PANEL_BOX, ring=colour, ring_width=2.5), centre)
-        if caption.clocks and seat < len(caption.clocks):
-            clock = caption.clocks[seat]
-            line = clock.words
-            ink = MUTED
-            if clock.running:  # a bright pill; red once the reserve is running low
-                low = clock.low
-                rounded_box(draw, (left + 8, y + 84, right - 8, y + 106), ALERT if low else HIGHLIGHT)
-                ink = WHITE if low else INK
-            text(draw, (left + 16, y + 95), line, 13, ink, anchor="lm")
-        y += box_height + 10
-    _draw_status(draw, image, state, caption, left, right, y)
-
-
-def _draw_status(
-    draw: ImageDraw.ImageDraw, image: Image.Image, state: FishState, caption: Caption, left: int, right: int, y: int
-) -> None:
-    """Whose turn it is (or the result), the last move and what the engine scored on its own."""
-    width = right - left
-    turn = FISH.to_move(state)
+def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
+    """The side panel's facts: one card per seat (name, score, tokens, clock), then whose turn or the result."""
     outcome = FISH.outcome(state)
-    if caption.result is not None:
-        lines = wrap(caption.result, 16, width - 20, max_lines=3)
-        rounded_box(draw, (left, y, right, y + 14 + 22 * len(lines)), HIGHLIGHT)
-        for k, line in enumerate(lines):
-            text(draw, (left + 10, y + 18 + 22 * k), line, 16, INK, bold=True, anchor="lm")
-        y += 24 + 22 * len(lines)
-    elif outcome is not None:
+    live = caption.result is None and outcome is None
+    turn = FISH.to_move(state) if live else None
+    seats = []
+    for seat in (0, 1):
+        clock = caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None
+        seats.append(
+            SeatCard(
+                token=seat_token(seat, 12),
+                name=caption.name(seat),
+                border=SEAT_COLOURS[seat],
+                to_move=seat == turn,
+                you=seat == viewer,
+                score=str(state.scores[seat]),
+                info=(Line(_tokens_words(state, seat), 12),),
+                strip=Strip(18, partial(_paint_tokens, state, seat)),
+                clock=clock,
+            )
+        )
+    banner = caption.result
+    if banner is None and outcome is not None:
         a, b = state.scores
         if outcome.winners:
             (winner,) = outcome.winners
-            name, score = caption.name(winner), f"wins {max(a, b)}–{min(a, b)}"
-            lines = [f"{name} {score}"]
-            if font(18, True).getlength(lines[0]) > width - 20:  # a long name: the score gets a line of its own
-                lines = [fit(name, 18, width - 20, bold=True), score]
+            banner = f"{caption.name(winner)} wins {max(a, b)}–{min(a, b)}"
         else:
-            lines = [f"Draw, {a}–{b}"]
-        rounded_box(draw, (left, y, right, y + 14 + 24 * len(lines)), HIGHLIGHT)
-        for k, line in enumerate(lines):
-            text(draw, (left + 10, y + 19 + 24 * k), line, 18, INK, bold=True, anchor="lm")
-        y += 24 + 24 * len(lines)
-    elif turn is not None:
-        paste(image, disc(9, SEAT_COLOURS[turn]), (left + 10, y + 12))
-        verb = "to place a token" if state.placing else "to move"
-        status = fit(f"{caption.name(turn)} {verb}", 16, width - 26, bold=True)
-        text(draw, (left + 26, y + 12), status, 16, TEXT, bold=True, anchor="lm")
-        y += 32
+            banner = f"Draw, {a}–{b}"
+    notes: list[Line] = []
     if state.last_move:
         seat = state.last_seat
         by = "" if seat is None else f" ({caption.name(seat)})"
-        text(draw, (left, y), fit(f"Last move: {state.last_move}{by}", 13, width), 13, MUTED)
-        y += 19
+        notes.append(Line(f"Last move: {state.last_move}{by}", 13))
     if state.cleared:
         names = " ".join(TILE_NAMES[t] for t in state.cleared)
-        for line in wrap(f"Scored by the engine (dotted): {names}", 12, width, max_lines=2):
-            text(draw, (left, y), line, 12, CLEARED_DOTS)
-            y += 16
+        notes.append(Line(f"Scored by the engine (dotted): {names}", 12, CLEARED_DOTS, max_lines=3))
+    verb = "to place a token" if state.placing else "to move"
+    return Panel(
+        title="1, 2, 3",
+        subtitle="Hey, That's My Fish!",
+        header=caption.header,
+        paused=caption.paused,
+        seats=tuple(seats),
+        banner=banner,
+        turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} {verb}") if turn is not None else None,
+        notes=tuple(notes),
+    )
+
+
+def _tokens_words(state: FishState, seat: int) -> str:
+    on_board, in_game = len(state.tokens[seat]), state.tokens_left(seat)
+    if on_board < in_game:
+        return f"{on_board} placed · {in_game - on_board} to place"
+    return f"{on_board} token{'' if on_board == 1 else 's'} on the ice"
+
+
+def _paint_tokens(state: FishState, seat: int, image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """The seat's tokens in a row: filled on the board, hollow still to place."""
+    on_board, in_game = len(state.tokens[seat]), state.tokens_left(seat)
+    colour = SEAT_COLOURS[seat]
+    cy = (box[1] + box[3]) // 2
+    for k in range(in_game):
+        centre = (box[0] + 9 + 20 * k, cy)
+        placed = seat_token(seat, 8, ring_width=2) if k < on_board else disc(8, PANEL_BOX, ring=colour, ring_width=2.5)
+        paste(image, placed, centre)

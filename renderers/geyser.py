@@ -6,7 +6,8 @@ Mother Geyser is a bigger, hot crater tagged "M·7". A controlled geyser's rim t
 Starting squares have a cream inset outline and an "S" (only f1 and f11 in a two-player game: a6 and k6 are
 plain land then). The panel shows the round as "Round 17 of 100" (gold in the last round). Tokens are discs
 in their seat colour with a white count badge when several share a square. The last move is an arrow in the
-mover's colour; the last battle's dice (attacker on top, each die rimmed in its side's colour, with its
+mover's colour that never covers a token (`last_move_arrow`: between them, or beside them); the last
+battle's dice (attacker on top, each die rimmed in its side's colour, with its
 +geysers bonus and total) sit in the top-left water corner, the last firing phase's two dice in the
 top-right one (dark cards over the water), and the geysers they fired boil: a red square and a gold pool (a
 red and gold star for the Mother). Squares a pending choice may use (a new token, a start) get dotted rings.
@@ -16,7 +17,9 @@ Sprites depend on few inputs, so they are painted once and pasted.
 from __future__ import annotations
 
 import math
-from functools import cache
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -33,13 +36,12 @@ from bot.games.geyser import (
     TWO_PLAYER_STARTS,
     GeyserState,
 )
+from bot.wording import listing
 from renderers.draw import (
-    ALERT,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
-    PANEL_BOX,
     SEAT_COLOURS,
     TEXT,
     WHITE,
@@ -47,18 +49,14 @@ from renderers.draw import (
     Colour,
     antialiased,
     arrow_layer,
-    clock_pill,
     disc,
-    fit,
     font,
-    header_lines,
     paste,
-    paused_badge,
-    result_box,
-    rounded_box,
+    seat_token,
     text,
-    wrap,
 )
+from renderers.overlays import Box, arrow_box, box_at, place, trim
+from renderers.panel import KeyEntry, Line, Panel, SeatCard, Strip, Turn, draw_panel
 
 SQUARE = 48  # side of a board square
 BOARD_LEFT = 30  # room for the row numbers
@@ -212,7 +210,8 @@ def _burst(mother: bool) -> Image.Image:
 
 @cache
 def _token(seat: int) -> Image.Image:
-    return disc(TOKEN_R, seat_colour(seat), ring=WHITE, ring_width=2.5)
+    """A seat's token: its colour and its shape."""
+    return seat_token(seat, TOKEN_R, ring_width=2.5)
 
 
 @cache
@@ -259,17 +258,105 @@ def die_face(value: int, rim: Colour, size: int = DIE) -> Image.Image:
     return antialiased((side, side), paint)
 
 
-@cache
-def _arrow(dx: int, dy: int, colour: Colour) -> Image.Image:
-    """The last move's arrow for a step of (dx, dy) squares: centre to centre, cut short at both ends.
+def token_box(square: int) -> Box:
+    """The box of the token disc drawn on a square (its count badge is `badge_box`)."""
+    return box_at(square_centre(square), 2 * TOKEN_R)
 
-    The mover's colour with a white rim and a dark edge, so it shows over the mover's own token too.
+
+def badge_box(square: int) -> Box:
+    """The box of the count badge of a square where several tokens stand."""
+    cx, cy = square_centre(square)
+    return box_at((cx + 13, cy - 13), 18)
+
+
+def tag_box(square: int) -> Box:
+    """The box of a geyser's ring tag (`_paste_tag`)."""
+    cx, cy = square_centre(square)
+    label = "M·7" if square == MOTHER else RING_NAMES[RING_OF[square]]
+    width = round(font(11, True).getlength(label)) + 8
+    left, top = cx - width // 2, cy + (19 if square == MOTHER else 16) - 7
+    return left, top, left + width, top + 14
+
+
+@dataclass(frozen=True, slots=True)
+class MoveArrow:
+    """The last move's arrow as drawn: tail, tip and shape (`BIG` on the step itself, `SMALL` beside it)."""
+
+    tail: tuple[float, float]
+    tip: tuple[float, float]
+    shape: tuple[float, float, float, float]  # shaft, head width, head length, rim
+
+    @property
+    def box(self) -> Box:
+        return arrow_box(self.tail, self.tip, *self.shape)
+
+
+BIG = (8.0, 22.0, 16.0, 3.5)
+SMALL = (5.0, 12.0, 10.0, 2.5)
+ARROW_GAP = 1.5  # an arrow stops this far short of a token's disc or a tag, its rim included
+ARROW_MIN = 14  # an arrow on the step shorter than this moves beside it
+
+
+def _marks(state: GeyserState, squares: Iterable[int]) -> tuple[list[Box], list[Box]]:
+    """(token discs and count badges, ring tags) on these squares: what an arrow must not and should not hide."""
+    pieces, tags = [], []
+    for square in squares:
+        held = state.board[square]
+        if held is not None:
+            pieces.append(token_box(square))
+            if held[1] > 1:
+                pieces.append(badge_box(square))
+        if square in GEYSERS or square == MOTHER:
+            tags.append(tag_box(square))
+    return pieces, tags
+
+
+def last_move_arrow(state: GeyserState) -> MoveArrow | None:
+    """The last move's arrow, None without one. On the step from centre to centre, starting off what
+    stands on the square it came from (near its centre if nothing does) and stopping ARROW_GAP px short of
+    the token on the square it went to and of ring tags (`overlays.trim`). When that leaves less than
+    ARROW_MIN (tokens on both squares, a tag between them), a small arrow runs beside the step instead, on
+    the grid line of either side (`overlays.place`: the first that covers no token or badge, and no tag if
+    it can), clear of the tokens on the step's two squares and of those beside them."""
+    if state.last_move is None or state.last_seat is None:
+        return None
+    src, dst = state.last_move
+    start, end = square_centre(src), square_centre(dst)
+    norm = math.dist(start, end)
+    ux, uy = (end[0] - start[0]) / norm, (end[1] - start[1]) / norm
+    pieces, tags = _marks(state, (src, dst))
+    low, high = trim(start, end, [*pieces, *tags], BIG[3] + ARROW_GAP)
+    low, high = max(low, 0.1), min(high, 0.9)
+    length = round((high - low) * norm)
+    tip = (start[0] + (end[0] - start[0]) * high, start[1] + (end[1] - start[1]) * high)
+    if length >= ARROW_MIN:
+        return MoveArrow((tip[0] - ux * length, tip[1] - uy * length), tip, BIG)
+    half = SQUARE / 2
+    beside = [
+        MoveArrow((start[0] + ux * 4 + side * -uy * half, start[1] + uy * 4 + side * ux * half),
+                  (end[0] - ux * 4 + side * -uy * half, end[1] - uy * 4 + side * ux * half), SMALL)
+        for side in (-1, 1)
+    ]  # fmt: skip
+    row, col = divmod(src, SIZE)
+    rows, cols = range(max(0, row - 2), min(SIZE, row + 3)), range(max(0, col - 2), min(SIZE, col + 3))
+    around = [r * SIZE + c for r in rows for c in cols]
+    near_pieces, near_tags = _marks(state, around)
+    boxes = [arrow.box for arrow in beside]
+    return beside[boxes.index(place(boxes, near_pieces, near_tags))]
+
+
+@cache
+def _arrow(dx: int, dy: int, length: int, colour: Colour, shape: tuple[float, float, float, float]) -> Image.Image:
+    """The last move's arrow for a step of (dx, dy) squares, `length` px long, in a shape (`BIG`, `SMALL`).
+
+    The mover's colour with a white rim and a dark edge, so it shows on any square.
     """
     angle = -math.degrees(math.atan2(dy, dx))
-    length = math.hypot(dx, dy) * SQUARE * 0.8
-    rim = arrow_layer(length, angle, WHITE, shaft=8, head_width=22, head_length=16, outline_width=3.5)
-    body = arrow_layer(length, angle, colour, shaft=8, head_width=22, head_length=16, outline=WHITE,
-                       outline_width=1.5)  # fmt: skip
+    shaft, head_width, head_length, edge = shape
+    rim = arrow_layer(length, angle, WHITE, shaft=shaft, head_width=head_width, head_length=head_length,
+                      outline_width=edge)  # fmt: skip
+    body = arrow_layer(length, angle, colour, shaft=shaft, head_width=head_width, head_length=head_length,
+                       outline=WHITE, outline_width=edge * 0.43)  # fmt: skip
     rim.alpha_composite(body, ((rim.width - body.width) // 2, (rim.height - body.height) // 2))
     return rim
 
@@ -351,76 +438,18 @@ def _draw_choices(image: Image.Image, state: GeyserState) -> None:
 
 
 def _draw_last_move(image: Image.Image, state: GeyserState) -> None:
-    if state.last_move is None or state.last_seat is None:
+    arrow = last_move_arrow(state)
+    if arrow is None or state.last_move is None or state.last_seat is None:
         return
-    src, dst = state.last_move
-    (sr, sc), (dr, dc) = divmod(src, SIZE), divmod(dst, SIZE)
-    (sx, sy), (ex, ey) = square_centre(src), square_centre(dst)
-    layer = _arrow(dc - sc, dr - sr, seat_colour(state.last_seat))
-    paste(image, layer, (round((sx + ex) / 2), round((sy + ey) / 2)))
-
-
-def _outlined(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int, fill: Colour) -> None:
-    text(draw, xy, words, size, fill, bold=True, anchor="lm", outline=INK, outline_width=2)
-
-
-def _card(draw: ImageDraw.ImageDraw, *, left: bool) -> None:
-    """A dark L-shaped card over a top water corner (three squares of row 1, two of row 2) for dice."""
-    edge = BOARD_LEFT if left else BOARD_LEFT + BOARD_SIDE
-    sign = 1 if left else -1
-    for squares, rows in ((3, 1), (2, 2)):
-        near, far = edge + sign * 2, edge + sign * (squares * SQUARE - 3)
-        box = (min(near, far), BOARD_TOP + 2, max(near, far), BOARD_TOP + rows * SQUARE - 3)
-        draw.rounded_rectangle(box, radius=7, fill=CARD)
-
-
-def _draw_battle(image: Image.Image, draw: ImageDraw.ImageDraw, battle: tuple[int, ...]) -> None:
-    """The last battle roll in the top-left water: attacker's die over the defender's, bonus and total."""
-    attacker, a_die, a_bonus, defender, d_die, d_bonus = battle
-    a_total, d_total = a_die + a_bonus, d_die + d_bonus
-    _card(draw, left=True)
-    x, y = BOARD_LEFT + 2, BOARD_TOP + SQUARE // 2
-    text_x = x + DIE + 5
-    room = BOARD_LEFT + 2 * SQUARE - 2 - text_x  # the second row has two water squares
-    rows = ((attacker, a_die, a_bonus, a_total), (defender, d_die, d_bonus, d_total))
-    sums = [f"+{bonus} = {total}" for _, _, bonus, total in rows]
-    widest = max(sums, key=lambda words: font(15, True).getlength(words))
-    size = 15 if font(15, True).getlength(widest) <= room else 13
-    if font(size, True).getlength(widest) > room:
-        sums = [words.replace(" ", "") for words in sums]
-    for k, (seat, value, _, total) in enumerate(rows):
-        cy = y + k * SQUARE
-        paste(image, die_face(value, seat_colour(seat)), (x + DIE // 2 + 1, cy))
-        won = total > (d_total if k == 0 else a_total)
-        _outlined(draw, (text_x, cy), sums[k], size, HIGHLIGHT if won else WHITE)
-    label = "tie!" if a_total == d_total else "battle"
-    _outlined(draw, (BOARD_LEFT + 3 * SQUARE - 4 - font(12, True).getlength(label), y - 12), label, 12,
-              HIGHLIGHT if a_total == d_total else WHITE)  # fmt: skip
-
-
-def _draw_fire(image: Image.Image, draw: ImageDraw.ImageDraw, state: GeyserState) -> None:
-    """The last firing phase in the top-right water: its two dice, their sum, and what fired."""
-    assert state.last_fire is not None
-    _card(draw, left=False)
-    one, two = state.last_fire
-    right = BOARD_LEFT + BOARD_SIDE - 4
-    cy = BOARD_TOP + SQUARE // 2
-    total = f"= {one + two}"
-    total_w = font(16, True).getlength(total)
-    x = right - total_w
-    _outlined(draw, (x, cy), total, 16, WHITE)
-    for k, value in enumerate((two, one)):
-        paste(image, die_face(value, FIRE_RIM), (round(x - 6 - DIE // 2 - k * (DIE + 4)), cy))
-    _outlined(draw, (right - 3 * SQUARE + 8, cy - 12), "fire", 12, WHITE)
-    label = fired_label(state)
-    size = 14 if font(14, True).getlength(label) <= 2 * SQUARE - 6 else 12
-    _outlined(draw, (right - font(size, True).getlength(label), cy + SQUARE - 6), label, size, HIGHLIGHT)
+    (sr, sc), (dr, dc) = (divmod(square, SIZE) for square in state.last_move)
+    (tx, ty), (hx, hy) = arrow.tail, arrow.tip
+    layer = _arrow(dc - sc, dr - sr, round(math.dist(arrow.tail, arrow.tip)), seat_colour(state.last_seat), arrow.shape)
+    paste(image, layer, (round((tx + hx) / 2), round((ty + hy) / 2)))
 
 
 def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: island, eruptions, geysers, tokens, last move, dice, panel."""
     image = _background(state.start_squares).copy()
-    board = ImageDraw.Draw(image)
     for square in fired_squares(state):
         paste(image, _burst(square == MOTHER), square_centre(square))
         paste(image, _crater(square == MOTHER, None, fired=True), square_centre(square))
@@ -439,12 +468,7 @@ def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Imag
         if held is not None and held[1] > 1:
             cx, cy = square_centre(square)
             paste(image, _count_badge(held[1]), (cx + 13, cy - 13))
-    if len(state.last_battle) == 6:
-        _draw_battle(image, board, state.last_battle)
-    if state.last_fire is not None:
-        _draw_fire(image, board, state)
-    _draw_panel(board, image, state, viewer, caption)
-    return image
+    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
 @cache
@@ -453,63 +477,104 @@ def _geyser_icon() -> Image.Image:
     return _crater(False, None).resize((18, 18), Image.Resampling.LANCZOS)
 
 
-def _draw_panel(
-    draw: ImageDraw.ImageDraw, image: Image.Image, state: GeyserState, viewer: int | None, caption: Caption
-) -> None:
-    """Title (and PAUSED), header, one box per player, then the round, the status and the last move."""
-    left, right = PANEL_LEFT + 8, WIDTH - 10
-    width = right - left
-    text(draw, (left, 10), "Geyser", 26, TEXT, bold=True)
-    if caption.paused:
-        paused_badge(draw, right)
-    y = 48
-    y = header_lines(draw, caption.header, left, width, y)
-    seats = state.seats
-    clocks = caption.clocks
-    compact = seats > 2
-    row = 24 if compact else 28
-    info_row = 18 if compact else 22
-    clock_row = 21 if clocks else 0
-    box_height = row + info_row + clock_row + 6
-    gap = 6 if compact else 10
+def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
+    """The side panel's facts: a card per player, the round, the result or the turn, the last move, the dice."""
     live = caption.result is None and state.phase != "over"
     turn = state.turn if live else None
-    name_size = 16 if compact else 17
-    for seat in range(seats):
-        colour = seat_colour(seat)
-        out = seat in state.out
-        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=colour if seat == turn else None)
-        mid = y + 4 + row // 2
-        paste(image, disc(9, colour), (left + 15, mid))
+    seats = []
+    for seat in range(state.seats):
         held = state.controls(seat)
-        count = str(held)
-        count_size = 19 if compact else 21
-        count_w = font(count_size, True).getlength(count)
-        paste(image, _geyser_icon(), (round(right - 10 - count_w - 13), mid))
-        text(draw, (right - 8, mid), count, count_size, HIGHLIGHT if held >= 3 else TEXT, bold=True, anchor="rm")
-        tags = (" (you)" if seat == viewer else "") + (" ▶" if seat == turn else "")
-        room = width - 40 - count_w - 26 - font(name_size, True).getlength(tags)
-        if out:
-            out_w = font(12, True).getlength("out")
-            room -= out_w + 8
-            text(draw, (right - count_w - 34, mid), "out", 12, ALERT, bold=True, anchor="rm")
-        name = fit(caption.name(seat), name_size, room, bold=True)
-        text(draw, (left + 30, mid), name + tags, name_size, MUTED if out else TEXT, bold=True, anchor="lm")
-        info_mid = y + 4 + row + info_row // 2 - 2
-        on_board = state.on_board(seat)
-        info = f"{on_board} on the island · {state.supply[seat]} in supply"
-        text(draw, (left + 12, info_mid), fit(info, 12, width - 20), 12, MUTED, anchor="lm")
-        clock = clocks[seat] if clocks and seat < len(clocks) else None
-        if clock is not None:
-            line = clock.words
-            top = y + 4 + row + info_row
-            clock_pill(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
-        y += box_height + gap
-    y = _draw_status(draw, image, state, caption, left, right, y + 2)
-    key = HEIGHT - 16
-    if y + 8 <= key - 9:  # a key to the panel's numbers, if there is room
-        paste(image, _geyser_icon(), (left + 9, key))
-        text(draw, (left + 22, key), fit("= geysers held; 3 open Mother", 11, width - 22), 11, MUTED, anchor="lm")
+        clock = caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None
+        seats.append(
+            SeatCard(
+                token=seat_token(seat, 11),
+                name=caption.name(seat),
+                border=seat_colour(seat),
+                to_move=seat == turn,
+                you=seat == viewer,
+                score=str(held),
+                score_colour=HIGHLIGHT if held >= 3 else TEXT,
+                score_icon=_geyser_icon(),
+                tag="out" if seat in state.out else None,
+                info=(Line(f"{state.on_board(seat)} on the island · {state.supply[seat]} in supply", 12),),
+                clock=clock,
+            )
+        )
+    lead: list[Line] = []
+    if state.phase == "play":
+        last = state.round >= state.rounds
+        lead.append(Line(f"Round {state.round} of {state.rounds}", 15, HIGHLIGHT if last else TEXT, bold=True))
+        lead.append(Line("Last round" if last else f"Next fire roll: {caption.name(state.roller)}", 12))
+    elif state.phase == "start":
+        lead.append(Line(f"Setup · {state.rounds} rounds", 15, TEXT, bold=True))
+    banner, note = caption.result, None
+    if banner is None and state.phase == "over":
+        names = [caption.name(s) for s in state.winners]
+        verb = "wins" if len(names) == 1 else "share the win"
+        banner = f"{listing(names)} {verb}" if names else "Game over"
+        note = f"({state.end})" if state.end else None
+    notes: list[Line] = []
+    if turn is not None and banner is None:
+        pending = state.pending is not None or state.phase == "start"
+        notes.append(Line(_choice_text(state, turn), 12, HIGHLIGHT if pending else MUTED, bold=pending, max_lines=3))
+    if state.last_move is not None and state.last_seat is not None:
+        notes.append(Line(f"Last: {caption.name(state.last_seat)} {_move_words(state)}", 12, max_lines=3))
+    return Panel(
+        title="Geyser",
+        header=caption.header,
+        paused=caption.paused,
+        seats=tuple(seats),
+        lead=tuple(lead),
+        banner=banner,
+        banner_note=note,
+        turn=None if turn is None or banner is not None else Turn(seat_token(turn, 9), f"{caption.name(turn)} to move"),
+        notes=tuple(notes),
+        blocks=_dice_blocks(state, caption),
+        key=(KeyEntry("= geysers held; 3 open the Mother", _geyser_icon()),),
+    )
+
+
+def _move_words(state: GeyserState) -> str:
+    """The last move as `f5-f6`, with what became of it: tied, retreated, lost the battle."""
+    assert state.last_move is not None
+    src, dst = state.last_move
+    held = state.board[dst]
+    if held is not None and held[0] == state.last_seat:
+        how = ""
+    elif state.pending is not None and state.pending[0] == "tie":
+        how = " (tied)"
+    elif not state.last_battle:
+        how = " (retreated)"
+    else:
+        how = " (lost the battle)"
+    return f"{SQUARE_NAMES[src]}-{SQUARE_NAMES[dst]}{how}"
+
+
+def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ...]:
+    """The last battle's dice (each rimmed in its side's colour) and the last firing phase's, with words."""
+    blocks: list[Strip | Line] = []
+    if len(state.last_battle) == 6:
+        attacker, a_die, a_bonus, defender, d_die, d_bonus = state.last_battle
+        a_total, d_total = a_die + a_bonus, d_die + d_bonus
+        dice = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
+        blocks.append(Strip(DIE + 2, partial(_paint_dice, dice)))
+        verdict = "tie!" if a_total == d_total else f"{caption.name(attacker if a_total > d_total else defender)} wins"
+        blocks.append(Line(
+            f"Battle: {caption.name(attacker)} {a_die} + {a_bonus} = {a_total} against "
+            f"{caption.name(defender)} {d_die} + {d_bonus} = {d_total}: {verdict}",
+            12, HIGHLIGHT if a_total == d_total else TEXT, max_lines=4,
+        ))  # fmt: skip
+    if state.last_fire is not None:
+        one, two = state.last_fire
+        blocks.append(Strip(DIE + 2, partial(_paint_dice, ((one, FIRE_RIM), (two, FIRE_RIM)))))
+        fired = "calm" if one + two == 7 and state.seven != "mother" else fired_label(state)
+        blocks.append(Line(f"Fire roll {one} + {two} = {one + two}: {fired}", 12, HIGHLIGHT, max_lines=2))
+    return tuple(blocks)
+
+
+def _paint_dice(dice: tuple[tuple[int, Colour], ...], image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    for k, (value, rim) in enumerate(dice):
+        paste(image, die_face(value, rim), (box[0] + DIE // 2 + 1 + k * (DIE + 6), (box[1] + box[3]) // 2))
 
 
 def _choice_text(state: GeyserState, seat: int) -> str:
@@ -530,92 +595,20 @@ def _choice_text(state: GeyserState, seat: int) -> str:
     return f"Move a token one square. Mother ({SQUARE_NAMES[MOTHER]}) needs 3 geysers."
 
 
-def _draw_status(
-    draw: ImageDraw.ImageDraw,
-    image: Image.Image,
-    state: GeyserState,
-    caption: Caption,
-    left: int,
-    right: int,
-    y: int,
-) -> int:
-    """The round and the next fire roller; the result, or whose turn it is and what to do; the last move."""
-    width = right - left
-    if state.phase == "play":
-        head = f"Round {state.round} of {state.rounds}"
-        last = state.round >= state.rounds
-        text(draw, (left, y), head, 15, HIGHLIGHT if last else TEXT, bold=True)
-        head_w = font(15, True).getlength(head + " ")
-        tail = "· last round" if last else f"· next fire roll: {caption.name(state.roller)}"
-        if head_w + font(12).getlength(tail) > width:  # a long name: on a line of its own
-            y += 19
-            head_w, tail = 0, tail[2:]
-        text(draw, (left + head_w, y + 2), fit(tail, 12, width - head_w), 12, MUTED)
-        y += 22
-    elif state.phase == "start":
-        text(draw, (left, y), f"Setup · {state.rounds} rounds", 15, TEXT, bold=True)
-        y += 22
-    lines: list[str] = []
-    if caption.result is not None:
-        lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
-    elif state.phase == "over":
-        names = [caption.name(s) for s in state.winners]
-        if len(names) > 1:  # a shared win: every name short enough that "share the win" still shows
-            names = [fit(name, 15, (width - 20) / 2 - 10, bold=True) for name in names]
-        if not names:
-            headline = "Game over"
-        elif len(names) == 1:
-            headline = f"{names[0]} wins"
-        else:
-            headline = f"{', '.join(names[:-1])} and {names[-1]} share the win"
-        lines = wrap(headline, 15, width - 20, bold=True, max_lines=3)
-    y = result_box(draw, lines, left, right, y)
-    if lines:
-        if caption.result is None and state.end:
-            for line in wrap(f"({state.end})", 12, width, max_lines=2):
-                text(draw, (left, y), line, 12, MUTED)
-                y += 15
-            y += 4
-    elif state.turn is not None:
-        paste(image, disc(8, seat_colour(state.turn)), (left + 9, y + 10))
-        status = fit(f"{caption.name(state.turn)} to move", 15, width - 26, bold=True)
-        text(draw, (left + 24, y + 10), status, 15, TEXT, bold=True, anchor="lm")
-        y += 24
-        pending = state.pending is not None or state.phase == "start"
-        for line in wrap(_choice_text(state, state.turn), 12, width, bold=pending, max_lines=2):
-            text(draw, (left, y), line, 12, HIGHLIGHT if pending else MUTED, bold=pending)
-            y += 15
-        y += 4
-    if state.last_move is not None and state.last_seat is not None and y + 15 <= HEIGHT:
-        src, dst = state.last_move
-        who = fit(caption.name(state.last_seat), 12, width / 2)
-        held = state.board[dst]
-        if held is not None and held[0] == state.last_seat:
-            how = ""
-        elif state.pending is not None and state.pending[0] == "tie":
-            how = " (tied)"
-        elif not state.last_battle:
-            how = " (retreated)"
-        else:
-            how = " (lost the battle)"
-        move = f"{SQUARE_NAMES[src]}-{SQUARE_NAMES[dst]}{how}"
-        for line in wrap(f"Last: {who} {move}", 12, width, max_lines=2):
-            if y + 15 > HEIGHT:
-                break
-            text(draw, (left, y), line, 12, MUTED)
-            y += 15
-    return y
-
-
 __all__ = [
     "HEIGHT",
     "PANEL_LEFT",
     "WIDTH",
+    "MoveArrow",
+    "badge_box",
     "die_face",
     "draw",
     "fired_label",
     "fired_squares",
+    "last_move_arrow",
     "seat_colour",
     "square_box",
     "square_centre",
+    "tag_box",
+    "token_box",
 ]

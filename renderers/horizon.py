@@ -30,7 +30,6 @@ from renderers.draw import (
     INK,
     MUTED,
     PANEL,
-    PANEL_BOX,
     SEAT_COLOURS,
     TEXT,
     WHITE,
@@ -38,18 +37,15 @@ from renderers.draw import (
     Colour,
     antialiased,
     arrow_layer,
-    clock_pill,
     disc,
-    fit,
     font,
-    header_lines,
+    length,
     paste,
-    paused_banner,
-    result_box,
-    rounded_box,
+    seat_token,
     text,
-    wrap,
 )
+from renderers.overlays import Box, box_at
+from renderers.panel import KeyEntry, Line, Panel, PlacedText, SeatCard, Turn, draw_panel, fitted, paint_text
 
 WIDTH = 800
 HEIGHT = 590  # a hand of more than HAND_ROW cards adds rows below
@@ -78,6 +74,8 @@ HAND_STEP = SPACE_W  # hand cards sit on the same grid as the slots
 HAND_ROW = (BOARD_RIGHT - BOARD_LEFT) // HAND_STEP
 TOKEN_R = 14
 DIE = 26
+PLACER_R = 5  # the dot in a card's corner saying who placed it
+MARK_W = 7  # the last play's corner marks: lines this wide (a dark edge round the colour)
 
 BOARD_BG: Colour = (10, 14, 30)
 STAR: Colour = (96, 110, 150)
@@ -321,17 +319,17 @@ def _lock() -> Image.Image:
 
 @cache
 def _placer_dot(seat: int) -> Image.Image:
-    return disc(6, seat_colour(seat), ring=WHITE, ring_width=1.5)
+    return disc(PLACER_R, seat_colour(seat), ring=WHITE, ring_width=1.5)
 
 
 @cache
 def _token(seat: int) -> Image.Image:
-    return disc(TOKEN_R, seat_colour(seat), ring=WHITE, ring_width=2.5)
+    return seat_token(seat, TOKEN_R, ring_width=2.5)
 
 
 @cache
 def _small_token(seat: int) -> Image.Image:
-    return disc(8, seat_colour(seat), ring=WHITE, ring_width=1.5)
+    return seat_token(seat, 8, ring_width=1.5)
 
 
 @cache
@@ -447,31 +445,56 @@ def _draw_slots(image: Image.Image, view: HorizonState, viewer: int | None) -> N
             rim: Colour | None = None
             if slot.card != HIDDEN:
                 rim = FACE_UP_RIM if slot.face_up else KNOWN_RIM
-            left, top, right, _ = slot_box(mat, space, viewer)
+            left, top, _, _ = slot_box(mat, space, viewer)
             sprite = card_sprite(slot.card, rim)
             image.paste(sprite, (left - RIM, top - RIM), sprite)
             if 0 <= slot.placed_by < 2:
-                paste(image, _placer_dot(slot.placed_by), (right - 5, top + 5))
+                dot = placer_dot_box(mat, space, viewer)
+                paste(image, _placer_dot(slot.placed_by), (round(dot[0]) + PLACER_R, round(dot[1]) + PLACER_R))
             if slot.locked:
                 paste(image, _lock(), (left + 5, top + 6))
 
 
-def _draw_last_play(draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None) -> None:
-    """Corner marks in the mover's colour around the slot the last play went to (a place or a Swap)."""
+def placer_dot_box(mat: int, space: int, viewer: int | None) -> Box:
+    """The dot that says who placed the card on a slot: inside the card's top-right corner, clear of the
+    last play's corner mark there (which lies just outside the card) and of the card's code."""
+    _, top, right, _ = slot_box(mat, space, viewer)
+    return box_at((right - 2 - PLACER_R, top + 1 + PLACER_R), 2 * PLACER_R)
+
+
+def _last_play_corners(view: HorizonState, viewer: int | None) -> list[tuple[int, int, int, int]]:
+    """(x, y, dx, dy) of each corner mark of the last play's slot: its corner and its two arms' reach."""
     play = view.last_play
     if not play or play[0] not in ("place", "swap") or view.last_seat is None or len(play) < 3:
-        return
+        return []
     mat, space = play[1], play[2]
     if mat not in (0, 1) or not 1 <= space <= SPACES:
-        return
+        return []
     left, top, right, bottom = slot_box(mat, space, viewer)
     pad, arm = RIM + 1, 14
     x0, y0, x1, y1 = left - pad, top - pad, right + pad - 1, bottom + pad - 1
+    corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+    return [(x, y, arm if x == x0 else -arm, arm if y == y0 else -arm) for x, y in corners]
+
+
+def last_play_marks(view: HorizonState, viewer: int | None) -> list[Box]:
+    """The boxes the last play's corner marks ink, an arm each (none without a place or a Swap)."""
+    half = MARK_W / 2
+    boxes: list[Box] = []
+    for x, y, dx, dy in _last_play_corners(view, viewer):
+        boxes.append((min(x, x + dx) - half, y - half, max(x, x + dx) + half, y + half))
+        boxes.append((x - half, min(y, y + dy) - half, x + half, max(y, y + dy) + half))
+    return boxes
+
+
+def _draw_last_play(draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None) -> None:
+    """Corner marks in the mover's colour around the slot the last play went to (a place or a Swap)."""
+    if view.last_seat is None:
+        return
     colour = seat_colour(view.last_seat)
-    for sx, sy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
-        dx, dy = (arm if sx == x0 else -arm), (arm if sy == y0 else -arm)
-        for width, fill in ((7, INK), (4, colour)):
-            draw.line((sx + dx, sy, sx, sy, sx, sy + dy), fill=fill, width=width, joint="curve")
+    for x, y, dx, dy in _last_play_corners(view, viewer):
+        for width, fill in ((MARK_W, INK), (4, colour)):
+            draw.line((x + dx, y, x, y, x, y + dy), fill=fill, width=width, joint="curve")
 
 
 def _draw_copies(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
@@ -553,29 +576,42 @@ def _draw_names(
     for seat in (0, 1):
         top, bottom = rows(seat, viewer)["name"]
         cy = (top + bottom) // 2
-        paste(image, disc(8, seat_colour(seat)), (BOARD_LEFT + 12, cy))
-        right = BOARD_RIGHT - 6
+        paste(image, seat_token(seat, 8, ring_width=1.5), (BOARD_LEFT + 12, cy))
         roll = view.last_roll if seat == view.last_seat and view.last_roll else None
         if roll:
             die = die_box(seat, viewer)
             paste(image, die_face(roll, seat_colour(seat)), ((die[0] + die[2]) // 2, (die[1] + die[3]) // 2))
             text(draw, (die[0] - 6, cy), "rolled", 13, MUTED, bold=True, anchor="rm")
-            right = die[0] - 6 - round(font(13, True).getlength("rolled")) - 10
+    for placed in board_texts(view, viewer, caption):
+        paint_text(draw, placed)
+
+
+def board_texts(view: HorizonState, viewer: int | None, caption: Caption) -> list[PlacedText]:
+    """The board's own texts with names in them, laid out to show whole: each path's name and escaped
+    count, and the hand rows' names (shrunk, then wrapped, never cut)."""
+    placed = []
+    for seat in (0, 1):
+        top, bottom = rows(seat, viewer)["name"]
+        right = BOARD_RIGHT - 6
+        if seat == view.last_seat and view.last_roll:
+            right = die_box(seat, viewer)[0] - 6 - round(length("rolled", 13, True)) - 10
         tail = f"escaped {view.escaped[seat]}/{TOKENS}"
-        tail_w = font(13, True).getlength(tail)
-        text(draw, (right, cy), tail, 13, HIGHLIGHT if view.escaped[seat] else TEXT, bold=True, anchor="rm")
-        room = right - tail_w - 16 - (BOARD_LEFT + 26)
-        x = BOARD_LEFT + 26
-        if seat == viewer:  # "Your path (alice)"
-            text(draw, (x, cy), "Your path", 15, TEXT, bold=True, anchor="lm")
-            x += round(font(15, True).getlength("Your path "))
-            name = fit(f"({caption.name(seat)})", 14, max(room - (x - BOARD_LEFT - 26), 30))
-            text(draw, (x, cy), name, 14, MUTED, anchor="lm")
-        else:  # "bob's path"
-            name = fit(caption.name(seat), 15, max(room - font(15, True).getlength("'s path"), 30), bold=True)
-            text(draw, (x, cy), name, 15, TEXT, bold=True, anchor="lm")
-            x += round(font(15, True).getlength(name))
-            text(draw, (x, cy), "'s path", 15, MUTED, bold=True, anchor="lm")
+        tail_left = right - round(length(tail, 13, True)) - 2
+        placed.append(fitted(tail, (tail_left, top, right, bottom), 13, bold=True,
+                             colour=HIGHLIGHT if view.escaped[seat] else TEXT, align="right"))  # fmt: skip
+        words = f"Your path ({caption.name(seat)})" if seat == viewer else f"{caption.name(seat)}'s path"
+        placed.append(fitted(words, (BOARD_LEFT + 24, top, tail_left - 12, bottom), 15, bold=True))
+    y = HAND_TOP + HAND_LABEL_H // 2
+    if viewer in (0, 1):
+        other = 1 - viewer
+        words = f"{caption.name(other)} holds {len(view.hands[other])}"
+        placed.append(fitted(words, (BOARD_LEFT + 130, y - 11, BOARD_RIGHT - 4, y + 11), 13, colour=MUTED,
+                             align="right"))  # fmt: skip
+        return placed
+    for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
+        row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
+        placed.append(fitted(caption.name(seat), (BOARD_LEFT + 24, row_y, BOARD_LEFT + 244, row_y + 36), 14, bold=True))
+    return placed
 
 
 def _draw_hand(
@@ -586,9 +622,6 @@ def _draw_hand(
     if viewer in (0, 1):
         hand = view.hands[viewer]
         text(draw, (BOARD_LEFT + 4, y), "Your hand", 15, TEXT, bold=True, anchor="lm")
-        other = 1 - viewer
-        words = f"{caption.name(other)} holds {len(view.hands[other])}"
-        text(draw, (BOARD_RIGHT - 4, y), fit(words, 13, 300), 13, MUTED, anchor="rm")
         if not hand:
             text(draw, (BOARD_LEFT + 4, y + 40), "no cards", 13, MUTED, anchor="lm")
         for k, card in enumerate(hand):
@@ -600,16 +633,14 @@ def _draw_hand(
     back = _mini_back()
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
-        paste(image, disc(7, seat_colour(seat)), (BOARD_LEFT + 12, row_y + 17))
+        paste(image, seat_token(seat, 8, ring_width=1.5), (BOARD_LEFT + 12, row_y + 17))
         count = len(view.hands[seat])
-        words = fit(f"{caption.name(seat)}: {count} card{'' if count == 1 else 's'}", 14, 170, bold=True)
-        text(draw, (BOARD_LEFT + 26, row_y + 17), words, 14, TEXT, bold=True, anchor="lm")
-        x = BOARD_LEFT + 210
-        shown = min(count, 12)
+        x = BOARD_LEFT + 250  # the backs: room for two lines of a long name before them
+        shown = min(count, 8)
         for j in range(shown):
             image.paste(back, (x + j * 26, row_y), back)
-        if count > shown:
-            text(draw, (x + shown * 26 + 4, row_y + 17), f"+{count - shown}", 13, MUTED, bold=True, anchor="lm")
+        cards = f"{count} card{'' if count == 1 else 's'}"
+        text(draw, (x + shown * 26 + 6, row_y + 17), cards, 13, MUTED, bold=True, anchor="lm")
 
 
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
@@ -624,8 +655,7 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
     _draw_tokens(image, view, viewer)
     _draw_names(image, board, view, viewer, caption)
     _draw_hand(image, board, view, viewer, caption)
-    _draw_panel(board, image, view, viewer, caption, height)
-    return image
+    return draw_panel(image, panel(view, viewer, caption), PANEL_LEFT - 4)
 
 
 # --- the panel ---
@@ -638,55 +668,76 @@ def _where(view: HorizonState, seat: int) -> str:
     return "token in the hole" if position == 0 else f"token on {position}"
 
 
-def _draw_panel(
-    draw: ImageDraw.ImageDraw,
-    image: Image.Image,
-    view: HorizonState,
-    viewer: int | None,
-    caption: Caption,
-    height: int,
-) -> None:
-    """Title (and PAUSED), header, one box per player, then the phase, the piles, the status and the last move."""
-    left, right = PANEL_LEFT + 8, WIDTH - 10
-    width = right - left
-    text(draw, (left, 10), "Event Horizon", 22, TEXT, bold=True)
-    y = 44
-    if caption.paused:
-        y = paused_banner(draw, left, right, y, 28, 16, 8)
-    y = header_lines(draw, caption.header, left, width, y)
-    clocks = caption.clocks
+def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
+    """The side panel's facts: a card per player, the phase and piles, the status, the last play and chain."""
     live = caption.result is None and view.turn is not None
     turn = view.turn if live else None
-    row, info_row = 28, 22
-    clock_row = 21 if clocks else 0
-    box_height = row + info_row + clock_row + 6
+    seats = []
     for seat in (0, 1):
-        colour = seat_colour(seat)
-        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=colour if seat == turn else None)
-        mid = y + 4 + row // 2
-        paste(image, disc(9, colour), (left + 15, mid))
-        score = f"{view.escaped[seat]}/{TOKENS}"
-        score_w = font(19, True).getlength(score)
-        text(draw, (right - 8, mid), score, 19, HIGHLIGHT if view.escaped[seat] else TEXT, bold=True, anchor="rm")
-        tags = (" (you)" if seat == viewer else "") + (" ▶" if seat == turn else "")
-        room = width - 40 - score_w - font(16, True).getlength(tags)
-        name = fit(caption.name(seat), 16, room, bold=True)
-        text(draw, (left + 30, mid), name + tags, 16, TEXT, bold=True, anchor="lm")
-        info_mid = y + 4 + row + info_row // 2 - 2
         held = len(view.hands[seat])
         if view.setup:
             info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS} · {held} in hand"
         else:
             info = f"{_where(view, seat)} · {held} in hand"
-        text(draw, (left + 12, info_mid), fit(info, 12, width - 20), 12, MUTED, anchor="lm")
-        clock = clocks[seat] if clocks and seat < len(clocks) else None
-        if clock is not None:
-            line = clock.words
-            top = y + 4 + row + info_row
-            clock_pill(draw, clock, fit(line, 12, width - 24), (left + 6, top - 1, right - 6, top + 18), 12)
-        y += box_height + 8
-    y = _draw_status(draw, image, view, caption, left, right, y + 2, height)
-    _draw_key(draw, image, viewer, left, right, y, height)
+        seats.append(
+            SeatCard(
+                token=seat_token(seat, 11),
+                name=caption.name(seat),
+                border=seat_colour(seat),
+                to_move=seat == turn,
+                you=seat == viewer,
+                score=f"{view.escaped[seat]}/{TOKENS}",
+                score_colour=HIGHLIGHT if view.escaped[seat] else TEXT,
+                info=(Line(info, 12),),
+                clock=caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None,
+            )
+        )
+    head, tail = _phase_line(view)
+    top = f" (top {view.discard[-1]})" if view.discard else ""
+    lead = (
+        Line(f"{head} {tail}", 13, TEXT, bold=True),
+        Line(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}", 12),
+    )
+    banner, note = caption.result, None
+    if banner is None and view.turn is None:
+        banner = "Draw" if view.winner is None else f"{caption.name(view.winner)} wins"
+        note = f"({view.end})" if view.end else None
+    notes: list[Line] = []
+    if turn is not None:
+        hint = "Place a card face down on any empty space." if view.setup else "Place a card (or Swap), then roll."
+        notes.append(Line(hint, 12))
+    play = _play_words(view, caption)
+    if play:
+        notes.append(Line(f"Last: {play}", 12, max_lines=3))
+    chain = _chain_words(view)
+    if chain:
+        notes.append(Line(chain, 12, max_lines=4))
+    key = [KeyEntry("face up (shown by a Mimic)", _rim_swatch(FACE_UP_RIM))]
+    if viewer in (0, 1):
+        key.append(KeyEntry("face down, known to you", _rim_swatch(KNOWN_RIM)))
+    key += [KeyEntry("locked by a Swap", _lock()), KeyEntry("who placed it", _placer_dot(0))]
+    return Panel(
+        title="Event Horizon",
+        header=caption.header,
+        paused=caption.paused,
+        seats=tuple(seats),
+        lead=lead,
+        banner=banner,
+        banner_note=note,
+        turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
+        notes=tuple(notes),
+        key=tuple(key),
+    )
+
+
+@cache
+def _rim_swatch(colour: Colour) -> Image.Image:
+    """The key's sample of a card rim."""
+    swatch = Image.new("RGBA", (16, 16), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(swatch)
+    draw.rounded_rectangle((1, 1, 15, 15), radius=3, fill=colour, outline=INK)
+    draw.rectangle((5, 5, 11, 11), fill=CARD_FACE)
+    return swatch
 
 
 def _phase_line(view: HorizonState) -> tuple[str, str]:
@@ -725,91 +776,6 @@ def _chain_words(view: HorizonState) -> str:
     return "Chain: " + ", ".join(links) if links else ""
 
 
-def _draw_status(
-    draw: ImageDraw.ImageDraw,
-    image: Image.Image,
-    view: HorizonState,
-    caption: Caption,
-    left: int,
-    right: int,
-    y: int,
-    height: int,
-) -> int:
-    """The phase, the piles, the result or whose turn it is, and the last play and chain."""
-    width = right - left
-    head, tail = _phase_line(view)
-    head = fit(head, 13, width, bold=True)
-    text(draw, (left, y), head, 13, TEXT, bold=True)
-    head_w = font(13, True).getlength(head + " ")
-    if head_w + font(12).getlength(tail) > width:
-        y += 17
-        head_w = 0
-    text(draw, (left + head_w, y + 1), tail, 12, MUTED)
-    y += 18
-    top = f" (top {view.discard[-1]})" if view.discard else ""
-    text(draw, (left, y), fit(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}", 12, width), 12, MUTED)
-    y += 20
-    lines: list[str] = []
-    if caption.result is not None:
-        lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
-    elif view.turn is None:
-        if view.winner is None:
-            lines = ["Draw"]
-        else:
-            name = caption.name(view.winner)
-            lines = [f"{name} wins"]
-            if font(15, True).getlength(lines[0]) > width - 20:  # a long name: "wins" on a line of its own
-                lines = [fit(name, 15, width - 20, bold=True), "wins"]
-    y = result_box(draw, lines, left, right, y)
-    if lines:
-        if caption.result is None and view.end:
-            for line in wrap(f"({view.end})", 12, width, max_lines=2):
-                text(draw, (left, y), line, 12, MUTED)
-                y += 15
-            y += 4
-    elif view.turn is not None:
-        paste(image, disc(8, seat_colour(view.turn)), (left + 9, y + 10))
-        status = fit(f"{caption.name(view.turn)} to move", 15, width - 26, bold=True)
-        text(draw, (left + 24, y + 10), status, 15, TEXT, bold=True, anchor="lm")
-        y += 24
-        hint = "Place a card face down on any empty space." if view.setup else "Place a card (or Swap), then roll."
-        for line in wrap(hint, 12, width, max_lines=2):
-            text(draw, (left, y), line, 12, MUTED)
-            y += 15
-        y += 4
-    play = _play_words(view, caption)
-    for words, lines_max in ((f"Last: {play}" if play else "", 2), (_chain_words(view), 4)):
-        for line in wrap(words, 12, width, max_lines=lines_max):
-            if y + 15 > height - 40:
-                break
-            text(draw, (left, y), line, 12, MUTED)
-            y += 15
-    return y
-
-
-def _draw_key(
-    draw: ImageDraw.ImageDraw, image: Image.Image, viewer: int | None, left: int, right: int, y: int, height: int
-) -> None:
-    """What the rims, the lock and the dots mean, at the bottom of the panel if there is room."""
-    entries: list[tuple[Image.Image | None, Colour | None, str]] = [
-        (None, FACE_UP_RIM, "face up (shown by a Mimic)"),
-    ]
-    if viewer in (0, 1):
-        entries.append((None, KNOWN_RIM, "face down, known to you"))
-    entries += [(_lock(), None, "locked by a Swap"), (_placer_dot(0), None, "who placed it")]
-    top = height - 10 - 17 * len(entries)
-    if top < y + 6:
-        return
-    for k, (sprite, colour, words) in enumerate(entries):
-        cy = top + 17 * k + 8
-        if sprite is not None:
-            paste(image, sprite, (left + 8, cy))
-        elif colour is not None:
-            draw.rounded_rectangle((left + 1, cy - 7, left + 15, cy + 7), radius=3, fill=colour, outline=INK)
-            draw.rectangle((left + 5, cy - 3, left + 11, cy + 3), fill=CARD_FACE)
-        text(draw, (left + 22, cy), fit(words, 11, right - left - 22), 11, MUTED, anchor="lm")
-
-
 __all__ = [
     "HEIGHT",
     "PANEL_LEFT",
@@ -821,7 +787,9 @@ __all__ = [
     "hand_box",
     "image_height",
     "label",
+    "last_play_marks",
     "mat_box",
+    "placer_dot_box",
     "seat_colour",
     "slot_box",
     "token_centre",

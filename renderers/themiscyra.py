@@ -11,7 +11,7 @@ and arrow sprites depend on few inputs, so they are painted once and pasted.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -28,17 +28,10 @@ from renderers.draw import (
     Colour,
     antialiased,
     arrow_layer,
-    clock_pill,
-    fit,
-    font,
-    header_lines,
     paste,
-    paused_banner,
-    result_box,
-    rounded_box,
     text,
-    wrap,
 )
+from renderers.panel import KeyEntry, Line, Panel, SeatCard, Strip, Turn, draw_panel
 
 SQUARE = 52  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -306,110 +299,77 @@ def draw(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Image.
         for square in _squares(state.stones[seat]):
             paste(image, _stone(seat, bool(state.rings >> square & 1)), square_centre(square))
     _draw_last(image, state)
-    _draw_panel(board, image, state, viewer, caption)
-    return image
+    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
-def _draw_panel(
-    draw: ImageDraw.ImageDraw, image: Image.Image, state: ThemiscyraState, viewer: int | None, caption: Caption
-) -> None:
-    """Title (and PAUSED), header, one box per player (stone, name, rings, stones, clock), then the status."""
-    left, right = PANEL_LEFT + 8, WIDTH - 10
-    width = right - left
-    text(draw, (left, 10), "Themiscyra", 26, TEXT, bold=True)
-    y = 48
-    if caption.paused:
-        y = paused_banner(draw, left, right, y, 32, 19, 10)
-    y = header_lines(draw, caption.header, left, width, y)
-    turn = THEMISCYRA.to_move(state)
-    clocks = caption.clocks
-    row, rings_row = 30, 28
-    clock_row = 24 if clocks else 0
-    box_height = row + rings_row + clock_row + 6
-    for seat in (0, 1):
-        border = HIGHLIGHT if seat == turn and caption.result is None else None
-        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=border)
-        mid = y + 4 + row // 2
-        paste(image, _icon(seat, 11), (left + 18, mid))
-        tags = (" (you)" if seat == viewer else "") + (" ▶" if seat == turn and caption.result is None else "")
-        room = width - 44 - font(17, True).getlength(tags)
-        name = fit(caption.name(seat), 17, room, bold=True)
-        text(draw, (left + 36, mid), name + tags, 17, TEXT, bold=True, anchor="lm")
-        line_mid = y + 4 + row + rings_row // 2 - 2
-        placed = len(state.rings_of(seat))
-        for k in range(max(PER_SEAT, placed)):
-            paste(image, _ring_icon(k < placed), (left + 18 + 21 * k, line_mid))
-        stones = state.stones[seat].bit_count()
-        text(draw, (right - 10, line_mid), f"{stones} stones", 13, MUTED, anchor="rm")
-        clock = clocks[seat] if clocks and seat < len(clocks) else None
-        if clock is not None:
-            line = clock.words
-            top = y + 4 + row + rings_row
-            clock_pill(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
-        y += box_height + 10
-    _draw_status(draw, image, state, caption, left, right, y + 2)
-
-
-def _draw_status(
-    draw: ImageDraw.ImageDraw,
-    image: Image.Image,
-    state: ThemiscyraState,
-    caption: Caption,
-    left: int,
-    right: int,
-    y: int,
-) -> None:
-    """The result (the caption's, or the game's) or whose turn it is; setup progress, the last turn, a key."""
-    width = right - left
-    turn = THEMISCYRA.to_move(state)
+def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel:
+    """The side panel's facts: a card per player (stone, rings, stones, clock), the status, the last turn."""
     outcome = THEMISCYRA.outcome(state)
-    lines: list[str] = []
-    if caption.result is not None:
-        lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
-    elif state.winner is not None:
-        lines = wrap(f"{caption.name(state.winner)} wins", 15, width - 20, bold=True, max_lines=2)
-    y = result_box(draw, lines, left, right, y)
-    if lines:
-        if caption.result is None and outcome is not None:
-            for line in wrap(f"({outcome.reason})", 12, width, max_lines=2):
-                text(draw, (left, y), line, 12, MUTED)
-                y += 15
-            y += 4
-    elif turn is not None:
-        paste(image, _icon(turn, 8), (left + 9, y + 10))
-        status = fit(f"{caption.name(turn)} to move", 15, width - 26, bold=True)
-        text(draw, (left + 24, y + 10), status, 15, TEXT, bold=True, anchor="lm")
-        y += 26
-    placed = state.rings.bit_count()
-    if state.setup:
-        text(draw, (left, y), f"Setup: {placed} of {RINGS} rings down", 13, TEXT, bold=True)
-        y += 18
-        if turn is not None and caption.result is None:
-            text(draw, (left, y), fit("Place 2 stones in a line, ring one", 12, width), 12, MUTED)
-            y += 18
-    elif turn is not None and caption.result is None:
-        for line in wrap(
-            "Place 2 stones in a line, then move one of your rings onto one of them", 12, width, max_lines=2
-        ):
-            text(draw, (left, y), line, 12, MUTED)
-            y += 15
-        y += 3
-    if state.last is not None:
-        y += 4
-        who = f" ({caption.name(state.last_seat)})" if state.last_seat is not None else ""
-        text(draw, (left, y), "Last turn" + fit(who, 13, width - font(13, True).getlength("Last turn")), 13, MUTED)
-        y += 18
-        text(draw, (left, y), turn_text(state.last), 20, TEXT, bold=True)
-        y += 30
-    if "areas" in caption.overlays and y + 20 <= HEIGHT:
-        swatch = (left, y + 1, left + 16, y + 15)
-        draw.rectangle(
-            swatch,
-            fill=_mix(SQUARE_LIGHT, AREA_TINTS[0], AREA_MIX),
-            outline=_mix(AREA_TINTS[0], INK, AREA_EDGE_DARKEN),
-            width=2,
+    live = caption.result is None and outcome is None and state.winner is None
+    turn = THEMISCYRA.to_move(state) if live else None
+    seats = []
+    for seat in (0, 1):
+        stones = state.stones[seat].bit_count()
+        seats.append(
+            SeatCard(
+                token=_icon(seat, 11),
+                name=caption.name(seat),
+                border=HIGHLIGHT,
+                to_move=seat == turn,
+                you=seat == viewer,
+                info=(Line(f"{stones} stone{'' if stones == 1 else 's'} · {len(state.rings_of(seat))} rings", 12),),
+                strip=Strip(20, partial(_paint_rings, len(state.rings_of(seat)))),
+                clock=caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None,
+            )
         )
-        text(draw, (left + 24, y + 8), fit("shaded: open areas", 12, width - 24), 12, MUTED, anchor="lm")
+    banner, note = caption.result, None
+    if banner is None and state.winner is not None:
+        banner = f"{caption.name(state.winner)} wins"
+        note = f"({outcome.reason})" if outcome is not None and outcome.reason else None
+    lead: list[Line] = []
+    if state.setup:
+        lead.append(Line(f"Setup: {state.rings.bit_count()} of {RINGS} rings down", 13, TEXT, bold=True))
+    notes: list[Line] = []
+    if turn is not None:
+        hint = "Place 2 stones in a line, ring one" if state.setup else (
+            "Place 2 stones in a line, then move one of your rings onto one of them")  # fmt: skip
+        notes.append(Line(hint, 12, max_lines=3))
+    if state.last is not None:
+        who = f" ({caption.name(state.last_seat)})" if state.last_seat is not None else ""
+        notes.append(Line(f"Last turn{who}", 13))
+        notes.append(Line(turn_text(state.last), 20, TEXT, bold=True, max_lines=1))
+    key = (KeyEntry("shaded: open areas", _area_swatch()),) if "areas" in caption.overlays else ()
+    return Panel(
+        title="Themiscyra",
+        header=caption.header,
+        paused=caption.paused,
+        seats=tuple(seats),
+        lead=tuple(lead),
+        banner=banner,
+        banner_note=note,
+        turn=Turn(_icon(turn, 8), f"{caption.name(turn)} to move") if turn is not None else None,
+        notes=tuple(notes),
+        key=key,
+    )
+
+
+def _paint_rings(placed: int, image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """A player's rings: gold on the board, outlined still to place."""
+    for k in range(max(PER_SEAT, placed)):
+        paste(image, _ring_icon(k < placed), (box[0] + 8 + 21 * k, (box[1] + box[3]) // 2))
+
+
+@cache
+def _area_swatch() -> Image.Image:
+    """The key's sample of an open area's shading."""
+    swatch = Image.new("RGBA", (17, 15), (0, 0, 0, 0))
+    ImageDraw.Draw(swatch).rectangle(
+        (0, 0, 16, 14),
+        fill=_mix(SQUARE_LIGHT, AREA_TINTS[0], AREA_MIX),
+        outline=_mix(AREA_TINTS[0], INK, AREA_EDGE_DARKEN),
+        width=2,
+    )
+    return swatch
 
 
 __all__ = [

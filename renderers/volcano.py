@@ -5,24 +5,27 @@ Each stack is seen from the side, bottom to top, every piece a pyramid layer who
 taller than three show their top three pieces and a count badge. Caps are black pyramids with a white rim on
 top of everything. The last turn is drawn as numbered arrows in the mover's colour, its landings as dashed
 squares and its captures as gold badges holding the captured piece; steps of the turn in progress are white
-arrows. Piece, cap and badge sprites depend on few inputs, so they are painted once and pasted.
+arrows. Arrows run from stack edge to stack edge, side by side when they join the same two squares, and
+their numbers sit where no piece is (`step_marks`, renderers/overlays.py). Piece, cap and badge sprites
+depend on few inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache, partial
+from itertools import chain
 
 from PIL import Image, ImageDraw
 
-from bot.clock import format_short
 from bot.games.volcano import COLOURS, SIZE, VOLCANO, Step, VolcanoState
+from bot.wording import listing
 from renderers.draw import (
-    ALERT,
     INK,
     MUTED,
     PANEL,
-    PANEL_BOX,
     SEAT_COLOURS,
     TEXT,
     WHITE,
@@ -31,18 +34,14 @@ from renderers.draw import (
     Point,
     antialiased,
     arrow_layer,
-    clock_pill,
     disc,
-    fit,
     font,
-    header_lines,
     paste,
-    paused_badge,
-    result_box,
-    rounded_box,
+    seat_token,
     text,
-    wrap,
 )
+from renderers.overlays import Box, arrow_box, box_at, grow, head_box, intersects, line_boxes, place, trim
+from renderers.panel import Line, Panel, SeatCard, Strip, Turn, draw_panel
 
 SQUARE = 104  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -232,29 +231,206 @@ def _draw_stack(image: Image.Image, square: int, stack: tuple[str, ...], capped:
         image.paste(cap, (cx - cap.width // 2, base - cap.height + 3), cap)
 
 
+ARROW_SHAFT, ARROW_HEAD_W, ARROW_HEAD_L, ARROW_RIM = 9, 26, 20, 2.5
+ARROW_GAP = 4  # an arrow stops this far short of a stack's box
+ARROW_MIN = 28  # shortest arrow: its head and a stub of shaft, even between two tall stacks
+LANE = 28  # arrows over the same two squares (a step and its return, two turns) are this far apart: a
+# number on one clears the heads of the next
+LABEL = 22  # a step number's disc, the side of its box
+_BESIDE = (0, 15, -15, 24, -24, 33, -33, 42, -42)  # label candidates: px beside the arrow, outer side first
+
+
+@dataclass(frozen=True, slots=True)
+class StepMark:
+    """One step's arrow as drawn (tail to tip, trimmed to the stacks and moved into its lane) and where its
+    number goes (`label`, None when the turn has one step)."""
+
+    step: str
+    tail: Point
+    tip: Point
+    colour: Colour
+    badge: Colour
+    number: int
+    label: Box | None
+
+    @property
+    def head(self) -> Box:
+        return head_box(self.tail, self.tip, ARROW_HEAD_W, ARROW_HEAD_L, ARROW_RIM)
+
+    @property
+    def box(self) -> Box:
+        return arrow_box(self.tail, self.tip, ARROW_SHAFT, ARROW_HEAD_W, ARROW_HEAD_L, ARROW_RIM)
+
+
+@lru_cache(maxsize=4096)
+def stack_box(square: int, stack: tuple[str, ...], capped: bool) -> Box | None:
+    """The box a square's drawn stack covers (its top three pieces and its cap), None for an empty square."""
+    if not stack and not capped:
+        return None
+    cx, cy = square_centre(square)
+    base = cy + STACK_BASE
+    left, right, top, bottom = float(cx), float(cx), float(base), float(base + 2)
+    for piece in stack[-SHOWN:]:  # the sprites _draw_stack pastes
+        side = PIECE_W[piece[1]] + 4
+        left, right = min(left, cx - side // 2), max(right, cx - side // 2 + side)
+        top = base - PIECE_H[piece[1]] - 2
+        base -= PIECE_H[piece[1]]
+    if capped:  # the cap sprite is 38 x 31
+        left, right, top, bottom = min(left, cx - 19), max(right, cx + 19), base - 28, max(bottom, base + 3)
+    return left, top, right, bottom
+
+
+def piece_boxes(state: VolcanoState) -> dict[int, Box]:
+    """Each occupied square's stack box: what no step number may cover."""
+    caps = set(state.caps)
+    boxes = {s: stack_box(s, stack, s in caps) for s, stack in enumerate(state.board)}
+    return {s: box for s, box in boxes.items() if box is not None}
+
+
+def badge_boxes(state: VolcanoState) -> list[Box]:
+    """The count badges of tall stacks and the capture badges: they explain their squares, so stay clear too."""
+    boxes: list[Box] = []
+    for square, stack in enumerate(state.board):
+        if len(stack) > SHOWN:
+            cx, cy = square_centre(square)
+            left, top = cx - SQUARE // 2 + 5, cy - SQUARE // 2 + 5
+            boxes.append((left, top, left + (26 if len(stack) < 10 else 32), top + 20))
+    for square, _ in state.captured_last:
+        cx, cy = square_centre(square)
+        boxes.append(box_at((cx + SQUARE // 2 - 20, cy - SQUARE // 2 + 20), 38))
+    return boxes
+
+
+def _arrow_line(src: int, dst: int, lane: float, blocked: list[Box]) -> tuple[Point, Point]:
+    """Tail and tip of a step's arrow: centre to centre moved `lane` px sideways, from where it leaves the
+    stack it starts on to where it meets the stack (or badge) it points at (`overlays.trim`), no nearer
+    either centre than a fifth of the way. One shorter than ARROW_MIN grows backwards, over the square the
+    cap left, never over the one it explains. Its length is rounded to 4 px so that sprites repeat."""
+    (sx, sy), (ex, ey) = square_centre(src), square_centre(dst)
+    low_x, low_y = square_centre(min(src, dst))
+    high_x, high_y = square_centre(max(src, dst))
+    norm = math.dist((low_x, low_y), (high_x, high_y))
+    nx, ny = -(high_y - low_y) / norm * lane, (high_x - low_x) / norm * lane  # sideways, the same for a return
+    start, end = (sx + nx, sy + ny), (ex + nx, ey + ny)
+    low, high = trim(start, end, blocked, ARROW_GAP)
+    low, high = max(low, 0.2), min(high, 0.8)
+    low = min(low, high - ARROW_MIN / norm)
+    length = max(4, round((high - low) * norm / 4) * 4)
+    ux, uy = (ex - sx) / norm, (ey - sy) / norm
+    tip = (start[0] + (end[0] - start[0]) * high, start[1] + (end[1] - start[1]) * high)
+    return (tip[0] - ux * length, tip[1] - uy * length), tip
+
+
+def _distance(point: Point, start: Point, end: Point) -> float:
+    """How far `point` is from the segment start-end."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    t = ((point[0] - start[0]) * dx + (point[1] - start[1]) * dy) / ((dx * dx + dy * dy) or 1.0)
+    t = max(0.0, min(1.0, t))
+    return math.dist(point, (start[0] + dx * t, start[1] + dy * t))
+
+
+def _label_candidates(tail: Point, tip: Point, outward: float, squares: tuple[int, int], within: Box) -> Iterator[Box]:
+    """Where a step's number may go, best first: on the shaft from its tail on (up to the head's base,
+    never over its point), beside it (its outer side first) or a little behind the tail; last, on the grid
+    lines at the sides of the two squares it joins, which no stack reaches, nearest the arrow first. Only
+    boxes inside `within`."""
+    length = math.dist(tail, tip) or 1.0
+    ux, uy = (tip[0] - tail[0]) / length, (tip[1] - tail[1]) / length
+    side = -1 if outward < 0 else 1
+    centres = (
+        (round(tail[0] + ux * along - uy * beside * side), round(tail[1] + uy * along + ux * beside * side))
+        for along, beside in _offsets(max(0, round(length) - ARROW_HEAD_L - 4))
+    )
+    for centre in chain(centres, _slots(squares, tail, tip)):
+        box = box_at(centre, LABEL)
+        if within[0] <= box[0] and box[2] <= within[2] and within[1] <= box[1] and box[3] <= within[3]:
+            yield box
+
+
+def _slots(squares: tuple[int, int], tail: Point, tip: Point) -> Iterator[tuple[int, int]]:
+    """Points on the grid lines at the sides of these squares, nearest the arrow first (made when asked)."""
+    slots = []
+    for square in squares:
+        left, top, right, _ = square_box(square)
+        slots += [(edge, top + SQUARE // 2 + dy) for dy in (0, 36, -36) for edge in (left, right)]
+    yield from sorted(slots, key=lambda centre: _distance(centre, tail, tip))
+
+
 @cache
-def _arrow(dx: int, dy: int, colour: Colour) -> Image.Image:
-    """A step's arrow sprite: steps come in 8 directions and one length, so each is painted once per colour."""
+def _offsets(reach: int) -> tuple[tuple[int, int], ...]:
+    """(along, beside) px from a tail for a number's places, cheapest first: along the shaft up to `reach`
+    costs its length, behind the tail twice that, and beside it one and a half times the distance."""
+    scored: list[tuple[float, int, tuple[int, int]]] = []
+    for along in range(-24, reach + 1, 4):
+        for beside in _BESIDE:
+            cost = (2 * -along if along < 0 else along) + 1.5 * abs(beside)
+            scored.append((cost, len(scored), (along, beside)))
+    return tuple(offset for _, _, offset in sorted(scored))
+
+
+def step_marks(state: VolcanoState) -> tuple[StepMark, ...]:
+    """The arrows of the last turn (the mover's colour) and of the turn in progress (white), and their numbers.
+
+    Arrows over the same two squares share them in lanes LANE px apart, so a step and its return, or the
+    same step in two turns, never lie on top of each other. Numbers follow `overlays.place`: on or beside
+    their arrow, clear of every stack and badge and of the numbers placed before them, and of arrow heads
+    and other arrows where they can be.
+    """
+    mover = seat_colour(state.last_seat) if state.last_seat is not None else WHITE
+    turn = seat_colour(state.turn) if state.turn is not None else WHITE
+    wanted = [(step, mover, mover, k, len(state.last_steps) > 1) for k, step in enumerate(state.last_steps)]
+    wanted += [(step, WHITE, turn, k, len(state.steps) > 1) for k, step in enumerate(state.steps)]
+    parsed = [Step.parse(step) for step, *_ in wanted]
+    pairs = [frozenset((p.src, p.dst)) for p in parsed]
+    blocked = [*piece_boxes(state).values(), *badge_boxes(state)]
+    lines, lanes = [], []
+    for k, parsed_step in enumerate(parsed):
+        lane = (pairs[:k].count(pairs[k]) - (pairs.count(pairs[k]) - 1) / 2) * LANE
+        lanes.append(lane)
+        lines.append(_arrow_line(parsed_step.src, parsed_step.dst, lane, blocked))
+    heads = [head_box(tail, tip, ARROW_HEAD_W, ARROW_HEAD_L, 0) for tail, tip in lines]  # their fill, not rim
+    shafts = [line_boxes(tail, tip, ARROW_SHAFT) for tail, tip in lines]
+    board = (BOARD_LEFT, BOARD_TOP, BOARD_LEFT + BOARD_SIDE, BOARD_TOP + BOARD_SIDE)
+    marks = []
+    for k, (step, colour, badge, number, numbered) in enumerate(wanted):
+        tail, tip = lines[k]
+        label = None
+        if numbered:
+            outward = lanes[k] if parsed[k].src < parsed[k].dst else -lanes[k]
+            ends = (*square_box(parsed[k].src), *square_box(parsed[k].dst))
+            near = grow((min(ends[0::4]), min(ends[1::4]), max(ends[2::4]), max(ends[3::4])), 60)
+            within = (max(near[0], board[0]), max(near[1], board[1]), min(near[2], board[2]), min(near[3], board[3]))
+            others = chain(heads[:k], heads[k + 1 :], *shafts[:k], *shafts[k + 1 :])  # the other arrows
+            label = place(
+                _label_candidates(tail, tip, outward, (parsed[k].src, parsed[k].dst), within),
+                [box for box in blocked if intersects(box, near)],
+                [box for box in others if intersects(box, near)],
+            )
+            blocked.append(label)
+        marks.append(StepMark(step, tail, tip, colour, badge, number + 1, label))
+    return tuple(marks)
+
+
+@lru_cache(maxsize=512)
+def _arrow(dx: int, dy: int, length: int, colour: Colour) -> Image.Image:
+    """A step's arrow sprite, for a direction (dx, dy in -1..1) and a length (a multiple of 4 px)."""
     angle = -math.degrees(math.atan2(dy, dx))
-    return arrow_layer(math.hypot(dx, dy), angle, colour, shaft=9, head_width=26, head_length=20)
+    return arrow_layer(length, angle, colour, shaft=ARROW_SHAFT, head_width=ARROW_HEAD_W, head_length=ARROW_HEAD_L,
+                       outline_width=ARROW_RIM)  # fmt: skip
 
 
-def _step_points(step: str) -> tuple[Point, Point]:
-    """Start and tip of a step's arrow: centre to centre, cut short at both ends."""
-    parsed = Step.parse(step)
-    (sx, sy), (dx, dy) = square_centre(parsed.src), square_centre(parsed.dst)
-    return (sx + (dx - sx) * 0.22, sy + (dy - sy) * 0.22), (sx + (dx - sx) * 0.72, sy + (dy - sy) * 0.72)
-
-
-def _draw_steps(image: Image.Image, steps: tuple[str, ...], colour: Colour, badge: Colour) -> None:
-    """One arrow per step; numbered on their tails when there are several."""
-    points = [_step_points(step) for step in steps]
-    for start, end in points:
-        layer = _arrow(round(end[0] - start[0]), round(end[1] - start[1]), colour)
-        paste(image, layer, (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2)))
-    if len(steps) > 1:
-        for k, (start, _) in enumerate(points):
-            paste(image, _number(k + 1, badge), (round(start[0]), round(start[1])))
+def _draw_steps(image: Image.Image, marks: tuple[StepMark, ...]) -> None:
+    """Every arrow, then every number over them."""
+    for mark in marks:
+        (tx, ty), (hx, hy) = mark.tail, mark.tip
+        direction = (round(math.copysign(1, hx - tx)) if abs(hx - tx) > 1 else 0,
+                     round(math.copysign(1, hy - ty)) if abs(hy - ty) > 1 else 0)  # fmt: skip
+        layer = _arrow(*direction, round(math.dist(mark.tail, mark.tip)), mark.colour)
+        paste(image, layer, (round((tx + hx) / 2), round((ty + hy) / 2)))
+    for mark in marks:
+        if mark.label is not None:
+            centre = (round((mark.label[0] + mark.label[2]) / 2), round((mark.label[1] + mark.label[3]) / 2))
+            paste(image, _number(mark.number, mark.badge), centre)
 
 
 def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Image:
@@ -267,11 +443,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
     for square, stack in enumerate(state.board):
         if stack or square in caps:
             _draw_stack(image, square, stack, square in caps)
-    if state.last_steps:
-        _draw_steps(image, state.last_steps, mover, mover)
-    if state.steps:
-        turn_colour = seat_colour(state.turn) if state.turn is not None else WHITE
-        _draw_steps(image, state.steps, WHITE, turn_colour)
+    _draw_steps(image, step_marks(state))  # both turns at once: their arrows share lanes
     for square, stack in enumerate(state.board):  # over the arrows, like the capture badges
         if len(stack) > SHOWN:
             badge = _count_badge(len(stack))
@@ -280,8 +452,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
     for square, piece in state.captured_last:
         cx, cy = square_centre(square)
         paste(image, _capture_badge(piece), (cx + SQUARE // 2 - 20, cy - SQUARE // 2 + 20))
-    _draw_panel(ImageDraw.Draw(image), image, state, viewer, caption)
-    return image
+    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
 def groups(pieces: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[str]]:
@@ -304,6 +475,11 @@ def groups(pieces: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[tuple[s
     loose = [p for z in "321" for p in left[z][m:]]
     loose.sort(key=lambda p: (COLOURS.index(p[0]), -int(p[1])))
     return solid, mixed, loose
+
+
+def _paint_captures(pieces: tuple[str, ...], image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """A seat card's strip: its captured pieces standing on the box's floor."""
+    _draw_captures(image, pieces, box[0], box[3] - 1, box[2])
 
 
 def _draw_captures(image: Image.Image, pieces: tuple[str, ...], x: int, bottom: int, right: int) -> None:
@@ -334,111 +510,71 @@ def _draw_captures(image: Image.Image, pieces: tuple[str, ...], x: int, bottom: 
         last_gap = False
 
 
-def _draw_panel(
-    draw: ImageDraw.ImageDraw, image: Image.Image, state: VolcanoState, viewer: int | None, caption: Caption
-) -> None:
-    """Title (and PAUSED), header, one box per seat, then whose turn or the result and the last turn."""
-    left, right = PANEL_LEFT + 8, WIDTH - 10
-    width = right - left
-    text(draw, (left, 10), "Volcano", 26, TEXT, bold=True)
-    if caption.paused:
-        paused_badge(draw, right)
-    y = 48
-    y = header_lines(draw, caption.header, left, width, y)
-    seats = state.seats
-    clocks = caption.clocks
-    compact = seats > 3
-    name_size = 15 if compact else 17
-    row = 22 if compact else 28  # name line
-    pieces_row = 30 if compact else 36
-    clock_row = 22 if clocks and not compact else 0  # compact boxes show the clock beside the captures
-    box_height = row + pieces_row + clock_row + 8
-    gap = 6 if compact else 10
-    turn = VOLCANO.to_move(state)
-    scores = VOLCANO.scores(state)
-    for seat in range(seats):
-        colour = seat_colour(seat)
-        resigned = seat in state.resigned
-        rounded_box(draw, (left, y, right, y + box_height), PANEL_BOX, border=colour if seat == turn else None)
-        mid = y + 4 + row // 2
-        paste(image, disc(8 if compact else 10, colour), (left + 16, mid))
-        score = f"{scores[seat]:g}"
-        score_size = 18 if compact else 22
-        score_w = font(score_size, True).getlength(score)
-        tags = (" (you)" if seat == viewer else "") + (" ▶" if seat == turn else "")
-        room = width - 44 - score_w - font(name_size, True).getlength(tags)
-        if resigned:
-            resigned_w = font(12, True).getlength("resigned")
-            room -= resigned_w + 8
-            text(draw, (right - 16 - score_w, mid), "resigned", 12, ALERT, bold=True, anchor="rm")
-        name = fit(caption.name(seat), name_size, room, bold=True)
-        text(draw, (left + 30, mid), name + tags, name_size, MUTED if resigned else TEXT, bold=True, anchor="lm")
-        text(draw, (right - 10, mid), score, score_size, TEXT, bold=True, anchor="rm")
-        bottom = y + 4 + row + pieces_row - 6
-        limit = right - 8
-        clock = clocks[seat] if clocks and seat < len(clocks) else None
-        if clock is not None and compact:
-            short = f"{format_short(clock.move_seconds)} + {format_short(clock.reserve_seconds)}"
-            short_w = round(font(12, True).getlength(short))
-            clock_pill(draw, clock, short, (right - short_w - 16, bottom - 15, right - 6, bottom + 3), 12)
-            limit = right - short_w - 22
-        if state.captures[seat]:
-            _draw_captures(image, state.captures[seat], left + 10, bottom, limit)
-        else:
-            text(draw, (left + 12, bottom), "no captures", 12, MUTED, anchor="ls")
-        if clock is not None and not compact:
-            line = clock.words
-            top = y + 4 + row + pieces_row
-            clock_pill(draw, clock, fit(line, 13, width - 24), (left + 6, top - 1, right - 6, top + 19), 13)
-        y += box_height + gap
-    _draw_status(draw, image, state, caption, left, right, y + 2)
-
-
-def _draw_status(
-    draw: ImageDraw.ImageDraw, image: Image.Image, state: VolcanoState, caption: Caption, left: int, right: int, y: int
-) -> None:
-    """The result (the caption's, or the game's), or whose turn it is; then the last turn and this turn."""
-    width = right - left
-    turn = VOLCANO.to_move(state)
+def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
+    """The side panel's facts: a card per seat (score, captures, clock), the result or the turn, the turns."""
     outcome = VOLCANO.outcome(state)
-    lines: list[str] = []
-    if caption.result is not None:
-        lines = wrap(caption.result, 15, width - 20, bold=True, max_lines=3)
-    elif outcome is not None:
+    live = caption.result is None and outcome is None
+    turn = VOLCANO.to_move(state) if live else None
+    scores = VOLCANO.scores(state)
+    seats = []
+    for seat in range(state.seats):
+        captured = state.captures[seat]
+        seats.append(
+            SeatCard(
+                token=seat_token(seat, 11),
+                name=caption.name(seat),
+                border=seat_colour(seat),
+                to_move=seat == turn,
+                you=seat == viewer,
+                score=f"{scores[seat]:g}",
+                tag="resigned" if seat in state.resigned else None,
+                info=() if captured else (Line("no captures", 12),),
+                strip=Strip(30, partial(_paint_captures, captured)) if captured else None,
+                clock=caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None,
+            )
+        )
+    banner, note = caption.result, None
+    if banner is None and outcome is not None:
         winners = sorted(outcome.winners)
         best = max((outcome.scores[s] for s in winners), default=0)
         if not winners:
-            headline = "Game over: nobody wins"
+            banner = "Game over: nobody wins"
         elif len(winners) == 1:
-            headline = f"{caption.name(winners[0])} wins with {best:g}"
+            banner = f"{caption.name(winners[0])} wins with {best:g}"
         else:
-            headline = f"{', '.join(caption.name(s) for s in winners)} share the win with {best:g}"
-        lines = wrap(headline, 15, width - 20, bold=True, max_lines=3)
-    y = result_box(draw, lines, left, right, y)
-    if lines:
-        if caption.result is None and state.end:
-            for line in wrap(f"({state.end})", 12, width, max_lines=2):
-                text(draw, (left, y), line, 12, MUTED)
-                y += 15
-            y += 2
-    elif turn is not None:
-        paste(image, disc(8, seat_colour(turn)), (left + 9, y + 10))
-        text(draw, (left + 24, y + 10), fit(f"{caption.name(turn)} to move", 15, width - 26, bold=True), 15, TEXT,
-             bold=True, anchor="lm")  # fmt: skip
-        y += 24
+            banner = f"{listing([caption.name(s) for s in winners])} share the win with {best:g}"
+        note = f"({state.end})" if state.end else None
+    notes: list[Line] = []
     if state.steps:
-        for line in wrap(f"This turn (white): {', '.join(state.steps)}", 12, width, max_lines=2):
-            text(draw, (left, y), line, 12, TEXT)
-            y += 15
+        notes.append(Line(f"This turn (white): {', '.join(state.steps)}", 12, TEXT, max_lines=3))
     if state.last_steps and state.last_seat is not None:
         taken = len(state.captured_last)
         got = f" · captured {taken}" if taken else ""
-        last = f"Last: {caption.name(state.last_seat)} {', '.join(state.last_steps)}{got}"
-        for line in wrap(last, 12, width, max_lines=2):
-            if y + 14 > HEIGHT:
-                break
-            text(draw, (left, y), line, 12, MUTED)
-            y += 15
+        notes.append(Line(f"Last: {caption.name(state.last_seat)} {', '.join(state.last_steps)}{got}", 12, max_lines=3))
+    return Panel(
+        title="Volcano",
+        header=caption.header,
+        paused=caption.paused,
+        seats=tuple(seats),
+        banner=banner,
+        banner_note=note,
+        turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
+        notes=tuple(notes),
+    )
 
 
-__all__ = ["HEIGHT", "PANEL_LEFT", "WIDTH", "draw", "groups", "seat_colour", "square_box", "square_centre"]
+__all__ = [
+    "HEIGHT",
+    "PANEL_LEFT",
+    "WIDTH",
+    "StepMark",
+    "badge_boxes",
+    "draw",
+    "groups",
+    "piece_boxes",
+    "seat_colour",
+    "square_box",
+    "square_centre",
+    "stack_box",
+    "step_marks",
+]

@@ -14,7 +14,7 @@ from bot import posts
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.horizon import card_name
-from renderers import render
+from renderers import describe, render
 from tests.discord_fake import DiscordFake
 from tests.discord_helpers import PNG, boards
 
@@ -65,6 +65,7 @@ async def test_whole_games_through_the_menus_and_typed_moves_never_show_a_hidden
         after = await bot.matches.get(1)
         caption = posts.caption(bot.matches, after, 0.0)
         assert new[0].attachments[0].data == render("horizon", scrambled(after.state), caption=caption)
+        assert new[0].attachments[0].description == describe("horizon", scrambled(after.state), caption)  # alt text too
         if move.startswith(("place", "swap")):
             card = move.split()[1] if move.startswith("place") else move.split()[2]
             for message in new:

@@ -213,6 +213,7 @@ WORDS = st.one_of(
             "--move",
             "--reserve",
             "--areas",
+            "--text",
             "--no-house",
             "1",
             "0",

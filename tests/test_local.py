@@ -447,3 +447,24 @@ async def test_a_failure_inside_the_bot_is_answered_in_one_line_not_a_traceback(
     assert await terminal.handle("games") is True
     assert out[-1] == "✗ Something went wrong on our side (the details are in the log); try another command."
     assert "the terminal command 'games' failed" in caplog.text and "RecursionError" in caplog.text
+
+
+async def test_board_text_prints_the_position_in_words(
+    terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    """`board --text` (any game) prints renderers/alt_text.py's text board and saves no picture."""
+    from bot import posts
+    from renderers.alt_text import text_board
+
+    await run(terminal, out, "fish new alice bob --seed 5")
+    await run(terminal, out, "fish move a1")
+    saved = len(terminal.saved)
+    words = await run(terminal, out, "fish board --text")
+    match = await service.get(1)
+    assert words == text_board("fish", match.state, posts.caption(service, match, service.time.now()))
+    assert words.startswith('"1, 2, 3" board, Match #1.\n') and "Row A: A1 1 fish with an orange token" in words
+    assert "Last move: alice places a token on A1." in words and len(terminal.saved) == saved
+    await run(terminal, out, "themiscyra new alice bob")  # its first board is saved
+    stones = await run(terminal, out, "themiscyra board --areas --text")
+    assert "Row 10: a10 to j10 empty." in stones and len(terminal.saved) == saved + 1
+    assert await run(terminal, out, "themiscyra moves --text") == "✗ Unknown option --text for this command."

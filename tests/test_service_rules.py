@@ -102,6 +102,7 @@ async def test_the_move_that_ends_the_game_scores_it_and_later_moves_are_refused
     assert recorder.kinds() == ["started", "moved", "moved", "over"]
     assert match.result == Outcome((1.0, 0.0), frozenset({0}), "reached 5")
     assert posts.result_line(match) == "Game over: alice wins (reached 5)."
+    assert posts.header(service, match) == f"Match #{match.id}"  # the board's header outside a death match
     stored = await service.store.load_match(match.id)
     assert stored is not None and stored.status == OVER and stored.result == match.result and stored.ply == 3
     assert service.running() == [] and service.running_match(match.id) is None
@@ -639,6 +640,13 @@ async def test_a_series_won_2_1_after_three_games(service: MatchService) -> None
         await _win(service, (await _current(service, series.id)).id, winner)
     assert recorder.notices[-1].lines == ("bob wins the death match, 1–2 in games.",)
     assert series.result == Outcome((1.0, 2.0), frozenset({1}), "1–2 in games")
+    games = [await service.get(match_id) for match_id in series.games]
+    # the final board says who won the series; the boards of earlier games keep their score
+    assert [posts.header(service, game) for game in games] == [
+        "Death match · game 1 of 3 · alice 1 – bob 2",
+        "Death match · game 2 of 3 · alice 1 – bob 2",
+        "Death match · game 3 of 3 · bob wins the death match, 1–2 in games.",
+    ]
 
 
 async def test_one_win_and_two_draws_win_the_series_1_0(service: MatchService) -> None:

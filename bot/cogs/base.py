@@ -27,9 +27,11 @@ from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, Place, computer
 from bot.service import CLAIM_AFTER, MatchService, ServiceError
 from bot.wording import plural
-from renderers import Caption, render
+from renderers import Caption, describe, render
+from renderers.alt_text import text_board
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS]
+TEXT_HELP = "the position in words (for a screen reader), only for you, instead of the picture"
 
 
 class Refusal(ServiceError):
@@ -214,21 +216,35 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         ]
         return [(done + m, True) for m in ranked[:25]]
 
-    @app_commands.command(description="Show the board of a match")
-    @app_commands.describe(match="match number (default: this thread's match or yours)")
-    async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        await self.show_board(interaction, match)
+    @app_commands.command(description="Show the board of a match; text gives the position in words instead")
+    @app_commands.describe(match="match number (default: this thread's match or yours)", text=TEXT_HELP)
+    async def board(self, interaction: discord.Interaction, match: int | None = None, text: bool = False) -> None:
+        await self.show_board(interaction, match, text=text)
 
     async def show_board(
-        self, interaction: discord.Interaction, match: int | None, overlays: frozenset[str] = frozenset()
+        self,
+        interaction: discord.Interaction,
+        match: int | None,
+        overlays: frozenset[str] = frozenset(),
+        *,
+        text: bool = False,
     ) -> None:
         found = await self._match(interaction, match, mine=True)
-        await views.defer_public(interaction)
         now = discord.utils.utcnow().timestamp()
+        if text:  # the position in words, for a screen reader: only the asker sees it
+            board = text_board(found.game, found.state, posts.caption(self.service, found, now))
+            first, *more = limits.split(discord.utils.escape_markdown(board))
+            await interaction.response.send_message(first, ephemeral=True, allowed_mentions=limits.NOBODY)
+            for part in more:
+                await interaction.followup.send(part, ephemeral=True, allowed_mentions=limits.NOBODY)
+            return
+        await views.defer_public(interaction)
         post = await asyncio.to_thread(posts.build, self.service, found, [], now, overlays)
         await interaction.followup.send(
             post.text,
-            file=discord.File(io.BytesIO(post.png), filename=f"{found.game}-{found.id}-{found.ply}.png"),
+            file=discord.File(
+                io.BytesIO(post.png), filename=f"{found.game}-{found.id}-{found.ply}.png", description=post.description
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -322,9 +338,10 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         game: Any = self.service.games[self.game_key]
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await asyncio.to_thread(rules_picture, self.game_key)
-        await interaction.followup.send(
-            game.rules_card, file=discord.File(io.BytesIO(png), filename=f"{self.game_key}-board.png"), ephemeral=True
+        picture = discord.File(
+            io.BytesIO(png), filename=f"{self.game_key}-board.png", description=rules_description(self.game_key)
         )
+        await interaction.followup.send(game.rules_card, file=picture, ephemeral=True)
 
 
 class TwoPlayerCog(GameCog):
@@ -410,4 +427,13 @@ def rules_picture(game_key: str) -> bytes:
     """A fresh board from a fixed seed: it shows every coordinate."""
     game = GAMES[game_key]
     state = game.new(game.min_players, 0)
-    return render(game_key, state, caption=Caption(header="The board and its coordinates"))
+    return render(game_key, state, caption=RULES_CAPTION)
+
+
+def rules_description(game_key: str) -> str:
+    """The alt text of `rules_picture`."""
+    game = GAMES[game_key]
+    return describe(game_key, game.new(game.min_players, 0), RULES_CAPTION)
+
+
+RULES_CAPTION = Caption(header="The board and its coordinates")

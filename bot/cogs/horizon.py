@@ -23,7 +23,7 @@ from bot.games.horizon import HORIZON, card_name
 from bot.models import Match
 from bot.service import MatchService, ServiceError
 from bot.views import Guarded
-from renderers import Caption, render
+from renderers import Caption, describe, render
 
 
 def _seat(match: Match, interaction: discord.Interaction) -> int:
@@ -157,9 +157,9 @@ class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Ho
         await interaction.response.defer(ephemeral=True, thinking=True)
         caption = Caption(names=found.names, header=f"Match #{found.id} · only you see this")
         png = await asyncio.to_thread(render, self.game_key, found.state, seat, caption=caption)
-        await interaction.followup.send(
-            hand_text(found, seat), file=discord.File(io.BytesIO(png), filename="hand.png"), ephemeral=True
-        )
+        described = describe(self.game_key, found.state, caption, viewer=seat)  # its owner's cards, no one else's
+        picture = discord.File(io.BytesIO(png), filename="hand.png", description=described)
+        await interaction.followup.send(hand_text(found, seat), file=picture, ephemeral=True)
 
     @app_commands.command(description="Place a card from your hand face down: pick the card, then the space")
     @app_commands.describe(match="match number, if you play several")

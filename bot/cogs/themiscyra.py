@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_app
-from bot.cogs.base import TwoPlayerCog
+from bot.cogs.base import TEXT_HELP, TwoPlayerCog
 from bot.games.themiscyra import SQUARE_NAMES, THEMISCYRA
 
 _SQUARE = re.compile(r"[a-j](?:10|[1-9])(?!\d)")
@@ -20,9 +20,13 @@ class ThemiscyraCog(TwoPlayerCog, group_name="themiscyra", group_description="Th
     game_key = "themiscyra"
 
     @app_commands.command(description="Show the board of a match; areas shades the open areas rings move through")
-    @app_commands.describe(match="match number (default: this thread's match or yours)", areas="shade the open areas")
-    async def board(self, interaction: discord.Interaction, match: int | None = None, areas: bool = False) -> None:
-        await self.show_board(interaction, match, frozenset({"areas"}) if areas else frozenset())
+    @app_commands.describe(
+        match="match number (default: this thread's match or yours)", areas="shade the open areas", text=TEXT_HELP
+    )
+    async def board(
+        self, interaction: discord.Interaction, match: int | None = None, areas: bool = False, text: bool = False
+    ) -> None:
+        await self.show_board(interaction, match, frozenset({"areas"}) if areas else frozenset(), text=text)
 
     def suggest(self, state: Any, current: str) -> list[tuple[str, bool]]:
         """Stone pairs (partial: no ply) until two stones are typed, then that pair's complete turns."""

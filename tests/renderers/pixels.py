@@ -1,19 +1,21 @@
 """Pixel probes for the renderer tests: count a colour in a box, find the panel's seat boxes, measure text ink.
 
 They let a test say where a marker is drawn and in what colour, rather than only that the image changed.
-Boxes are (left, top, right, bottom) with right and bottom excluded, as `Image.crop` takes them.
+Boxes are (left, top, right, bottom) with right and bottom excluded, as `Image.crop` takes them. The side
+panel's parts are found on its layout (renderers/panel.py `lay_out`): `cards`, `texts_in`, `name_text`.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 from PIL import Image, ImageChops
 
-from renderers.draw import PANEL, PANEL_BOX
+from renderers.draw import PANEL, PANEL_BOX, Colour
+from renderers.panel import Layout, PlacedText, Strip
 
 Box = tuple[int, int, int, int]
-Colour = tuple[int, int, int]
 
 SEAT_BOX_MIN = 40
 """A seat's box in a panel is at least this tall; text lines, pills and banners are shorter."""
@@ -112,3 +114,59 @@ def ink_right(image: Image.Image, box: Box, colour: Colour, tolerance: int = 24)
     """The x just right of the last pixel near `colour` in `box` (its left edge if there is none)."""
     bounds = ink_bounds(image, box, colour, tolerance)
     return box[0] if bounds is None else bounds[2]
+
+
+# --- the side panel, as laid out ---
+
+
+def cards(layout: Layout) -> list[tuple[Box, Colour | None]]:
+    """The seat cards of a laid-out panel, top to bottom: each card's box as `Image.crop` takes it (a rounded
+    box is drawn on its right and bottom edges too, so those are one more) and its border (None: no border)."""
+    return [((x0, y0, x1 + 1, y1 + 1), border) for (x0, y0, x1, y1), fill, border in layout.boxes if fill == PANEL_BOX]
+
+
+def inside(inner: Box, outer: Box) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def texts_in(layout: Layout, box: Box) -> list[PlacedText]:
+    """The laid-out texts whose boxes lie inside `box`, in layout order."""
+    return [placed for placed in layout.texts if inside(placed.box, box)]
+
+
+def name_text(layout: Layout, box: Box, name: str) -> PlacedText:
+    """The name line of the seat card at `box`: its one text that starts with the seat's name."""
+    (found,) = [placed for placed in texts_in(layout, box) if placed.words.startswith(name)]
+    return found
+
+
+def strip_box(layout: Layout, strip: Strip) -> Box:
+    """Where a panel strip (a row of sprites, such as dice) was laid out, as `Image.crop` takes it."""
+    (found,) = [box for placed, box in layout.strips if placed is strip]
+    return found[0], found[1], found[2] + 1, found[3] + 1
+
+
+def shown_whole(placed: PlacedText) -> bool:
+    """A laid-out text's lines hold every character of its words (wrapping only drops the spaces)."""
+    return "".join("".join(placed.lines).split()) == "".join(placed.words.split())
+
+
+def check_the_mover(
+    image: Image.Image, layout: Layout, names: Sequence[str], mover: int | None, colour: Colour
+) -> None:
+    """The seat cards of `layout`, painted on `image`, mark seat `mover` (None: nobody) and no other: its
+    card alone has a border, in `colour`, painted on every straight edge of the laid-out box, and its name
+    alone ends in " ▶"; every other card is unbordered (its edges all box fill) and its name has no ▶."""
+    laid = cards(layout)
+    assert len(laid) == len(names), laid
+    for seat, (box, border) in enumerate(laid):
+        name = name_text(layout, box, names[seat]).words
+        if seat == mover:
+            assert border == colour, seat
+            assert frame_share(image, box, colour) == 1.0, seat
+            assert name.endswith("\u00a0▶"), (seat, name)  # a no-break space: ▶ never wraps alone
+        else:
+            assert border is None, seat
+            assert frame_share(image, box, PANEL_BOX) == 1.0, seat
+            assert "▶" not in name, (seat, name)
+    assert not any("▶" in placed.words for placed in layout.texts if not any(inside(placed.box, b) for b, _ in laid))

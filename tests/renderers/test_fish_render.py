@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 from dataclasses import replace
 
@@ -12,8 +13,9 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.fish import ROW_LETTERS, TILE_NAMES, FishState, parse_tile
 from renderers import Caption, SeatClock, fish, render
-from renderers.draw import MUTED, PANEL_BOX, SEAT_COLOURS, TEXT
-from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
+from renderers.draw import MUTED, SEAT_COLOURS, TEXT, text_extent
+from renderers.panel import Layout, lay_out
+from tests.renderers.pixels import Box, cards, check_the_mover, count, ink_bounds, ink_right, name_text, rgb, same
 
 FISH = GAMES["fish"]
 NAMES = ("alice", "bob")
@@ -155,7 +157,6 @@ def test_an_off_board_result_replaces_whose_turn_it_is() -> None:
 
 # --- each marker at the pixels where it is drawn (issue #17) ---
 
-SEAT_LEFT, SEAT_RIGHT = fish.PANEL_LEFT + 10, fish.WIDTH - 12  # the seat boxes' left and right edges
 TOKENS = (("D4", "H7", "A8"), ("D5", "H1", "A1"))
 
 
@@ -163,10 +164,10 @@ def to_move(turn: int) -> FishState:
     return FISH.state_from_position(tuple([1] * 60), TOKENS, turn=turn)
 
 
-def name_row(box: Box) -> Box:
-    """The line of a seat box with the name: right of the seat's disc, above the score and the tokens."""
-    left, top, right, _ = box
-    return left + 38, top + 8, right - 8, top + 38
+def laid_out(state: FishState, viewer: int | None = None, caption: Caption | None = None) -> Layout:
+    """The side panel of `state` as `draw` lays it out for `viewer` (named alice and bob, as `render` is here)."""
+    facts = fish.panel(FISH.view(state, viewer), viewer, caption or Caption(names=NAMES))
+    return lay_out(facts, fish.PANEL_LEFT - 4, fish.WIDTH)
 
 
 def tile_box(name: str, half_width: int = 32, half_height: int = 18) -> Box:
@@ -177,29 +178,41 @@ def tile_box(name: str, half_width: int = 32, half_height: int = 18) -> Box:
 
 @pytest.mark.parametrize("turn", [0, 1])
 def test_the_seat_to_move_has_a_border_in_its_colour_and_the_status_disc(turn: int) -> None:
-    image = rgb(render("fish", to_move(turn), caption=Caption(names=NAMES)))
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
-    assert frame_share(image, boxes[turn], SEAT_COLOURS[turn]) == 1.0
-    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0  # no border at all on the other box
-    # "<name> to move" under the boxes starts with a disc in the mover's colour
-    top = boxes[-1][3] + 9
-    status_disc = (SEAT_LEFT + 3, top + 5, SEAT_LEFT + 18, top + 20)
+    state = to_move(turn)
+    image, layout = rgb(render("fish", state, caption=Caption(names=NAMES))), laid_out(state)
+    check_the_mover(image, layout, NAMES, turn, SEAT_COLOURS[turn])
+    other = rgb(render("fish", to_move(1 - turn), caption=Caption(names=NAMES)))
+    name = name_text(layout, cards(layout)[turn][0], NAMES[turn])
+    assert ink_right(image, name.box, TEXT) - ink_right(other, name.box, TEXT) >= 12  # " ▶"
+    # "<name> to move" under the cards starts with a disc in the mover's colour
+    status = next(placed for placed in layout.texts if placed.words == f"{NAMES[turn]} to move")
+    assert status.box[1] > cards(layout)[-1][0][3]
+    ((_, (x, y)),) = [(sprite, centre) for sprite, centre in layout.sprites if centre[1] > cards(layout)[-1][0][3]]
+    assert x < status.box[0] and status.box[1] <= y <= status.box[3]  # left of the words, level with them
+    status_disc = (x - 8, y - 8, x + 9, y + 9)
     assert count(image, status_disc, SEAT_COLOURS[turn]) >= 20
     assert count(image, status_disc, SEAT_COLOURS[1 - turn]) == 0
 
 
 def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
     state = to_move(0)
-    spectator = rgb(render("fish", state, caption=Caption(names=NAMES)))
+    spectator, seen = rgb(render("fish", state, caption=Caption(names=NAMES))), laid_out(state)
+    assert not any("(you)" in placed.words for placed in seen.texts)
     for viewer in (0, 1):
-        image = rgb(render("fish", state, viewer, caption=Caption(names=NAMES)))
-        boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
-        assert boxes == seat_boxes(spectator, SEAT_LEFT, SEAT_RIGHT, seats=2)
-        mine = name_row(boxes[viewer])
-        name_end = ink_right(spectator, mine, TEXT)
-        assert ink_right(image, mine, TEXT) - name_end >= 40  # " (you)" after the name
-        assert same(image, spectator, (mine[0], mine[1], name_end, mine[3]))  # the name itself as before
-        assert same(image, spectator, name_row(boxes[1 - viewer]))
+        image, layout = rgb(render("fish", state, viewer, caption=Caption(names=NAMES))), laid_out(state, viewer)
+        boxes = [box for box, _ in cards(layout)]
+        assert boxes == [box for box, _ in cards(seen)]
+        assert [placed.words for placed in layout.texts if "(you)" in placed.words] == [
+            f"{NAMES[viewer]}\u00a0(you)" + ("\u00a0▶" if viewer == state.turn else "")
+        ]
+        mine = name_text(layout, boxes[viewer], NAMES[viewer])
+        assert "(you)" in mine.words
+        assert ink_right(image, mine.box, TEXT) - ink_right(spectator, mine.box, TEXT) >= 40  # " (you)" painted
+        name_end = math.ceil(text_extent(mine.origins[0], NAMES[viewer], mine.size, bold=mine.bold)[2])
+        assert same(image, spectator, (mine.box[0], mine.box[1], name_end, mine.box[3]))  # the name itself as before
+        theirs = name_text(layout, boxes[1 - viewer], NAMES[1 - viewer])
+        assert theirs == name_text(seen, boxes[1 - viewer], NAMES[1 - viewer])
+        assert same(image, spectator, boxes[1 - viewer])  # the other card, pixel for pixel
         assert same(image, spectator, (0, 0, fish.PANEL_LEFT - 4, fish.HEIGHT))  # and the board too
 
 

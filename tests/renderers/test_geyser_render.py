@@ -13,8 +13,23 @@ from PIL import Image
 
 from bot.games.geyser import GEYSER, GEYSERS, LAND, MOTHER, RING_OF, SQUARE_NAMES, STARTS, GeyserState, parse_square
 from renderers import Caption, SeatClock, geyser, render
-from renderers.draw import PANEL_BOX, TEXT
-from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
+from renderers.draw import HIGHLIGHT, INK, TEXT
+from renderers.panel import Layout, Line, Panel, PlacedText, Strip, lay_out
+from tests.renderers.pixels import (
+    Box,
+    cards,
+    check_the_mover,
+    count,
+    ink_bounds,
+    ink_right,
+    inside,
+    name_text,
+    rgb,
+    same,
+    seat_boxes,
+    shown_whole,
+    strip_box,
+)
 
 NAMES = ("alice", "bob", "carol", "dave")
 LAND_COLOURS = {geyser.LAND_LIGHT, geyser.LAND_DARK}
@@ -53,13 +68,38 @@ def board(image: Image.Image) -> bytes:
 
 
 def panel(image: Image.Image) -> Image.Image:
-    return image.crop((geyser.PANEL_LEFT, 0, geyser.WIDTH, geyser.HEIGHT))
+    return image.crop((geyser.PANEL_LEFT, 0, geyser.WIDTH, image.height))
 
 
-def corner(image: Image.Image, left: bool) -> Image.Image:
-    """The top water corner where the battle (left) or firing (right) dice are drawn."""
-    x0 = geyser.BOARD_LEFT if left else geyser.BOARD_LEFT + geyser.BOARD_SIDE - 3 * geyser.SQUARE
-    return image.crop((x0, geyser.BOARD_TOP, x0 + 3 * geyser.SQUARE, geyser.BOARD_TOP + 2 * geyser.SQUARE))
+def laid_out(state: GeyserState, viewer: int | None = None, caption: Caption | None = None) -> tuple[Layout, Panel]:
+    """The side panel of `state` as `draw` lays it out for `viewer` (with `shot`'s caption), and its facts."""
+    facts = geyser.panel(GEYSER.view(state, viewer), viewer, caption or Caption(names=NAMES[: state.seats]))
+    return lay_out(facts, geyser.PANEL_LEFT - 4, geyser.WIDTH), facts
+
+
+def dice(state: GeyserState) -> dict[str, tuple[Box, PlacedText]]:
+    """The panel's dice, by what they rolled ("Battle", "Fire"): the box of the strip of dice, and the words
+    laid out under it. Each strip comes before its words, and the words show in full."""
+    layout, facts = laid_out(state)
+    found: dict[str, tuple[Box, PlacedText]] = {}
+    for strip, line in zip(facts.blocks[::2], facts.blocks[1::2], strict=True):
+        assert isinstance(strip, Strip) and isinstance(line, Line), facts.blocks
+        box = strip_box(layout, strip)
+        (words,) = [placed for placed in layout.texts if placed.words == line.words]
+        assert box[3] <= words.box[1] and shown_whole(words), (box, words)
+        found[line.words.split()[0].rstrip(":")] = box, words
+    return found
+
+
+def die_boxes(strip: Box) -> tuple[Box, Box]:
+    """The first and the second die of a strip of two (dice DIE + 2 px wide, a few px apart, from its left)."""
+    left, top, _, bottom = strip
+    middle = left + geyser.DIE + 4
+    return (left, top, middle, bottom), (middle, top, middle + geyser.DIE + 4, bottom)
+
+
+def panel_colours(image: Image.Image) -> set[Any]:
+    return {c for _, c in panel(image).getcolors(1 << 16) or []}
 
 
 def position(tokens: dict[str, tuple[int, int]], seats: int = 2, **kwargs: object) -> GeyserState:
@@ -161,7 +201,10 @@ def test_a_token_shows_in_its_seat_colour_on_its_square(seat: int) -> None:
     image = shot(state)
     colour = geyser.SEAT_COLOURS[seat]
     assert colour in colours_in(image, "c3")
-    assert image.getpixel(centre("c3")) == colour
+    cx, cy = centre("c3")
+    for band in ((cx - 8, cy), (cx + 8, cy), (cx, cy - 8), (cx, cy + 8)):  # between the white rim and the mark
+        assert image.getpixel(band) == colour, band
+    assert image.getpixel((cx, cy)) in {geyser.WHITE, INK}  # the seat's shape mark, in the middle
     assert colour not in colours_in(image, "h9")
     assert colour not in colours_in(image, "c4")
 
@@ -204,19 +247,40 @@ def battle_state() -> GeyserState:
     return state
 
 
+def battle_words(state: GeyserState) -> str:
+    """The last battle in words: each side's die, bonus and total, and who won (named as `shot` names them)."""
+    attacker, a, a_bonus, defender, d, d_bonus = state.last_battle
+    ours, theirs = a + a_bonus, d + d_bonus
+    verdict = "tie!" if ours == theirs else f"{NAMES[attacker if ours > theirs else defender]} wins"
+    attack, defence = f"{NAMES[attacker]} {a} + {a_bonus} = {ours}", f"{NAMES[defender]} {d} + {d_bonus} = {theirs}"
+    return f"Battle: {attack} against {defence}: {verdict}"
+
+
 def test_the_last_battle_shows_both_dice_in_the_sides_colours() -> None:
     state = battle_state()
     image, bare = shot(state), shot(replace(state, last_battle=()))
-    assert corner(image, left=True).tobytes() != corner(bare, left=True).tobytes()
-    seen = {c for _, c in corner(image, left=True).getcolors(1 << 16) or []}
-    assert {geyser.DIE_FACE, geyser.SEAT_COLOURS[0], geyser.SEAT_COLOURS[1]} <= seen
-    assert geyser.DIE_FACE not in {c for _, c in corner(bare, left=True).getcolors(1 << 16) or []}
+    (battle,) = dice(state).values()
+    box, words = battle
+    assert words.words == battle_words(state) == "Battle: alice 5 + 0 = 5 against bob 6 + 1 = 7: bob wins"
+    assert dice(replace(state, last_battle=())) == {}  # no battle: no dice, no words
+    assert count(image, box, geyser.DIE_FACE) >= 2 * 200  # two white faces, in the strip laid out for them
+    attacker, defender = die_boxes(box)
+    assert count(image, attacker, geyser.SEAT_COLOURS[0]) >= 50  # each die rimmed in its side's colour
+    assert count(image, attacker, geyser.SEAT_COLOURS[1]) == 0
+    assert count(image, defender, geyser.SEAT_COLOURS[1]) >= 50
+    assert count(image, defender, geyser.SEAT_COLOURS[0]) == 0
+    assert geyser.DIE_FACE not in panel_colours(bare)
+    assert board(image) == board(bare)  # the dice are in the panel, not over the water
     # the dice show their values: another roll looks different
     _, a, a_bonus, _, d, d_bonus = state.last_battle
     other = replace(state, last_battle=(0, a % 6 + 1, a_bonus, 1, d, d_bonus))
-    assert corner(shot(other), left=True).tobytes() != corner(image, left=True).tobytes()
+    assert dice(other)["Battle"][0] == box
+    assert not same(shot(other), image, attacker) and same(shot(other), image, defender)
+    assert dice(other)["Battle"][1].words == battle_words(other)
     more = replace(state, last_battle=(0, a, a_bonus + 2, 1, d, d_bonus))  # the bonus is shown too
-    assert corner(shot(more), left=True).tobytes() != corner(image, left=True).tobytes()
+    assert dice(more)["Battle"][1].words == battle_words(more)
+    assert f"{a} + {a_bonus + 2} = {a + a_bonus + 2}" in battle_words(more)
+    assert not same(shot(more), image, words.box)
 
 
 def test_die_faces_differ_by_value() -> None:
@@ -236,8 +300,14 @@ def test_the_firing_dice_and_the_fired_ring_are_shown() -> None:
     assert geyser.fired_squares(state) == sorted(s for s in GEYSERS if RING_OF[s] == 6)
     assert geyser.fired_label(state) == "6/8 fires"
     image, bare = shot(state), shot(replace(state, last_fire=None))
-    assert corner(image, left=False).tobytes() != corner(bare, left=False).tobytes()
-    assert geyser.DIE_FACE in {c for _, c in corner(image, left=False).getcolors(1 << 16) or []}
+    (fire,) = dice(state).values()
+    box, words = fire
+    assert words.words == "Fire roll 2 + 6 = 8: 6/8 fires"
+    assert count(image, box, geyser.DIE_FACE) >= 2 * 200  # two white faces...
+    for die in die_boxes(box):
+        assert count(image, die, geyser.FIRE_RIM) >= 50  # ...each in the fire's red rim
+    assert dice(replace(state, last_fire=None)) == {}
+    assert geyser.DIE_FACE not in panel_colours(bare)
     for index in geyser.fired_squares(state):
         assert {geyser.BURST_OUT, geyser.BURST_IN} <= colours_in(image, SQUARE_NAMES[index])
         assert geyser.BURST_OUT not in colours_in(bare, SQUARE_NAMES[index])
@@ -252,11 +322,16 @@ def test_a_seven_fires_the_mother_or_nothing_when_calm() -> None:
     assert geyser.fired_squares(mother) == [MOTHER]
     assert geyser.BURST_IN in colours_in(shot(mother), "f6")  # a boiling pool, a star around it
     assert geyser.BURST_IN not in colours_in(shot(replace(mother, last_fire=None)), "f6")
+    assert dice(mother)["Fire"][1].words == "Fire roll 3 + 4 = 7: Mother fires"
     calm = fire_state(3, 4, seven="calm")
     assert geyser.fired_squares(calm) == [] and geyser.fired_label(calm) == "7: calm"
     image = shot(calm)
     assert all(geyser.BURST_IN not in colours_in(image, SQUARE_NAMES[s]) for s in [*GEYSERS, MOTHER])
-    assert corner(image, left=False).tobytes() != corner(shot(replace(calm, last_fire=None)), left=False).tobytes()
+    box, words = dice(calm)["Fire"]  # a calm seven still shows its dice, and says so
+    assert words.words.startswith("Fire roll 3 + 4 = 7:") and words.words.endswith("calm")
+    assert count(image, box, geyser.DIE_FACE) >= 2 * 200
+    assert dice(replace(calm, last_fire=None)) == {}
+    assert geyser.DIE_FACE not in panel_colours(shot(replace(calm, last_fire=None)))
 
 
 def test_a_real_game_shows_its_fire_and_battles() -> None:
@@ -264,8 +339,18 @@ def test_a_real_game_shows_its_fire_and_battles() -> None:
     image = shot(fired)
     for index in geyser.fired_squares(fired):
         assert geyser.BURST_OUT in colours_in(image, SQUARE_NAMES[index])
+    assert fired.last_fire is not None
+    one, two = fired.last_fire
+    box, words = dice(fired)["Fire"]
+    assert words.words == f"Fire roll {one} + {two} = {one + two}: {geyser.fired_label(fired)}"
+    assert count(image, box, geyser.DIE_FACE) >= 2 * 200
     fought = first_state(2, range(5), lambda s: len(s.last_battle) == 6)
-    assert board(shot(fought)) != board(shot(replace(fought, last_battle=())))
+    box, words = dice(fought)["Battle"]
+    assert words.words == battle_words(fought)
+    bare = replace(fought, last_battle=())
+    assert "Battle" not in dice(bare)
+    assert count(shot(fought), box, geyser.DIE_FACE) >= 2 * 200
+    assert panel(shot(fought)).tobytes() != panel(shot(bare)).tobytes()
 
 
 def test_a_pending_placement_marks_the_free_squares_around_the_geyser() -> None:
@@ -340,23 +425,39 @@ def test_a_finished_game_shows_its_winner() -> None:
     assert geyser.SEAT_COLOURS[0] in colours_in(image, "f6")
 
 
-def result_box_rows(image: Image.Image) -> int:
-    """How many rows of the panel the gold result box spans (one more line of text: about 20 more)."""
-    strip = panel(image).crop((6, 0, 10, geyser.HEIGHT))
-    return sum(1 for y in range(strip.height) if strip.getpixel((2, y)) == geyser.HIGHLIGHT)
+def result(image: Image.Image, layout: Layout) -> tuple[PlacedText, Box]:
+    """The result as laid out: its words, and the gold box round them, which the image shows painted gold
+    from its top row to its bottom one (a column inside the rounded corners and left of the words)."""
+    ((box, _, _),) = [entry for entry in layout.boxes if entry[1] == HIGHLIGHT]
+    (words,) = [placed for placed in layout.texts if inside(placed.box, (box[0], box[1], box[2] + 1, box[3] + 1))]
+    x0, y0, _, y1 = box
+    assert count(image, (x0 + 8, y0, x0 + 9, y1 + 1), HIGHLIGHT) == y1 + 1 - y0
+    return words, box
 
 
 def test_a_shared_win_at_the_round_cap_names_every_winner() -> None:
     state = position({"d1": (0, 1), "a8": (1, 1), "h11": (2, 1)}, seats=3, round=100)
     end = "the most geysers after 100 rounds, shared"
-    one = shot(replace(state, phase="over", turn=None, winners=(0,), end=end))
-    two = shot(replace(state, phase="over", turn=None, winners=(0, 2), end=end))
-    three = shot(replace(state, phase="over", turn=None, winners=(0, 1, 2), end=end))
+    finals = [replace(state, phase="over", turn=None, winners=w, end=end) for w in ((0,), (0, 2), (0, 1, 2))]
+    one, two, three = (shot(final) for final in finals)
     assert len({panel(i).tobytes() for i in (one, two, three)}) == 3
-    assert result_box_rows(one) < result_box_rows(two)  # "alice wins" / "alice and carol share the win"
+    shown = [result(image, laid_out(final)[0]) for image, final in zip((one, two, three), finals, strict=True)]
+    assert [words.words for words, _ in shown] == [
+        "alice wins",
+        "alice and carol share the win",
+        "alice, bob and carol share the win",
+    ]
+    assert all(shown_whole(words) for words, _ in shown)
+    assert shown[0][1][3] - shown[0][1][1] < shown[1][1][3] - shown[1][1][1]  # a longer result: a taller box
     long = Caption(names=("a name far too long to fit in the panel, really", "b" * 40, "Ørjan Søndergård-Ĳsselmeer"))
-    shared = shot(replace(state, phase="over", turn=None, winners=(0, 1, 2), end=end), caption=long)
-    assert result_box_rows(shared) <= 12 + 20 * 3 + 1  # three lines at most, the names cut short
+    shared = shot(finals[2], caption=long)
+    layout, _ = laid_out(finals[2], caption=long)
+    words, box = result(shared, layout)
+    assert words.words == f"{long.names[0]}, {long.names[1]} and {long.names[2]} share the win"  # every name in full
+    assert shown_whole(words) and len(words.lines) > 1
+    x0, y0, x1, y1 = words.extent()
+    assert box[0] <= x0 and x1 <= box[2] and box[1] <= y0 and y1 <= box[3]  # inside the gold box
+    assert shared.height == max(geyser.HEIGHT, layout.height)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -375,7 +476,8 @@ def test_random_positions_of_random_games_render_with_any_caption(seats: int) ->
             )
             viewer = rng.choice((None, *range(seats)))
             image = open_png(render("geyser", state, viewer, caption=caption))
-            assert image.size == (geyser.WIDTH, geyser.HEIGHT)
+            layout, _ = laid_out(state, viewer, caption)
+            assert image.size == (geyser.WIDTH, max(geyser.HEIGHT, layout.height))  # taller when the panel is
 
 
 def round_line(image: Image.Image) -> Image.Image:
@@ -408,7 +510,7 @@ def test_render_draws_through_the_registry_and_the_view() -> None:
 
 # --- each marker at the pixels where it is drawn (issue #17) ---
 
-SEAT_LEFT, SEAT_RIGHT = geyser.PANEL_LEFT + 8, geyser.WIDTH - 10  # the seat boxes' left and right edges
+SEAT_LEFT, SEAT_RIGHT = geyser.PANEL_LEFT + 6, geyser.WIDTH - 10  # the seat boxes' left and right edges
 TWO = {"c3": (0, 1), "h9": (1, 1)}
 
 
@@ -424,11 +526,10 @@ def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name
     assert GEYSER.to_move(state) == turn
     image = rgb(render("geyser", state, caption=Caption(names=NAMES[:2])))
     other = rgb(render("geyser", position(TWO, turn=1 - turn), caption=Caption(names=NAMES[:2])))
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
-    assert frame_share(image, boxes[turn], geyser.seat_colour(turn)) == 1.0
-    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
-    row = name_row(boxes[turn])
-    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12  # " ▶"
+    layout, _ = laid_out(state)
+    check_the_mover(image, layout, NAMES[:2], turn, geyser.seat_colour(turn))
+    name = name_text(layout, cards(layout)[turn][0], NAMES[turn])
+    assert ink_right(image, name.box, TEXT) - ink_right(other, name.box, TEXT) >= 12  # " ▶" painted
 
 
 def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:

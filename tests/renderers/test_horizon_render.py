@@ -8,6 +8,7 @@ something it can see (a face-up card, its own hand, a card it placed) must.
 from __future__ import annotations
 
 import io
+import math
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,8 +20,9 @@ from PIL import Image
 
 from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState, Slot
 from renderers import Caption, SeatClock, horizon, render
-from renderers.draw import MUTED, PANEL_BOX, TEXT
-from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, same, seat_boxes
+from renderers.draw import INK, MUTED, TEXT, WHITE, text_extent
+from renderers.panel import Layout, lay_out, step
+from tests.renderers.pixels import Box, cards, check_the_mover, count, ink_bounds, ink_right, name_text, same
 
 NAMES = ("alice", "bob")
 CAPTION = Caption(names=NAMES)
@@ -51,6 +53,17 @@ def board(image: Image.Image) -> bytes:
 
 def panel(image: Image.Image) -> bytes:
     return image.crop((horizon.PANEL_LEFT, 0, horizon.WIDTH, image.height)).tobytes()
+
+
+def laid_out(state: HorizonState, viewer: int | None = None, caption: Caption = CAPTION) -> Layout:
+    """The side panel of `state` as `draw` lays it out for `viewer`."""
+    return lay_out(horizon.panel(HORIZON.view(state, viewer), viewer, caption), horizon.PANEL_LEFT - 4, horizon.WIDTH)
+
+
+def band(centre: tuple[int, int]) -> list[tuple[int, int]]:
+    """Four pixels of a token in its seat's colour: between its white rim and the shape mark in its middle."""
+    x, y = centre
+    return [(x - 8, y), (x + 8, y), (x, y - 8), (x, y + 8)]
 
 
 def playout(seed: int, cap: int = 400, **options: Any) -> list[HorizonState]:
@@ -311,11 +324,12 @@ def test_tokens_are_drawn_on_their_space_in_their_colour() -> None:
     state = first_state(lambda s: not s.setup and 1 <= s.positions[0] <= 8 and s.escaped[0] < 3)
     image = shot(state)
     centre = horizon.token_centre(0, state.positions[0], None)
-    assert image.getpixel(centre) == horizon.seat_colour(0)
+    assert [image.getpixel(xy) for xy in band(centre)] == [horizon.seat_colour(0)] * 4
+    assert image.getpixel(centre) in {WHITE, INK}  # the seat's shape mark
     moved_to = 1 if state.positions[0] != 1 else 2
     moved = shot(replace(state, positions=(moved_to, state.positions[1])))
-    assert moved.getpixel(centre) != horizon.seat_colour(0)
-    assert moved.getpixel(horizon.token_centre(0, moved_to, None)) == horizon.seat_colour(0)
+    assert all(moved.getpixel(xy) != horizon.seat_colour(0) for xy in band(centre))
+    assert [moved.getpixel(xy) for xy in band(horizon.token_centre(0, moved_to, None))] == [horizon.seat_colour(0)] * 4
     # escaped and waiting tokens: more escaped changes the hole and the exit
     out = shot(replace(state, escaped=((state.escaped[0] + 1) % 3, state.escaped[1])))
     assert board(out) != board(image)
@@ -439,18 +453,11 @@ def test_random_positions_with_random_captions_render() -> None:
         )
         viewer = rng.choice((None, 0, 1))
         image = shot(state, viewer, caption)
-        assert image.size == (horizon.WIDTH, horizon.image_height(HORIZON.view(state, viewer), viewer))
+        board_height = horizon.image_height(HORIZON.view(state, viewer), viewer)
+        assert image.size == (horizon.WIDTH, max(board_height, laid_out(state, viewer, caption).height))
 
 
 # --- each marker at the pixels where it is drawn (issue #17) ---
-
-SEAT_LEFT, SEAT_RIGHT = horizon.PANEL_LEFT + 8, horizon.WIDTH - 10  # the seat boxes' left and right edges
-
-
-def name_row(box: Box) -> Box:
-    """The line of a seat box with the name and its tags: right of the seat's disc, left of the escaped count."""
-    left, top, right, _ = box
-    return left + 28, top + 4, right - 45, top + 32
 
 
 def corner(mat: int, space: int, viewer: int | None) -> Box:
@@ -480,11 +487,10 @@ def test_the_seat_to_move_has_a_border_in_its_colour_and_an_arrow_after_its_name
     state = HORIZON.new(2, 5, first=turn)
     assert HORIZON.to_move(state) == turn
     image, other = shot(state), shot(HORIZON.new(2, 5, first=1 - turn))
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
-    assert frame_share(image, boxes[turn], horizon.seat_colour(turn)) == 1.0
-    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
-    row = name_row(boxes[turn])
-    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12  # " ▶"
+    layout = laid_out(state)
+    check_the_mover(image, layout, NAMES, turn, horizon.seat_colour(turn))
+    name = name_text(layout, cards(layout)[turn][0], NAMES[turn])
+    assert ink_right(image, name.box, TEXT) - ink_right(other, name.box, TEXT) >= 12  # " ▶" painted
 
 
 def test_the_viewers_hand_is_drawn_face_up_where_a_spectator_sees_no_card_face() -> None:
@@ -504,13 +510,25 @@ def test_the_viewers_hand_is_drawn_face_up_where_a_spectator_sees_no_card_face()
         for kind in horizon.KIND_COLOURS.values():
             assert count(public, horizon.hand_area(state, None), kind) == 0, kind
         # "(you)" after the viewer's name in the panel, and nowhere else there
-        boxes = seat_boxes(private, SEAT_LEFT, SEAT_RIGHT, seats=2)
-        mine = name_row(boxes[viewer])
-        name_end = ink_right(public, mine, TEXT)
-        assert ink_right(private, mine, TEXT) - name_end >= 40
-        if viewer != state.turn:  # (the mover's " ▶" moves right of " (you)")
-            assert same(private, public, (mine[0], mine[1], name_end, mine[3]))
-        assert same(private, public, name_row(boxes[1 - viewer]))
+        layout, seen = laid_out(state, viewer), laid_out(state)
+        assert not any("(you)" in placed.words for placed in seen.texts)
+        assert [placed.words for placed in layout.texts if "(you)" in placed.words] == [
+            f"{NAMES[viewer]}\u00a0(you)" + ("\u00a0▶" if viewer == state.turn else "")
+        ]
+        mine = name_text(layout, cards(layout)[viewer][0], NAMES[viewer])
+        name_end = math.ceil(text_extent(mine.origins[0], NAMES[viewer], mine.size, bold=mine.bold)[2])
+        assert ink_right(private, mine.box, TEXT) - name_end >= 40  # " (you)" painted after the name
+        spectators = name_text(seen, cards(seen)[viewer][0], NAMES[viewer])
+        if mine.size == spectators.size:  # the name itself as the spectator sees it
+            first_line = (mine.box[0], mine.box[1], name_end, mine.box[1] + step(mine.size))
+            assert same(private, public, first_line)
+        else:  # or shrunk a little to keep "(you)" on its line
+            assert mine.lines == (mine.words,) and mine.size < spectators.size
+        # the other card's name: the same words, painted the same (lower down if the viewer's card grew)
+        theirs = name_text(layout, cards(layout)[1 - viewer][0], NAMES[1 - viewer])
+        as_seen = name_text(seen, cards(seen)[1 - viewer][0], NAMES[1 - viewer])
+        assert (theirs.words, theirs.lines, theirs.size) == (as_seen.words, as_seen.lines, as_seen.size)
+        assert private.crop(theirs.box).tobytes() == public.crop(as_seen.box).tobytes()
 
 
 def faces_outside_face_up_cards(image: Image.Image, state: HorizonState, viewer: int | None) -> int:

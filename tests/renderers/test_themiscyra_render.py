@@ -13,8 +13,20 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.themiscyra import SQUARE_NAMES, ThemiscyraState, open_areas, parse_square
 from renderers import Caption, SeatClock, render, themiscyra
-from renderers.draw import HIGHLIGHT, PANEL_BOX, TEXT
-from tests.renderers.pixels import Box, count, frame_share, ink_bounds, ink_right, rgb, same, seat_boxes
+from renderers.draw import HIGHLIGHT, TEXT
+from renderers.panel import Layout, lay_out
+from tests.renderers.pixels import (
+    Box,
+    cards,
+    check_the_mover,
+    count,
+    ink_bounds,
+    ink_right,
+    name_text,
+    rgb,
+    same,
+    seat_boxes,
+)
 
 THEMISCYRA = GAMES["themiscyra"]
 NAMES = ("alice", "bob")
@@ -297,7 +309,13 @@ def test_render_draws_through_the_registry_and_rejects_nothing_it_knows() -> Non
 
 # --- each marker at the pixels where it is drawn (issue #17) ---
 
-SEAT_LEFT, SEAT_RIGHT = themiscyra.PANEL_LEFT + 8, themiscyra.WIDTH - 10  # the seat boxes' left and right edges
+SEAT_LEFT, SEAT_RIGHT = themiscyra.PANEL_LEFT + 6, themiscyra.WIDTH - 10  # the seat boxes' left and right edges
+
+
+def laid_out(state: ThemiscyraState, viewer: int | None = None, caption: Caption | None = None) -> Layout:
+    """The side panel of `state` as `draw` lays it out for `viewer` (named alice and bob, as `render` is here)."""
+    facts = themiscyra.panel(THEMISCYRA.view(state, viewer), viewer, caption or Caption(names=NAMES))
+    return lay_out(facts, themiscyra.PANEL_LEFT - 4, themiscyra.WIDTH)
 
 
 def name_row(box: Box) -> Box:
@@ -316,18 +334,22 @@ def stones_to_move(turn: int) -> ThemiscyraState:
 def test_the_seat_to_move_has_a_gold_border_and_an_arrow_after_its_name(turn: int) -> None:
     image = rgb(render("themiscyra", stones_to_move(turn), caption=Caption(names=NAMES)))
     other = rgb(render("themiscyra", stones_to_move(1 - turn), caption=Caption(names=NAMES)))
-    boxes = seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2)
-    assert frame_share(image, boxes[turn], HIGHLIGHT) == 1.0
-    assert frame_share(image, boxes[1 - turn], PANEL_BOX) == 1.0
-    row = name_row(boxes[turn])
-    assert ink_right(image, row, TEXT) - ink_right(other, row, TEXT) >= 12  # " ▶"
+    layout = laid_out(stones_to_move(turn))
+    check_the_mover(image, layout, NAMES, turn, HIGHLIGHT)
+    name = name_text(layout, cards(layout)[turn][0], NAMES[turn])
+    assert ink_right(image, name.box, TEXT) - ink_right(other, name.box, TEXT) >= 12  # " ▶" painted
 
 
 def test_a_result_in_the_caption_takes_the_turn_border_away() -> None:
     caption = Caption(names=NAMES, result="bob wins on time")
     image = rgb(render("themiscyra", stones_to_move(0), caption=caption))
-    for box in seat_boxes(image, SEAT_LEFT, SEAT_RIGHT, seats=2):
-        assert frame_share(image, box, PANEL_BOX) == 1.0
+    layout = laid_out(stones_to_move(0), caption=caption)
+    check_the_mover(image, layout, NAMES, None, HIGHLIGHT)  # no border, no ▶, on any card
+    assert not any(placed.words.endswith("to move") for placed in layout.texts)  # nor "alice to move"
+    (result,) = [placed for placed in layout.texts if placed.words == "bob wins on time"]
+    assert result.box[1] > cards(layout)[-1][0][3]  # the result under the cards, instead
+    gold = [box for box, fill, _ in layout.boxes if fill == HIGHLIGHT]
+    assert len(gold) == 1 and gold[0][1] <= result.box[1] and result.box[3] <= gold[0][3]
 
 
 def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:

@@ -1,0 +1,131 @@
+"""Boards everyone can read: seat colours apart under colour-vision deficiencies, a shape on every seat's
+token, and names in scripts DejaVu lacks drawn with a fallback font, or a stand-in, never as boxes."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from renderers import draw
+from renderers.draw import (
+    FONT_DIR,
+    SEAT_COLOURS,
+    SEAT_SHAPES,
+    Caption,
+    drawable,
+    fallback_files,
+    length,
+    runs,
+    seat_token,
+    text,
+)
+from tests.renderers.colour_vision import VISIONS, closest_pair, delta_e, simulate
+
+SMALLEST_SEAT_DIFFERENCE = 25.0
+"""CIE76 ΔE every pair of seat colours keeps under every simulated vision (the palette gives 28.8; the one
+before it gave 9.7, magenta against violet-blue under tritanopia)."""
+
+
+def test_the_six_seat_colours_stay_apart_for_every_common_colour_vision() -> None:
+    smallest, vision, i, j = closest_pair(SEAT_COLOURS)
+    print(f"smallest seat colour difference: ΔE {smallest:.1f} ({vision}, seats {i + 1} and {j + 1})")
+    assert smallest >= SMALLEST_SEAT_DIFFERENCE, (vision, SEAT_COLOURS[i], SEAT_COLOURS[j])
+    # the two-player seats are far apart for everyone
+    assert min(delta_e(simulate(SEAT_COLOURS[0], v), simulate(SEAT_COLOURS[1], v)) for v in VISIONS) > 60
+
+
+def test_the_simulation_matches_known_confusions() -> None:
+    red, green = (200, 40, 40), (60, 140, 40)
+    normal = delta_e(red, green)
+    assert delta_e(simulate(red, "deuteranopia"), simulate(green, "deuteranopia")) < normal / 2
+    assert delta_e(simulate(red, "protanopia"), simulate(green, "protanopia")) < normal / 2
+    yellow, pink = (255, 230, 0), (255, 170, 190)  # a tritan confusion
+    assert delta_e(simulate(yellow, "tritanopia"), simulate(pink, "tritanopia")) < delta_e(yellow, pink) / 2
+    assert simulate((10, 20, 30), "normal") == (10, 20, 30)
+
+
+@pytest.mark.parametrize(("radius", "apart"), [(11, 0.2), (14, 0.25), (21, 0.3)])
+def test_every_seat_token_carries_its_own_shape(radius: int, apart: float) -> None:
+    """Without colour at all, no two seats' tokens look alike: of the pixels either mark covers, at least
+    `apart` are covered by one mark only (panel tokens are 11 px in radius, board tokens 14 to 21)."""
+    assert len(set(SEAT_SHAPES)) == len(SEAT_COLOURS)
+    marks = [_mark(seat, radius) for seat in range(len(SEAT_COLOURS))]
+    for a in range(len(marks)):
+        assert sum(marks[a]) >= radius, SEAT_SHAPES[a]  # the mark is there at all
+        for b in range(a + 1, len(marks)):
+            differing = sum(1 for p, q in zip(marks[a], marks[b], strict=True) if p != q)
+            either = sum(1 for p, q in zip(marks[a], marks[b], strict=True) if p or q)
+            assert differing >= apart * either, (SEAT_SHAPES[a], SEAT_SHAPES[b], differing, either)
+
+
+def _mark(seat: int, radius: int) -> list[bool]:
+    """Which pixels of the token's inner disc are the mark (far from the seat colour)."""
+    token = seat_token(seat, radius).convert("RGB")
+    fill = SEAT_COLOURS[seat]
+    centre, inner = token.width / 2, (radius - 4) * 0.8
+    mask = []
+    for y in range(token.height):
+        for x in range(token.width):
+            if (x + 0.5 - centre) ** 2 + (y + 0.5 - centre) ** 2 > inner**2:
+                mask.append(False)
+                continue
+            r, g, b = token.getpixel((x, y))
+            mask.append(abs(r - fill[0]) + abs(g - fill[1]) + abs(b - fill[2]) > 120)
+    return mask
+
+
+CJK = "山田太郎"
+
+
+def _missing_box(size: int) -> Image.Image:
+    """What DejaVu draws for a character it lacks (its 'missing glyph' box)."""
+    face = ImageFont.truetype(FONT_DIR / "DejaVuSans.ttf", size, layout_engine=ImageFont.Layout.BASIC)
+    image = Image.new("L", (60, 40))
+    ImageDraw.Draw(image).text((5, 5), "\U0010fffd", fill=255, font=face)
+    return image
+
+
+def _drawn(words: str, size: int = 20) -> Image.Image:
+    image = Image.new("RGB", (400, 40))
+    text(ImageDraw.Draw(image), (5, 5), words, size, (255, 255, 255))
+    return image.convert("L")
+
+
+@pytest.fixture
+def no_fallback(monkeypatch: pytest.MonkeyPatch) -> object:
+    """A machine without Noto (BOARD_FONTS empty): only DejaVu."""
+    monkeypatch.setenv("BOARD_FONTS", "")
+    for cached in (fallback_files, draw._has):
+        cached.cache_clear()
+    yield None
+    monkeypatch.delenv("BOARD_FONTS")
+    for cached in (fallback_files, draw._has):
+        cached.cache_clear()
+
+
+def test_without_a_fallback_font_a_name_dejavu_cannot_draw_becomes_a_readable_stand_in(no_fallback: object) -> None:
+    caption = Caption(names=(CJK, "alice 🙂", "🙂🙂", "Zoë Ωmega"))
+    assert [caption.name(seat) for seat in range(4)] == ["Player 1", "alice", "Player 3", "Zoë Ωmega"]
+    assert drawable(f"{CJK} vs bob") == " vs bob"
+    # nothing drawn is ever the missing-glyph box: the characters are left out
+    assert _drawn(CJK).getbbox() is None
+    assert _drawn(f"a{CJK}b").getbbox() == _drawn("ab").getbbox()
+    assert length(CJK, 15) == 0
+
+
+@pytest.mark.skipif(
+    not fallback_files(False), reason="no fallback font here (Debian: apt install fonts-noto-cjk); .ci/run installs it"
+)
+def test_with_noto_installed_cjk_names_are_drawn_in_it_not_as_boxes() -> None:
+    assert Caption(names=(CJK,)).name(0) == CJK
+    parts = runs(f"alice {CJK}!", 15)
+    assert [part for _, part in parts] == ["alice ", CJK, "!"]
+    assert parts[1][0].path != parts[0][0].path  # the CJK run is in the fallback font
+    inked = _drawn(CJK)
+    assert inked.getbbox() is not None
+    # each character drawn differs from the box DejaVu would have drawn
+    box = _missing_box(20).crop(_missing_box(20).getbbox())
+    for char in CJK:
+        glyph = _drawn(char)
+        assert glyph.crop(glyph.getbbox()).tobytes() != box.tobytes()
+    assert length(CJK, 15) > 40
