@@ -16,7 +16,7 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -176,7 +176,7 @@ def runs(words: str, size: int, bold: bool = False) -> list[tuple[ImageFont.Free
 
     Characters no font has are dropped; a combining mark stays with the character before it.
     """
-    if words.isascii():
+    if _dejavu_only(words, bold):
         return [(font(size, bold), words)] if words else []
     pieces: list[tuple[Path | None, str]] = []
     for char in words:
@@ -195,9 +195,17 @@ def drawable(words: str, bold: bool = False) -> str:
     return "".join(part for _, part in runs(words, 12, bold))
 
 
+@lru_cache(maxsize=4096)
+def _dejavu_only(words: str, bold: bool) -> bool:
+    """Whether DejaVu draws all of `words` (most texts): then one font measures and draws it."""
+    return words.isascii() or all(char.isascii() or _has(None, bold, char) for char in words)
+
+
+@lru_cache(maxsize=32_768)
 def length(words: str, size: int, bold: bool = False) -> float:
-    """How wide `words` is drawn by `text` (fallback fonts included)."""
-    if words.isascii():
+    """How wide `words` is drawn by `text` (fallback fonts included). Cached: a match's boards measure the
+    same names and lines again and again while the panel wraps and shrinks them."""
+    if _dejavu_only(words, bold):
         return font(size, bold).getlength(words)
     return sum(face.getlength(part) for face, part in runs(words, size, bold))
 

@@ -160,7 +160,7 @@ def break_lines(words: str, size: int, width: float, bold: bool) -> list[str]:
     """Greedy word wrap; a word wider than a line is broken between characters, its start filling what is
     left of the line before it. Nothing is dropped."""
     lines: list[str] = []
-    for word in filter(None, words[:TEXT_LIMIT].split(" ")):  # not split(): a no-break space holds
+    for word in filter(None, capped(words).split(" ")):  # not split(): a no-break space holds
         if lines and length(candidate := f"{lines[-1]} {word}", size, bold) <= width:
             lines[-1] = candidate
             continue
@@ -173,9 +173,12 @@ def break_lines(words: str, size: int, width: float, bold: bool) -> list[str]:
                 lines.append(word[:cut])
                 word = word[cut:]
         lines.append(word)
-    if len(words) > TEXT_LIMIT and lines:
-        lines[-1] += "…"
     return lines
+
+
+def capped(words: str) -> str:
+    """`words`, cut to TEXT_LIMIT characters with an ellipsis if longer."""
+    return words if len(words) <= TEXT_LIMIT else words[:TEXT_LIMIT] + "…"
 
 
 def _longest_start(word: str, size: int, bold: bool, width: float, before: str = "") -> int:
@@ -230,6 +233,7 @@ class _Flow:
     ) -> float:  # fmt: skip
         """Lays `words` out in [left, right] from `y`; returns the y below it. Lines start BEARING px in and
         measure that much less on each side, since a glyph may ink a pixel beyond its advance."""
+        words = capped(words)
         width = right - left - 2 * BEARING
         size, lines = fit_lines(words, size, width, bold=bold, max_lines=max_lines, shrink=shrink)
         ascent, descent = metrics(words, size, bold)  # a fallback font (CJK) may need more room than DejaVu
@@ -355,7 +359,7 @@ def fitted(
     MIN_SIZE, whose lines fit the box's width and height, centred on it; `align` "right" ends each line
     at the box's right. Too long even at MIN_SIZE, it takes the lines it needs (never cut)."""
     left, top, right, bottom = box
-    width = right - left - 2 * BEARING
+    width, words = right - left - 2 * BEARING, capped(words)
     for candidate in range(size, min(size, MIN_SIZE) - 1, -1):
         ascent, descent = metrics(words, candidate, bold)
         line_step = max(step(candidate), ascent + descent + 1)

@@ -95,11 +95,11 @@ def _drawn(words: str, size: int = 20) -> Image.Image:
 def no_fallback(monkeypatch: pytest.MonkeyPatch) -> object:
     """A machine without Noto (BOARD_FONTS empty): only DejaVu."""
     monkeypatch.setenv("BOARD_FONTS", "")
-    for cached in (fallback_files, draw._has):
+    for cached in (fallback_files, draw._has, length):
         cached.cache_clear()
     yield None
     monkeypatch.delenv("BOARD_FONTS")
-    for cached in (fallback_files, draw._has):
+    for cached in (fallback_files, draw._has, length):
         cached.cache_clear()
 
 
