@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 STAMP = VENV / "boardgame-bot.installed"
-DEPENDENCIES = ("aiosqlite", "discord", "PIL")
+DEPENDENCIES = ("aiosqlite", "asyncpg", "discord", "PIL", "prometheus_client")
 
 
 def _have_dependencies() -> bool:
@@ -86,7 +86,7 @@ def main() -> None:
         bootstrap()
     from bot.app import run
 
-    run()
+    run(argv=sys.argv[1:])
 
 
 if __name__ == "__main__":

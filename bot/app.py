@@ -12,14 +12,21 @@ import contextlib
 import logging
 import shlex
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.backup import BackupSchedule, backups
 from bot.computer import ComputerPlayers
 from bot.config import Config
+from bot.db import redact
 from bot.local import Terminal
+from bot.metrics import Metrics, MetricsUnavailable, PrometheusMetrics
 from bot.service import DiskFull, MatchService, NotSaved, ServerDefaults
 from bot.store import DAMAGED, FULL, LOCKED, NEWER, READ_ONLY, Store, StoreUnusable
+
+if TYPE_CHECKING:
+    from bot.health import HealthServer
 
 log = logging.getLogger("bot")
 
@@ -31,22 +38,28 @@ def log_path(config: Config) -> Path:
 
 async def run_offline(config: Config) -> None:
     """The terminal front-end on the configured database: matches and clocks resume where they were."""
-    store = await Store.open(config.database_path)
+    store = await Store.open(config.database)
     defaults = ServerDefaults(config.mod_role, config.house_wins, config.limits)  # the terminal's `settings` too
-    service = MatchService(store, defaults=defaults)
+    metrics = PrometheusMetrics() if config.metrics_port is not None else Metrics()
+    service = MatchService(store, defaults=defaults, metrics=metrics)
     terminal = Terminal(service)
     computers = ComputerPlayers(service, workers=config.computer_workers, hard_seconds=config.hard_seconds)
     terminal.backup_dir, terminal.backup_keep = config.backups, config.backup_keep
     backups = BackupSchedule.start(store, config.backups, config.backup_hours, config.backup_keep)
+    health: HealthServer | None = None
     try:
         resumed = await service.start()
+        if isinstance(metrics, PrometheusMetrics):
+            health = await serve_health(config, service, metrics)
         print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
-        print(f"Database: {config.database_path}  ·  log: {log_path(config)}")
+        print(f"Database: {database_name(config)}  ·  log: {log_path(config)}")
         for match in resumed:
             await terminal.repost(match, "Back after a restart: a fresh move clock, reserves unchanged.")
             computers.poke(match)
         await terminal.repl()
     finally:
+        if health is not None:
+            await health.close()
         if backups is not None:
             await backups.close()
         await computers.close()
@@ -54,9 +67,22 @@ async def run_offline(config: Config) -> None:
         await store.close()
 
 
+async def serve_health(config: Config, service: MatchService, metrics: PrometheusMetrics) -> HealthServer:
+    """The terminal's /healthz and /metrics (Discord mode's are GameBot's), on METRICS_HOST:METRICS_PORT."""
+    from bot.health import Health, HealthServer  # aiohttp is loaded only when they are asked for
+
+    assert config.metrics_port is not None
+    health = Health(
+        database=service.store.schema_version,
+        open_matches=lambda: len(service.running()),
+        shards=lambda: (0,),  # offline matches are shard 0's (bot/shards.py)
+    )
+    return await HealthServer.start(health, metrics, config.metrics_host, config.metrics_port)
+
+
 async def check_store(config: Config) -> None:
     """Open and check the database (StoreUnusable if the bot cannot use it), then close it again."""
-    store = await Store.open(config.database_path)
+    store = await Store.open(config.database)
     await store.close()
 
 
@@ -78,12 +104,20 @@ def start_log(config: Config) -> Path:
     )
     # aiosqlite logs every SQL statement with its parameters at DEBUG: stored states, hidden cards and seeds
     # included. The bot's log must never hold those, whatever LOG_LEVEL says.
-    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
+    for name in ("aiosqlite", "asyncpg"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
     return log_file
+
+
+def database_name(config: Config) -> str:
+    """The database as people may read it: the SQLite file, or the PostgreSQL URL without its password."""
+    return redact(config.database_url) if config.database_url else str(config.database_path)
 
 
 def refusal(config: Config, error: StoreUnusable | NotSaved) -> str:
     """One line for the person starting the bot: which file, what is wrong, and the way out."""
+    if config.database_url is not None:
+        return postgres_refusal(config.database_url, error)
     path = config.database_path
     if isinstance(error, DiskFull) or (isinstance(error, StoreUnusable) and error.problem == FULL):
         return f"The database {path} cannot be written: its disk is full. Free some space, then start the bot again."
@@ -104,6 +138,20 @@ def refusal(config: Config, error: StoreUnusable | NotSaved) -> str:
     )
 
 
+def postgres_refusal(url: str, error: StoreUnusable | NotSaved) -> str:
+    """The same line for a PostgreSQL database (DATABASE_URL): its server, not a file, is what to fix."""
+    where = redact(url)
+    if isinstance(error, NotSaved):
+        return f"The PostgreSQL database {where} did not take a write while starting ({error}). Start the bot again."
+    if error.problem == NEWER:
+        return f"The PostgreSQL database {where} is from a newer version of the bot ({error.detail}). Run that one."
+    fix = {
+        FULL: "Free some space on its server",
+        READ_ONLY: "Point DATABASE_URL at a primary server and a user that may create and write tables",
+    }.get(error.problem, "Check that its server runs and DATABASE_URL's host, port, user, password and database")
+    return f"The PostgreSQL database {where} is {error.problem} ({error.detail}), so the bot will not start. {fix}."
+
+
 def restore_hint(config: Config) -> str:
     """How to put the newest backup in place (README.md, "Backups"), in one sentence."""
     database = config.database_path
@@ -121,15 +169,18 @@ def restore_hint(config: Config) -> str:
     return f"restore a backup (none found in {config.backups}): {steps}"
 
 
-def run(config: Config | None = None) -> None:
+def run(config: Config | None = None, argv: Sequence[str] = ()) -> None:
+    """`python3 -m bot`: the bot; `python3 -m bot migrate --to postgresql://…` (argv), the copy to PostgreSQL."""
     config = config or Config.load()
+    if argv:
+        raise SystemExit(command(config, argv))
     log_file = start_log(config)
     try:
         if config.discord_token:
             asyncio.run(check_store(config))  # refused here, before connecting to Discord
             from bot.discord_login import NotConnected, run_discord
 
-            print(f"Connecting to Discord (database: {config.database_path}, log: {log_file}).")
+            print(f"Connecting to Discord (database: {database_name(config)}, log: {log_file}).")
             try:
                 with contextlib.suppress(KeyboardInterrupt):
                     run_discord(config)  # a store refused in setup_hook after all ends up below too
@@ -145,3 +196,16 @@ def run(config: Config | None = None) -> None:
         line = refusal(config, error)
         log.error("not starting: %s", line)
         raise SystemExit(line) from None
+    except MetricsUnavailable as error:  # METRICS_PORT taken, or METRICS_HOST not this machine's
+        log.error("not starting: %s", error)
+        raise SystemExit(str(error)) from None
+
+
+def command(config: Config, argv: Sequence[str]) -> int:
+    """A maintenance command instead of the bot; its exit status."""
+    if argv[0] == "migrate":
+        from bot import migrate
+
+        return asyncio.run(migrate.run(argv[1:], config.database_path))
+    print(f"Unknown command {argv[0]!r}. Run `python3 -m bot` for the bot, or `python3 -m bot migrate --to URL`.")
+    return 2

@@ -1,9 +1,13 @@
 """Online backups of the database while the bot runs: one now (`/mod backup`, terminal `mod backup`) or on a schedule.
 
-A backup is a copy made with SQLite's backup API (`Store.backup_to`), checked with `PRAGMA integrity_check`
-before it gets its final name `bot-YYYYmmdd-HHMMSS.sqlite3` (UTC), so a file with that name is always a
-whole, sound database. The newest `keep` backups are kept; older ones are deleted. Restoring is copying
-one over DATABASE_PATH while the bot is stopped (README, "Backups").
+On SQLite a backup is a copy made with SQLite's backup API (`Store.backup_to`), checked with `PRAGMA
+integrity_check` before it gets its final name `bot-YYYYmmdd-HHMMSS.sqlite3` (UTC), so a file with that name
+is always a whole, sound database. On PostgreSQL it is a `pg_dump` (custom format) of the database, checked
+by reading every part of it back with `pg_restore`, named `bot-YYYYmmdd-HHMMSS.pgdump`; without pg_dump on
+the PATH the bot makes no backups there (they are the database's job: its server's own backups), says so to
+`/mod backup`, and the schedule logs it once. Either way the newest `keep` backups are kept; older ones are
+deleted. Restoring is copying one over DATABASE_PATH, or `pg_restore` into the database, while the bot is
+stopped (README, "Backups").
 """
 
 from __future__ import annotations
@@ -11,43 +15,74 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.config import ROOT
+from bot.db import POSTGRESQL, is_postgres
 from bot.store import Store
 
 log = logging.getLogger("bot.backup")
 
 PATTERN = "bot-????????-??????*.sqlite3"
-"""Backup names; they sort by time (a second backup within the same second gets `-2`, `-3`...)."""
+"""SQLite backups' names; they sort by time (a second backup within the same second gets `-2`, `-3`...)."""
+DUMP_PATTERN = "bot-????????-??????*.pgdump"
+"""PostgreSQL backups' names (pg_dump's custom format), likewise."""
+
+ELSEWHERE = (
+    "on PostgreSQL, backups are the database's job: pg_dump is not on this machine's PATH, so the bot makes"
+    " none (use the PostgreSQL server's own backups, or install its client tools to have the bot run pg_dump)"
+)
 
 
 class BackupError(RuntimeError):
     """The copy could not be made or did not pass its integrity check; the message says why."""
 
 
+class BackupsElsewhere(BackupError):
+    """On PostgreSQL without pg_dump: the bot makes no backups (ELSEWHERE says why and what instead)."""
+
+
+def unavailable(store: Store) -> str | None:
+    """Why the bot cannot back this database up (None: it can)."""
+    if store.backend == POSTGRESQL and shutil.which("pg_dump") is None:
+        return ELSEWHERE
+    return None
+
+
 def default_folder(database_path: Path | str) -> Path:
-    """Beside the database: `data/backups` for the default `data/bot.sqlite3`."""
+    """Beside the database: `data/backups` for the default `data/bot.sqlite3`; for PostgreSQL (a URL: the
+    store's `path`), the project's `data/backups`."""
+    if is_postgres(str(database_path)):
+        return ROOT / "data" / "backups"
     return Path(database_path).parent / "backups"
 
 
 def backups(folder: Path) -> list[Path]:
-    """The backups in `folder`, oldest first."""
-    return sorted(folder.glob(PATTERN), key=lambda p: (p.name[:19], len(p.name), p.name))
+    """The backups in `folder` (SQLite's and PostgreSQL's), oldest first."""
+    found = [*folder.glob(PATTERN), *folder.glob(DUMP_PATTERN)]
+    return sorted(found, key=lambda p: (p.name[:19], len(p.stem), p.name))
 
 
 async def backup(store: Store, folder: Path, keep: int | None = None, now: datetime | None = None) -> Path:
-    """Back the database up into `folder` now, check the copy, then keep only the newest `keep` backups."""
+    """Back the database up into `folder` now, check the copy, then keep only the newest `keep` backups.
+    On PostgreSQL without pg_dump, BackupsElsewhere says that backups are the database's job."""
+    if (reason := unavailable(store)) is not None:
+        raise BackupsElsewhere(reason)
+    suffix = ".pgdump" if store.backend == POSTGRESQL else ".sqlite3"
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%d-%H%M%S")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"bot-{stamp}.sqlite3"
-        same = list(folder.glob(f"bot-{stamp}*.sqlite3"))
+        path = folder / f"bot-{stamp}{suffix}"
+        same = list(folder.glob(f"bot-{stamp}*{suffix}"))
         if same:  # another backup in the same second: number this one after every one of them
             numbers = [int(p.stem[20:]) for p in same if p.stem[20:].isdigit()]
-            path = folder / f"bot-{stamp}-{max(numbers, default=1) + 1}.sqlite3"
+            path = folder / f"bot-{stamp}-{max(numbers, default=1) + 1}{suffix}"
         partial = path.with_name(path.name + ".partial")
         partial.unlink(missing_ok=True)
         await store.backup_to(partial)
@@ -65,13 +100,29 @@ async def backup(store: Store, folder: Path, keep: int | None = None, now: datet
 
 
 def integrity(path: Path) -> str:
-    """`PRAGMA integrity_check` of a database file: "ok", or what is wrong."""
+    """A backup's check, "ok" or what is wrong: `PRAGMA integrity_check` of a SQLite file; for a pg_dump
+    (`.pgdump`, `.pgdump.partial`), `pg_restore` reads every part of it (written to nowhere)."""
+    if path.name.removesuffix(".partial").endswith(".pgdump"):
+        return _dump_integrity(path)
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         row = db.execute("PRAGMA integrity_check").fetchone()
     finally:
         db.close()
     return str(row[0]) if row else "no answer"
+
+
+def _dump_integrity(path: Path) -> str:
+    tool = shutil.which("pg_restore")
+    if tool is None:
+        return "pg_restore is not on this machine's PATH to check the dump"
+    try:
+        result = subprocess.run(
+            [tool, f"--file={os.devnull}", str(path)], capture_output=True, text=True, timeout=3600, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return "pg_restore did not finish reading the dump within an hour"
+    return "ok" if result.returncode == 0 else " ".join(result.stderr.split())[:300] or f"exit {result.returncode}"
 
 
 def prune(folder: Path, keep: int) -> list[Path]:
@@ -128,6 +179,9 @@ class BackupSchedule:
         self._task = asyncio.create_task(self._loop(), name="scheduled-backups")
 
     async def _loop(self) -> None:
+        if (reason := unavailable(self.store)) is not None:
+            log.warning("no scheduled backups: %s", reason)
+            return
         while True:
             await self.sleep(self.interval)
             try:

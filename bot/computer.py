@@ -89,7 +89,10 @@ class ComputerPlayers:
         level = self.within_clock(self.levels[player.level or "normal"], match)
         view = game.view(match.state, seat)
         seed = (match.seed * 1_000_003 + ply) % 2**63  # the same position of the same match, the same move
+        metrics = self.service.metrics
+        began = metrics.now()
         choice = await self._think(match.game, view, seat, level, seed)
+        metrics.computer_thought(match.game, player.level or "normal", metrics.now() - began)  # a busy pool's wait too
         log.info(
             "computer (%s) plays %s in match %s after %d playouts in %.2f s",
             level.name,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.models import UserLimits
+from bot.shards import ShardError, ShardPlan
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = ROOT / "data" / "bot.sqlite3"
@@ -37,10 +38,23 @@ class Config:
     """How many backups are kept (the oldest go first)."""
     limits: UserLimits = field(default_factory=UserLimits)
     """What one person may have open at once in a server (LIMIT_LOBBIES, LIMIT_CHALLENGES, LIMIT_COMPUTER_GAMES)."""
+    metrics_port: int | None = None
+    """The port of GET /healthz and GET /metrics (bot/health.py); None (METRICS_PORT empty): not served."""
+    metrics_host: str = "127.0.0.1"
+    """The address they listen on (METRICS_HOST): this machine only unless told otherwise."""
+    database_url: str | None = None
+    """DATABASE_URL: a `postgresql://` URL puts the store on that PostgreSQL; None: the SQLite file database_path."""
+    shards: ShardPlan = field(default_factory=ShardPlan)
+    """SHARD_COUNT and SHARD_IDS (bot/shards.py): the Discord shards this process runs, and so its matches."""
 
     @property
     def backups(self) -> Path:
         return self.backup_dir if self.backup_dir is not None else self.database_path.parent / "backups"
+
+    @property
+    def database(self) -> Path | str:
+        """What `Store.open` is given: the PostgreSQL URL when DATABASE_URL is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> Config:
@@ -82,7 +96,18 @@ class Config:
             backup_hours=backup_hours,
             backup_keep=backup_keep,
             limits=UserLimits(*(_count(get, key, default) for key, default in LIMITS)),
+            metrics_port=_port(get("METRICS_PORT")),
+            metrics_host=get("METRICS_HOST") or "127.0.0.1",
+            database_url=_database_url(get("DATABASE_URL")),
+            shards=_shards(values),
         )
+
+
+def _shards(values: Mapping[str, str]) -> ShardPlan:
+    try:
+        return ShardPlan.from_env(values)
+    except ShardError as error:
+        raise SystemExit(str(error)) from None
 
 
 LIMITS = (("LIMIT_LOBBIES", 3), ("LIMIT_CHALLENGES", 5), ("LIMIT_COMPUTER_GAMES", 3))
@@ -92,6 +117,28 @@ def _count(get: Callable[[str], str | None], key: str, default: int) -> int:
     text = get(key) or str(default)
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 1000:
         raise SystemExit(f"{key} must be a whole number from 1 to 1000, not {text!r}.")
+    return int(text)
+
+
+def _database_url(text: str | None) -> str | None:
+    """DATABASE_URL: empty (the SQLite file DATABASE_PATH), or a PostgreSQL URL."""
+    if text is None:
+        return None
+    if not text.startswith(("postgresql://", "postgres://")):
+        shown = text.split("://")[0] + "://…" if "://" in text else text[:40]
+        raise SystemExit(
+            f"DATABASE_URL must be a postgresql://user:password@host:port/database URL, or empty for the SQLite"
+            f" file DATABASE_PATH; not {shown!r}."
+        )
+    return text
+
+
+def _port(text: str | None) -> int | None:
+    """METRICS_PORT: a port from 1 to 65535, or None when it is empty (no /healthz or /metrics)."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise SystemExit(f"METRICS_PORT must be a port number from 1 to 65535 (or empty for none), not {text!r}.")
     return int(text)
 
 

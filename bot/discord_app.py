@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import discord
@@ -21,13 +21,17 @@ from discord.ext import commands
 from bot import discord_limits as limits
 from bot import posts, views
 from bot.backup import BackupSchedule
-from bot.clock import TimeSource
+from bot.clock import SystemTime, TimeSource
 from bot.cogs.takeback import takeback_view
 from bot.computer import ComputerPlayers
 from bot.config import Config
+from bot.db import POSTGRESQL
 from bot.discord_reminders import ReminderPoster
+from bot.health import Health, HealthServer
+from bot.metrics import PrometheusMetrics
 from bot.models import Match, Player, Takeback
 from bot.service import MatchService, Notice, ServerDefaults, ServiceError
+from bot.shards import Leases
 from bot.store import Store
 from bot.wording import a
 
@@ -68,9 +72,10 @@ class ServerTree(app_commands.CommandTree["GameBot"]):
 class GameBot(commands.Bot):
     """Opens the store and service in `setup_hook`, loads the cogs and resumes every running match."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, **shards: Any) -> None:
         intents = discord.Intents.default()  # guilds and interactions; no privileged intents needed
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -93,6 +98,14 @@ class GameBot(commands.Bot):
         self.reminders = ReminderPoster(self, lambda: self.matches, self._send)
         self.time: TimeSource | None = None
         """The service's time source: the wall clock unless a test sets a fake one before the bot starts."""
+        self.metrics = PrometheusMetrics()
+        """What this process measures (bot/metrics.py), served with /healthz when METRICS_PORT is set."""
+        self.health: HealthServer | None = None
+        self.leases: Leases | None = None
+        """This process's shard leases (bot/shards.py), on PostgreSQL; None on SQLite, which one process uses."""
+        self.held_leases: Callable[[], Collection[int] | None] = lambda: None
+        """The shard leases this process holds now, for /healthz (bot/shards.py's `Leases.held`; None: it
+        takes none): with none held it answers 503."""
 
     @property
     def matches(self) -> MatchService:
@@ -100,9 +113,16 @@ class GameBot(commands.Bot):
         return self.service
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.config.database_path)
+        self.store = await Store.open(self.config.database)
         defaults = ServerDefaults(self.config.mod_role, self.config.house_wins, self.config.limits)
-        self.service = MatchService(self.store, self.time, defaults=defaults)  # each server may set its own
+        if self.store.backend == POSTGRESQL:  # several processes may share it: each acts only on its shards
+            self.leases = Leases(self.store, self.config.shards, self.time or SystemTime())
+            self.held_leases = lambda: frozenset(self.leases.held) if self.leases else None
+            await self.leases.start()  # before the service starts: it loads only the matches of held shards
+        # `defaults` are only defaults: each server may set its own
+        self.service = MatchService(
+            self.store, self.time, defaults=defaults, metrics=self.metrics, ownership=self.leases
+        )
         self.service.subscribe(self.on_notice)  # first: a computer answers a move once its board is posted
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
@@ -110,6 +130,8 @@ class GameBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self._resumed = await self.service.start()
+        if self.leases is not None:
+            self.leases.on_gained, self.leases.on_lost = self._shard_gained, self._shard_lost
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -118,6 +140,46 @@ class GameBot(commands.Bot):
         self.backups = BackupSchedule.start(
             self.store, self.config.backups, self.config.backup_hours, self.config.backup_keep
         )
+        if self.config.metrics_port is not None:
+            self.health = await HealthServer.start(
+                self.health_check(), self.metrics, self.config.metrics_host, self.config.metrics_port
+            )
+
+    def health_check(self) -> Health:
+        """What /healthz reports for this process (bot/health.py)."""
+        service = self.matches
+        return Health(
+            database=service.store.schema_version,
+            open_matches=lambda: len(service.running()),
+            mode="discord",
+            connected=self.connected,
+            shards=self.running_shards,
+            leases=lambda: self.held_leases(),
+        )
+
+    def connected(self) -> bool:
+        """Whether the gateway is up now (every shard's): discord.py reconnects by itself when it is not."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        if isinstance(self, commands.AutoShardedBot):
+            return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
+        return self.ws is not None and self.ws.open
+
+    def running_shards(self) -> list[int]:
+        """The Discord shards this process runs."""
+        if isinstance(self, commands.AutoShardedBot):
+            return sorted(self.shard_ids or self.shards)
+        return [self.shard_id or 0]
+
+    async def _shard_gained(self, shard: int) -> None:
+        """Another process's shard became ours (it died): resume its matches and repost their boards."""
+        self._resumed = [*self._resumed, *await self.matches.adopt()]
+        if self._repost_task is None or self._repost_task.done():
+            self._repost_task = asyncio.create_task(self._repost_resumed(), name=f"repost-shard-{shard}")
+
+    async def _shard_lost(self, shard: int) -> None:
+        """This process may no longer act on the shard's matches: forget them at once."""
+        self.matches.drop_unowned()
 
     async def _repost_resumed(self) -> None:
         """After a restart: repost each running board (its clock starts with the post) and say why."""
@@ -132,6 +194,8 @@ class GameBot(commands.Bot):
         self._resumed = []
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.close()
         for task in list(self._retrying.values()):
             task.cancel()
         self.reminders.close()
@@ -141,6 +205,8 @@ class GameBot(commands.Bot):
             await self.computers.close()
         if self.service is not None:
             await self.service.close()
+        if self.leases is not None:
+            await self.leases.stop()  # handed back: a process started next takes them at once
         if self.store is not None:
             await self.store.close()
         await super().close()
@@ -291,6 +357,7 @@ class GameBot(commands.Bot):
             return await send(await self.destination(match))
         except discord.HTTPException as error:
             problem = error
+            self.metrics.post_failed(_failure(error))
         if _place_unusable(problem) and match.place.channel_id is not None:
             moved = await self._send_elsewhere(match, send, _why(problem))
             if moved is not None:
@@ -327,6 +394,7 @@ class GameBot(commands.Bot):
                 await place.send(limits.clip(note), allowed_mentions=limits.NOBODY)
                 message = await send(place)
             except discord.HTTPException as error:
+                self.metrics.post_failed(_failure(error))
                 log.info("match %s: could not post in %s either (%s)", match.id, getattr(place, "id", "?"), _why(error))
                 continue
             new_thread = place.id if isinstance(place, discord.Thread) else None
@@ -377,12 +445,12 @@ class GameBot(commands.Bot):
             )
         )
 
-    @staticmethod
-    async def _quietly(sending: Awaitable[Any]) -> None:
+    async def _quietly(self, sending: Awaitable[Any]) -> None:
         """A message that may fail without harm (the board is up already): logged, not raised."""
         try:
             await sending
         except discord.HTTPException as error:
+            self.metrics.post_failed(_failure(error))
             log.info("could not post a message (%s)", _why(error))
 
     async def _strip_buttons(self, channel_id: int, message_id: int) -> None:
@@ -423,6 +491,15 @@ def _why(error: discord.HTTPException) -> str:
     return f"Discord answered {error.status}: {error.text or 'no reason given'}"[:200]
 
 
+def _failure(error: discord.HTTPException) -> str:
+    """A failed post for the failed-posts metric (bot/metrics.py FAILED_REASONS)."""
+    if error.code == 50083:
+        return "50083"  # the thread is archived (a 400)
+    if error.status in (403, 404):
+        return str(error.status)
+    return "5xx" if error.status >= 500 else "other"
+
+
 def _discord_id(player: Player) -> int | None:
     """A person's Discord user id, None for anyone else (a computer, a terminal player)."""
     kind, _, raw = player.id.partition(":")
@@ -438,3 +515,15 @@ def _to_ping(service: MatchService, match: Match) -> list[int]:
         return []
     kind, _, raw = match.players[seat].id.partition(":")
     return [int(raw)] if kind == "discord" and raw.isdigit() else []
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The bot running several Discord shards in one process (SHARD_COUNT above 1, SHARD_IDS)."""
+
+
+def bot_for(config: Config) -> GameBot:
+    """The bot for this process: one connection, or (SHARD_COUNT > 1) its SHARD_IDS of SHARD_COUNT shards."""
+    plan = config.shards
+    if plan.count > 1:
+        return ShardedGameBot(config, shard_count=plan.count, shard_ids=list(plan.ids))
+    return GameBot(config)

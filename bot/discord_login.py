@@ -13,7 +13,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.discord_app import GameBot
+from bot.discord_app import bot_for
 
 PORTAL = "https://discord.com/developers/applications"
 
@@ -33,7 +33,7 @@ class NotConnected(Exception):
 
 async def serve(config: Config) -> None:
     """Log in, connect and run until closed; NotConnected when Discord cannot be reached or refuses."""
-    async with GameBot(config) as bot:
+    async with bot_for(config) as bot:
         try:
             await bot.start(config.discord_token or "")
         except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:

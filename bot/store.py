@@ -1,452 +1,118 @@
-"""SQLite persistence (aiosqlite): the schema, its migrations, and the reads and writes the service makes.
+"""Persistence: the schema's readers and writers the service uses, written once for both backends.
+
+`Store.open(target)` takes a SQLite file (the embedded default, bot/db_sqlite.py) or a `postgresql://` URL
+(bot/db_postgres.py; DATABASE_URL) and returns the same Store: the service, cogs, records, ratings and
+backups never know which one they run on. The SQL here is what both accept (`?` placeholders, `ON CONFLICT`
+upserts, `RETURNING id`, an ORDER BY wherever order matters); bot/db.py says what a backend provides.
 
 The database is the source of truth; the service's memory is a cache of running matches. Writes happen
 inside `transaction()`, so a move, its new state, the clock and the log line commit together or not at
-all. WAL mode lets readers run while a write commits; `synchronous=FULL` makes a commit survive a crash.
+all.
 """
 
 from __future__ import annotations
 
-import asyncio
-import errno
 import json
-import logging
-import sqlite3
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot import move_log
 from bot.clock import ClockSettings, MatchClock
-from bot.errors import DiskFull, NotSaved
+from bot.db import (
+    DAMAGED,
+    FULL,
+    LOCKED,
+    NEWER,
+    POSTGRESQL,
+    READ_ONLY,
+    SQLITE,
+    UNREADABLE,
+    Database,
+    StoreUnusable,
+    is_postgres,
+)
+from bot.db_sqlite import MIGRATIONS, SqliteDatabase
 from bot.games import GAMES, Game, Outcome
 from bot.games.base import BadState
 from bot.models import OVER, RUNNING, AwayPeriod, Lobby, Match, MoveRecord, Place, Player, Series, Takeback
 from bot.ratings import PlayerRating, Rating
 
-log = logging.getLogger(__name__)
-
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE series (
-        id INTEGER PRIMARY KEY,
-        game TEXT NOT NULL,
-        players TEXT NOT NULL,              -- JSON [{"id", "name"}], by seat
-        best_of INTEGER NOT NULL,
-        first_seat INTEGER NOT NULL,        -- places first in game 1; alternates after
-        options TEXT NOT NULL,              -- JSON engine options shared by every game
-        clock TEXT,                         -- JSON ClockSettings, NULL for no clock
-        house_wins INTEGER NOT NULL,        -- say "the house wins" for a level series
-        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
-        status TEXT NOT NULL,
-        wins TEXT NOT NULL,                 -- JSON [wins by seat]
-        result TEXT,                        -- JSON Outcome once over
-        created_at REAL NOT NULL
-    );
-    CREATE TABLE matches (
-        id INTEGER PRIMARY KEY,
-        game TEXT NOT NULL,
-        series_id INTEGER REFERENCES series(id),
-        game_no INTEGER NOT NULL,
-        seed INTEGER NOT NULL,
-        options TEXT NOT NULL,
-        state TEXT NOT NULL,                -- the engine's dumps()
-        ply INTEGER NOT NULL,
-        status TEXT NOT NULL,               -- running / over / aborted
-        result TEXT,
-        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE INDEX matches_by_status ON matches(status);
-    CREATE INDEX matches_by_series ON matches(series_id);
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches(id),
-        seat INTEGER NOT NULL,
-        player_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        PRIMARY KEY (match_id, seat)
-    );
-    CREATE INDEX seats_by_player ON seats(player_id);
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches(id),
-        ply INTEGER NOT NULL,               -- 1 for the first move
-        seat INTEGER NOT NULL,
-        move TEXT NOT NULL,                 -- canonical notation
-        at REAL NOT NULL,
-        took REAL,                          -- seconds on the clock, NULL without a clock
-        PRIMARY KEY (match_id, ply)
-    );
-    CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
-        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
-    CREATE TRIGGER moves_append_only_delete BEFORE DELETE ON moves
-        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
-    CREATE TABLE clocks (
-        match_id INTEGER PRIMARY KEY REFERENCES matches(id),
-        clock TEXT NOT NULL                 -- JSON MatchClock: absolute times, never countdowns
-    );
-    CREATE TABLE actions (
-        id INTEGER PRIMARY KEY,
-        match_id INTEGER REFERENCES matches(id),
-        kind TEXT NOT NULL,                 -- pause, resume, addtime, flag, resign, abort, ...
-        by_id TEXT,                         -- who did it (NULL: the bot itself)
-        detail TEXT NOT NULL,
-        at REAL NOT NULL
-    );
-    """,
-    # 2: undo as its own log row, and where the current board post is (so older posts lose their buttons)
-    """
-    ALTER TABLE moves ADD COLUMN kind TEXT NOT NULL DEFAULT 'move';  -- 'move', or 'undo': takes back the
-                                                                     -- last move still standing
-    ALTER TABLE moves ADD COLUMN by_id TEXT;                        -- who undid it
-    ALTER TABLE matches ADD COLUMN board_channel_id INTEGER;
-    ALTER TABLE matches ADD COLUMN board_message_id INTEGER;
-    """,
-    # 3: lobbies, where players gather for games of more than two (or one) players
-    """
-    CREATE TABLE lobbies (
-        id INTEGER PRIMARY KEY,
-        game TEXT NOT NULL,
-        creator TEXT NOT NULL,              -- JSON {"id", "name"}
-        players TEXT NOT NULL,              -- JSON [{"id", "name"}] in join order: the seat order
-        options TEXT NOT NULL,
-        clock TEXT,                         -- JSON ClockSettings, NULL for no clock
-        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
-        status TEXT NOT NULL,               -- open / started / cancelled
-        match_id INTEGER REFERENCES matches(id),
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX lobbies_by_status ON lobbies(status);
-    """,
-    # 4: Glicko-2 ratings per game per server (bot/ratings.py), written with the result of each rated game
-    """
-    CREATE TABLE ratings (
-        guild INTEGER NOT NULL,             -- the server's id; 0 offline (a NULL would defeat the key)
-        game TEXT NOT NULL,
-        player_id TEXT NOT NULL,
-        name TEXT NOT NULL,                 -- the name of their latest rated game
-        rating REAL NOT NULL,
-        rd REAL NOT NULL,
-        volatility REAL NOT NULL,
-        games INTEGER NOT NULL,
-        wins INTEGER NOT NULL,
-        losses INTEGER NOT NULL,
-        draws INTEGER NOT NULL,
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (guild, game, player_id)
-    );
-    CREATE INDEX ratings_by_player ON ratings(guild, player_id);
-    """,
-    # 5: challenges, so a challenge starts one match however often (and whenever) Accept is clicked and a
-    #    player's open ones can be counted; open lobbies are found per server by index
-    """
-    CREATE TABLE challenges (
-        message_id INTEGER PRIMARY KEY,     -- the challenge's message (Discord id)
-        guild_id INTEGER,
-        by_id TEXT,                         -- the challenger's player id (NULL: not recorded when sent)
-        to_id TEXT,                         -- the challenged player's id: only they may accept
-        created_at REAL,
-        match_id INTEGER REFERENCES matches(id)  -- the match it started; NULL while open
-    );
-    CREATE INDEX challenges_open ON challenges(guild_id, by_id, match_id);
-    CREATE INDEX lobbies_open ON lobbies(status, guild_id);
-    """,
-    # 6: Geyser games begun before two-player games started on f1 and f11 only and before the round cap keep
-    #    the rules they began with (their logs replay as played): all four starting squares, 1,000 rounds
-    """
-    UPDATE matches SET options = json_set(options, '$.starts', 'four', '$.rounds', 1000)
-        WHERE game = 'geyser' AND json_extract(options, '$.starts') IS NULL;
-    """,
-    # 7: results say how the game ended (Outcome.termination), for code to read instead of the reason's words.
-    #    Results stored before say it in the action log: the service logged each game it ended off the board
-    #    as a flag, resign, adjudicate or computers action; a result with none of them ended by the rules.
-    """
-    UPDATE matches SET result = json_set(result, '$.termination', CASE (
-            SELECT kind FROM actions
-                WHERE actions.match_id = matches.id AND kind IN ('flag', 'resign', 'adjudicate', 'computers')
-                ORDER BY id DESC LIMIT 1)
-        WHEN 'flag' THEN 'flag'
-        WHEN 'resign' THEN 'resignation'
-        WHEN 'adjudicate' THEN 'adjudication'
-        WHEN 'computers' THEN 'abandoned'
-        ELSE 'rules' END)
-        WHERE result IS NOT NULL AND json_extract(result, '$.termination') IS NULL;
-    UPDATE series SET result = json_set(result, '$.termination', 'rules')
-        WHERE result IS NOT NULL AND json_extract(result, '$.termination') IS NULL;
-    """,
-    # 8: reminders of the turn in progress (bot/reminders.py, bot/service/reminding.py): deadlines armed like
-    #    flags, each marked once sent so it never goes out twice, even after a restart; and how each person
-    #    wants them (per person, not per server: a DM reaches them wherever they play), with when the last
-    #    reminder DM went to them (one an hour at most, across restarts too)
-    """
-    CREATE TABLE reminders (
-        match_id INTEGER NOT NULL REFERENCES matches(id),
-        ply INTEGER NOT NULL,               -- the turn they belong to (the match's ply); other plies' are void
-        kind TEXT NOT NULL,                 -- half / last / idle (bot/reminders.py)
-        number INTEGER NOT NULL,            -- which idle reminder (1 to 3); 1 for the others
-        due REAL NOT NULL,
-        sent REAL,                          -- when it went out (or was passed over); NULL while armed
-        PRIMARY KEY (match_id, ply, kind, number)
-    );
-    CREATE INDEX reminders_due ON reminders(due) WHERE sent IS NULL;
-    CREATE TABLE notify_choices (
-        player_id TEXT PRIMARY KEY,         -- a person ("discord:123"), in every server alike
-        mode TEXT NOT NULL DEFAULT 'thread', -- dm / thread / off (/notify)
-        last_dm REAL                        -- when the last reminder DM went to them
-    );
-    """,
-    # 9: away time (bot/service/away.py): each player's periods away per server, so the yearly allowance counts
-    #    what was really taken, and away time still running survives a restart and ends on time (the seats it
-    #    stops are in each clock's JSON, `MatchClock.away`)
-    """
-    CREATE TABLE away (
-        id INTEGER PRIMARY KEY,
-        guild INTEGER NOT NULL,             -- the server's id; 0 offline (as in ratings)
-        player_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        started_at REAL NOT NULL,
-        until REAL NOT NULL,                -- when it ends by itself (a later /away may move it on)
-        ended_at REAL                       -- when it ended (on time, /back, or a move); NULL while away
-    );
-    CREATE INDEX away_by_player ON away(guild, player_id, started_at);
-    """,
-    # 10: takebacks by agreement (bot/service/takebacks.py): a player's request to take back their last move,
-    #     who of the others has accepted it so far, and how it closed, so an open request (and its post with
-    #     the Accept / Decline buttons) survives a restart
-    """
-    CREATE TABLE takebacks (
-        id INTEGER PRIMARY KEY,
-        match_id INTEGER NOT NULL REFERENCES matches(id),
-        ply INTEGER NOT NULL,               -- the match's ply when asked: a later line of the log lapses it
-        seat INTEGER NOT NULL,              -- the requester's seat
-        by_id TEXT NOT NULL,                -- the requester's player id
-        asked_at REAL NOT NULL,
-        expires_at REAL NOT NULL,           -- the move allowance after asking, 10 minutes without a clock
-        accepted TEXT NOT NULL,             -- JSON [player ids of those asked who accepted], in order
-        status TEXT NOT NULL,               -- open / taken / declined / expired / lapsed
-        channel_id INTEGER, message_id INTEGER  -- the request's post (Discord), NULL until posted
-    );
-    CREATE INDEX takebacks_by_status ON takebacks(status, match_id);
-    """,
-    # 11: server settings (bot/service/settings.py): what each server chose instead of the defaults (the
-    #     environment's, else the code's), with who last set or reset each and when
-    """
-    CREATE TABLE guild_settings (
-        guild_id INTEGER NOT NULL,          -- the server's id; 0 offline (as in ratings)
-        key TEXT NOT NULL,                  -- the setting (bot/service/settings.py SETTINGS)
-        value TEXT,                         -- as stored by the setting's spec; NULL: reset, the default applies
-        set_by TEXT,                        -- the player id of who set or reset it
-        set_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, key)
-    );
-    """,
+__all__ = [
+    "DAMAGED",
+    "FULL",
+    "LOCKED",
+    "MIGRATIONS",
+    "NEWER",
+    "POSTGRESQL",
+    "READ_ONLY",
+    "SQLITE",
+    "UNREADABLE",
+    "Store",
+    "StoreUnusable",
 ]
 
-DAMAGED, UNREADABLE, READ_ONLY, LOCKED, FULL, NEWER = "damaged", "unreadable", "read-only", "locked", "full", "newer"
-"""Why `Store.open` refuses a database (StoreUnusable.problem)."""
 
-
-class StoreUnusable(RuntimeError):
-    """The bot must not start on this database: `problem` is one of DAMAGED, UNREADABLE, READ_ONLY, LOCKED,
-    FULL, NEWER; `detail` says what SQLite or the system found. The message names the file."""
-
-    def __init__(self, path: str, problem: str, detail: str) -> None:
-        super().__init__(f"database {path} is {problem}: {detail}")
-        self.path, self.problem, self.detail = path, problem, detail
-
-
-def _sqlite_code(error: sqlite3.Error) -> int:
-    """The primary SQLite result code of an error (SQLITE_FULL, SQLITE_READONLY, ...), 0 if unknown."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF
-    text = str(error).lower()
-    if "disk is full" in text:
-        return sqlite3.SQLITE_FULL
-    return sqlite3.SQLITE_READONLY if "readonly" in text else 0
-
-
-def _unusable(path: str, error: sqlite3.Error) -> StoreUnusable:
-    """What an error met while opening and checking the database means for the person starting the bot."""
-    code = _sqlite_code(error)
-    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return StoreUnusable(path, DAMAGED, str(error))
-    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM):
-        return StoreUnusable(path, READ_ONLY, str(error))
-    if code == sqlite3.SQLITE_BUSY:
-        return StoreUnusable(path, LOCKED, f"{error}: another program is writing it (is the bot already running?)")
-    if code == sqlite3.SQLITE_FULL:
-        return StoreUnusable(path, FULL, str(error))
-    return StoreUnusable(path, UNREADABLE, str(error))
-
-
-def _file_problem(path: str) -> StoreUnusable | None:
-    """What the system says before SQLite does: a file (or its folder, where SQLite keeps the -wal and -shm
-    files) that the bot may not read or write."""
-    file = Path(path)
-    for mode, problem in (("rb", UNREADABLE), ("r+b", READ_ONLY)):
-        try:
-            if file.exists():
-                with open(file, mode):
-                    pass
-        except OSError as error:
-            return StoreUnusable(path, problem, _reason(error))
-    try:
-        with tempfile.TemporaryFile(dir=file.parent):
-            pass
-    except OSError as error:
-        if error.errno == errno.ENOSPC:
-            return StoreUnusable(path, FULL, _reason(error))
-        return StoreUnusable(path, READ_ONLY, f"its folder is not writable: {_reason(error)}")
-    return None
-
-
-def _reason(error: OSError) -> str:
-    return (error.strerror or str(error)).lower()
-
-
-def _not_saved(path: str, error: sqlite3.Error) -> Exception | None:
-    """The player-facing refusal for a write the database could not take (full disk, read-only), or None."""
-    code = _sqlite_code(error)
-    if code == sqlite3.SQLITE_FULL:
-        log.error("database %s: the disk is full (%s); the change was rolled back, nothing saved", path, error)
-        return DiskFull(
-            "The bot's disk is full: the move was not saved, and nothing changed. "
-            "Try again once whoever runs the bot has freed some space."
-        )
-    if code == sqlite3.SQLITE_READONLY:
-        log.error("database %s became read-only (%s); the change was rolled back, nothing saved", path, error)
-        return NotSaved(
-            "The bot's database has become read-only: the move was not saved, and nothing changed. "
-            "Tell whoever runs the bot."
-        )
-    return None
+def _same(column: str, value: int | None) -> tuple[str, tuple[Any, ...]]:
+    """`column` equal to `value`, NULL matching NULL: `= ?` or `IS NULL`, so both databases use the index."""
+    return (f"{column} IS NULL", ()) if value is None else (f"{column} = ?", (value,))
 
 
 class Store:
-    """One aiosqlite connection; writes are serialised by `transaction()`."""
+    """The bot's reads and writes on one database (`Database`, either backend); writes go through
+    `transaction()`, one at a time in this process."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, games: dict[str, Game]) -> None:
+    def __init__(self, db: Database, games: dict[str, Game]) -> None:
         self._db = db
-        self.path = path
+        self.path = db.target
+        """The SQLite file, or the PostgreSQL URL without its password."""
         self.games = games
-        self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, games: dict[str, Game] | None = None) -> Store:
-        """Open (creating and migrating if needed) the database; `games` defaults to every game.
+    async def open(cls, target: str | Path, games: dict[str, Game] | None = None) -> Store:
+        """Open (creating and migrating if needed) the database: a SQLite file's path, or a `postgresql://`
+        URL; `games` defaults to every game. A database the bot cannot use is refused with StoreUnusable."""
+        db: Database
+        if is_postgres(target):
+            from bot.db_postgres import PostgresDatabase  # asyncpg is loaded only for PostgreSQL
 
-        A database the bot cannot use is refused here with StoreUnusable, its connection closed (an open
-        one would keep the process alive): damaged (`PRAGMA quick_check`), unreadable, locked, from a
-        newer version, or read-only (a write probe, rolled back), so it fails at start, not at the first move.
-        """
-        path = str(path)
-        if path != ":memory:":
-            try:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise StoreUnusable(path, UNREADABLE, f"its folder cannot be made ({_reason(error)})") from None
-            if (problem := _file_problem(path)) is not None:
-                raise problem
-        connection = aiosqlite.connect(path, isolation_level=None)
-        try:
-            db = await connection
-        except sqlite3.Error as error:
-            # aiosqlite stops its worker thread after a failed connect: let it finish while this loop runs
-            if (thread := getattr(connection, "_thread", None)) is not None:
-                await asyncio.to_thread(thread.join, 5)
-            raise _unusable(path, error) from None
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA synchronous=FULL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
-            store = cls(db, path, GAMES if games is None else games)
-            await store._check()
-            await store._migrate()
-            await store._probe_write()
-        except BaseException as error:
-            try:
-                await db.close()
-            except sqlite3.Error:
-                log.exception("closing the refused database %s failed", path)
-            if isinstance(error, sqlite3.Error):
-                raise _unusable(path, error) from None
-            raise
-        return store
+            db = await PostgresDatabase.open(str(target))
+        else:
+            db = await SqliteDatabase.open(str(target))
+        return cls(db, GAMES if games is None else games)
 
-    async def _check(self) -> None:
-        """`PRAGMA quick_check` (the cheap one: no index cross-checks); a damaged database is refused."""
-        async with self._db.execute("PRAGMA quick_check(3)") as cursor:
-            verdict = " ".join("; ".join(str(row[0]) for row in await cursor.fetchall()).split())  # one line
-        if verdict != "ok":
-            raise StoreUnusable(self.path, DAMAGED, f"PRAGMA quick_check found: {verdict[:300]}")
-
-    async def _probe_write(self) -> None:
-        """Write one harmless change and roll it back: a read-only database fails here, not at the first move."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            await self._db.execute(f"PRAGMA user_version={await self.schema_version()}")
-        finally:
-            await self._rollback()
-
-    async def _rollback(self) -> None:
-        """Roll back the open transaction, unless SQLite already has (it does by itself on a full disk)."""
-        if self._db.in_transaction:
-            await self._db.execute("ROLLBACK")
+    @property
+    def backend(self) -> str:
+        """SQLITE or POSTGRESQL."""
+        return self._db.backend
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        version = row[0] if row else 0
-        if version > len(MIGRATIONS):
-            raise StoreUnusable(self.path, NEWER, f"it is from a newer version of the bot (schema {version})")
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            # executescript commits first; the version bump lands in the same script so a crash
-            # between the two cannot leave a half-applied migration marked as done.
-            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
-
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return await self._db.schema_version()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         """Everything written inside commits together, or nothing does.
 
-        A write the database cannot take (its disk is full, or it has become read-only) rolls the whole
-        transaction back and is raised as `bot.service.DiskFull` / `NotSaved`, ServiceErrors that
-        front-ends show as a plain refusal; the next transaction, once there is space, goes through as usual.
+        A write the database cannot take (its disk is full, it has become read-only, or on PostgreSQL the
+        connection was lost) rolls the whole transaction back and is raised as `bot.service.DiskFull` /
+        `NotSaved`, ServiceErrors that front-ends show as a plain refusal; the next transaction goes through
+        as usual once the database can take it.
         """
-        async with self._write_lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield
-                    await self._db.execute("COMMIT")
-                except BaseException:
-                    await self._rollback()
-                    raise
-            except sqlite3.OperationalError as error:
-                refusal = _not_saved(self.path, error)
-                if refusal is None:
-                    raise
-                raise refusal from error
+        async with self._db.transaction():
+            yield
+
+    async def _insert(self, sql: str, args: tuple[Any, ...]) -> int:
+        """Run an INSERT and return the id the database gave the new row."""
+        return int(await self._db.fetchval(sql + " RETURNING id", args))
 
     # --- writes (call inside transaction()) ---
 
     async def insert_series(self, series: Series) -> int:
-        cursor = await self._db.execute(
+        return await self._insert(
             "INSERT INTO series (game, players, best_of, first_seat, options, clock, house_wins, guild_id,"
             " channel_id, thread_id, status, wins, result, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -467,8 +133,6 @@ class Store:
                 series.created_at,
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
 
     async def update_series(self, series: Series) -> None:
         await self._db.execute(
@@ -484,7 +148,7 @@ class Store:
 
     async def insert_match(self, match: Match) -> int:
         game = self.games[match.game]
-        cursor = await self._db.execute(
+        match_id = await self._insert(
             "INSERT INTO matches (game, series_id, game_no, seed, options, state, ply, status, result,"
             " guild_id, channel_id, thread_id, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -505,8 +169,6 @@ class Store:
                 match.created_at,
             ),
         )
-        match_id = cursor.lastrowid
-        assert match_id is not None
         await self._db.executemany(
             "INSERT INTO seats (match_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
             [(match_id, seat, p.id, p.name) for seat, p in enumerate(match.players)],
@@ -555,7 +217,7 @@ class Store:
         )
 
     async def insert_lobby(self, lobby: Lobby) -> int:
-        cursor = await self._db.execute(
+        return await self._insert(
             "INSERT INTO lobbies (game, creator, players, options, clock, guild_id, channel_id, thread_id, status,"
             " match_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -572,8 +234,6 @@ class Store:
                 lobby.created_at,
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
 
     async def update_lobby(self, lobby: Lobby) -> None:
         await self._db.execute(
@@ -584,82 +244,74 @@ class Store:
     # --- reads ---
 
     async def load_lobby(self, lobby_id: int) -> Lobby | None:
-        async with self._db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchrow("SELECT * FROM lobbies WHERE id = ?", (lobby_id,))
         return None if row is None else _lobby(row)
 
     async def open_lobbies(self, guild_id: int | None) -> list[Lobby]:
         """A server's open lobbies, oldest first (one indexed query, however many are open elsewhere)."""
-        async with self._db.execute(
-            "SELECT * FROM lobbies WHERE status = 'open' AND guild_id IS ? ORDER BY id", (guild_id,)
-        ) as cursor:
-            return [_lobby(row) for row in await cursor.fetchall()]
+        guild, args = _same("guild_id", guild_id)
+        rows = await self._db.fetch(f"SELECT * FROM lobbies WHERE status = 'open' AND {guild} ORDER BY id", args)
+        return [_lobby(row) for row in rows]
 
     async def lobby_ids(self, status: str) -> list[int]:
-        async with self._db.execute("SELECT id FROM lobbies WHERE status = ? ORDER BY id", (status,)) as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+        rows = await self._db.fetch("SELECT id FROM lobbies WHERE status = ? ORDER BY id", (status,))
+        return [row[0] for row in rows]
 
     async def match_ids(self, status: str | None = RUNNING) -> list[int]:
         sql = "SELECT id FROM matches" + (" WHERE status = ?" if status else "") + " ORDER BY id"
-        async with self._db.execute(sql, (status,) if status else ()) as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+        return [row[0] for row in await self._db.fetch(sql, (status,) if status else ())]
 
     async def solo_match_ids(self, game: str, guild_id: int | None) -> list[int]:
         """Finished one-player matches of a game in one server (None: offline), oldest first."""
-        async with self._db.execute(
-            "SELECT m.id FROM matches m WHERE m.game = ? AND m.status = ? AND m.guild_id IS ?"
+        guild, args = _same("m.guild_id", guild_id)
+        rows = await self._db.fetch(
+            f"SELECT m.id FROM matches m WHERE m.game = ? AND m.status = ? AND {guild}"
             " AND (SELECT COUNT(*) FROM seats s WHERE s.match_id = m.id) = 1 ORDER BY m.id",
-            (game, OVER, guild_id),
-        ) as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+            (game, OVER, *args),
+        )
+        return [row[0] for row in rows]
 
     async def insert_challenge(self, message_id: int, guild_id: int | None, by_id: str, to_id: str, at: float) -> None:
         await self._db.execute(
-            "INSERT OR IGNORE INTO challenges (message_id, guild_id, by_id, to_id, created_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO challenges (message_id, guild_id, by_id, to_id, created_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (message_id) DO NOTHING",
             (message_id, guild_id, by_id, to_id, at),
         )
 
     async def challenged(self, message_id: int) -> str | None:
         """Who a recorded challenge was sent to (None: not recorded)."""
-        async with self._db.execute("SELECT to_id FROM challenges WHERE message_id = ?", (message_id,)) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+        to_id = await self._db.fetchval("SELECT to_id FROM challenges WHERE message_id = ?", (message_id,))
+        return None if to_id is None else str(to_id)
 
     async def accept_challenge(self, message_id: int, match_id: int) -> None:
         """Record the match a challenge started (a challenge sent before this was recorded gets a row now)."""
         await self._db.execute(
             "INSERT INTO challenges (message_id, match_id) VALUES (?, ?)"
-            " ON CONFLICT(message_id) DO UPDATE SET match_id = excluded.match_id",
+            " ON CONFLICT (message_id) DO UPDATE SET match_id = excluded.match_id",
             (message_id, match_id),
         )
 
     async def challenge_match(self, message_id: int) -> int | None:
         """The match an accepted challenge started, or None if it was never accepted."""
-        async with self._db.execute("SELECT match_id FROM challenges WHERE message_id = ?", (message_id,)) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row and row[0] is not None else None
+        match_id = await self._db.fetchval("SELECT match_id FROM challenges WHERE message_id = ?", (message_id,))
+        return None if match_id is None else int(match_id)
 
     async def open_challenges(self, guild_id: int | None, by_id: str, since: float) -> int:
         """How many challenges `by_id` sent in a server since `since` that nobody has accepted."""
-        async with self._db.execute(
-            "SELECT COUNT(*) FROM challenges WHERE guild_id IS ? AND by_id = ? AND match_id IS NULL"
-            " AND created_at >= ?",
-            (guild_id, by_id, since),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        guild, args = _same("guild_id", guild_id)
+        count = await self._db.fetchval(
+            f"SELECT COUNT(*) FROM challenges WHERE {guild} AND by_id = ? AND match_id IS NULL AND created_at >= ?",
+            (*args, by_id, since),
+        )
+        return int(count or 0)
 
     async def load_match(self, match_id: int) -> Match | None:
-        async with self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchrow("SELECT * FROM matches WHERE id = ?", (match_id,))
         if row is None:
             return None
-        async with self._db.execute(
-            "SELECT player_id, name FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
-        ) as cursor:
-            players = tuple(Player(r["player_id"], r["name"]) for r in await cursor.fetchall())
-        async with self._db.execute("SELECT clock FROM clocks WHERE match_id = ?", (match_id,)) as cursor:
-            clock_row = await cursor.fetchone()
+        seats = await self._db.fetch("SELECT player_id, name FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+        players = tuple(Player(r["player_id"], r["name"]) for r in seats)
+        clock = await self._db.fetchval("SELECT clock FROM clocks WHERE match_id = ?", (match_id,))
         try:
             state = self.games[row["game"]].loads(row["state"])
         except BadState as error:
@@ -674,7 +326,7 @@ class Store:
             ply=row["ply"],
             status=row["status"],
             result=_outcome(row["result"]),
-            clock=MatchClock.from_json(json.loads(clock_row["clock"])) if clock_row else None,
+            clock=MatchClock.from_json(json.loads(clock)) if clock else None,
             series_id=row["series_id"],
             game_no=row["game_no"],
             place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
@@ -683,14 +335,10 @@ class Store:
         )
 
     async def load_series(self, series_id: int) -> Series | None:
-        async with self._db.execute("SELECT * FROM series WHERE id = ?", (series_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchrow("SELECT * FROM series WHERE id = ?", (series_id,))
         if row is None:
             return None
-        async with self._db.execute(
-            "SELECT id FROM matches WHERE series_id = ? ORDER BY game_no", (series_id,)
-        ) as cursor:
-            games = [r[0] for r in await cursor.fetchall()]
+        games = await self._db.fetch("SELECT id FROM matches WHERE series_id = ? ORDER BY game_no", (series_id,))
         clock = json.loads(row["clock"]) if row["clock"] else None
         return Series(
             id=row["id"],
@@ -704,27 +352,27 @@ class Store:
             place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
             status=row["status"],
             wins=json.loads(row["wins"]),
-            games=games,
+            games=[r[0] for r in games],
             result=_outcome(row["result"]),
             created_at=row["created_at"],
         )
 
     async def log(self, match_id: int) -> list[MoveRecord]:
         """Every line of the move log, undos included, in order."""
-        async with self._db.execute(
+        rows = await self._db.fetch(
             "SELECT ply, seat, move, at, took, kind, by_id FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
-        ) as cursor:
-            return [MoveRecord(*row) for row in await cursor.fetchall()]
+        )
+        return [MoveRecord(*row) for row in rows]
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The moves still standing: the log with every undo taking back the last move before it."""
         return move_log.standing(await self.log(match_id))
 
     async def actions(self, match_id: int) -> list[dict[str, Any]]:
-        async with self._db.execute(
+        rows = await self._db.fetch(
             "SELECT kind, by_id, detail, at FROM actions WHERE match_id = ? ORDER BY id", (match_id,)
-        ) as cursor:
-            return [dict(row) for row in await cursor.fetchall()]
+        )
+        return [dict(row) for row in rows]
 
     # --- reminders (bot/service/reminding.py): the turn in progress's, and each person's choice ---
 
@@ -735,10 +383,10 @@ class Store:
             await self._db.execute(
                 "DELETE FROM reminders WHERE match_id NOT IN (SELECT id FROM matches WHERE status = ?)", (RUNNING,)
             )
-        async with self._db.execute(
-            "SELECT match_id, ply, kind, number, due, sent FROM reminders ORDER BY match_id, due"
-        ) as cursor:
-            return [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in await cursor.fetchall()]
+        rows = await self._db.fetch(
+            "SELECT match_id, ply, kind, number, due, sent FROM reminders ORDER BY match_id, due, ply, kind, number"
+        )
+        return [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     async def replace_reminders(
         self, match_id: int, ply: int, reminders: list[tuple[str, int, float]], planned_before: bool
@@ -750,10 +398,10 @@ class Store:
             "DELETE FROM reminders WHERE match_id = ? AND (ply != ? OR sent IS NULL)", (match_id, ply)
         )
         if planned_before:
-            async with self._db.execute(
+            rows = await self._db.fetch(
                 "SELECT kind, number FROM reminders WHERE match_id = ? AND ply = ?", (match_id, ply)
-            ) as cursor:
-                sent = {(row[0], row[1]) for row in await cursor.fetchall()}
+            )
+            sent = {(row[0], row[1]) for row in rows}
             reminders = [r for r in reminders if (r[0], r[1]) not in sent]
         await self._db.executemany(
             "INSERT INTO reminders (match_id, ply, kind, number, due) VALUES (?, ?, ?, ?, ?)",
@@ -767,65 +415,70 @@ class Store:
         """A turn's reminders not yet sent (kind, number, due), by due time; only those due by `due_by` if given."""
         sql = "SELECT kind, number, due FROM reminders WHERE match_id = ? AND ply = ? AND sent IS NULL"
         args: tuple[Any, ...] = (match_id, ply) if due_by is None else (match_id, ply, due_by)
-        sql += " ORDER BY due" if due_by is None else " AND due <= ? ORDER BY due"
-        async with self._db.execute(sql, args) as cursor:
-            return [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
+        sql += " ORDER BY due, kind, number" if due_by is None else " AND due <= ? ORDER BY due, kind, number"
+        return [(row[0], row[1], row[2]) for row in await self._db.fetch(sql, args)]
 
     async def claim_reminders(self, match_id: int, ply: int, now: float) -> list[tuple[str, int, float]]:
         """Mark a turn's reminders due by `now` sent, and return them (kind, number, due) by due time (call
-        inside transaction(): another connection that claims them at the same time gets none)."""
-        due = await self.unsent_reminders(match_id, ply, now)
-        await self._db.execute(
-            "UPDATE reminders SET sent = ? WHERE match_id = ? AND ply = ? AND sent IS NULL AND due <= ?",
+        inside transaction()). One statement marks and returns them, so of two processes (or connections)
+        claiming at the same time, only one gets each reminder."""
+        rows = await self._db.fetch(
+            "UPDATE reminders SET sent = ? WHERE match_id = ? AND ply = ? AND sent IS NULL AND due <= ?"
+            " RETURNING kind, number, due",
             (now, match_id, ply, now),
         )
-        return due
+        return sorted(((row[0], row[1], row[2]) for row in rows), key=lambda r: (r[2], r[0], r[1]))
 
     async def due_reminder_turns(self, now: float) -> list[tuple[int, int]]:
         """The (match, ply) of every unsent reminder due by `now` (the sweep's question; one indexed query)."""
-        async with self._db.execute(
-            "SELECT DISTINCT match_id, ply FROM reminders WHERE sent IS NULL AND due <= ? ORDER BY match_id", (now,)
-        ) as cursor:
-            return [(row[0], row[1]) for row in await cursor.fetchall()]
+        rows = await self._db.fetch(
+            "SELECT DISTINCT match_id, ply FROM reminders WHERE sent IS NULL AND due <= ? ORDER BY match_id, ply",
+            (now,),
+        )
+        return [(row[0], row[1]) for row in rows]
 
     async def notify_choice(self, player_id: str) -> tuple[str | None, float | None]:
         """A person's reminder choice (None: never chosen) and when their last reminder DM went out."""
-        async with self._db.execute(
-            "SELECT mode, last_dm FROM notify_choices WHERE player_id = ?", (player_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchrow("SELECT mode, last_dm FROM notify_choices WHERE player_id = ?", (player_id,))
         return (None, None) if row is None else (row[0], row[1])
 
     async def set_notify_choice(self, player_id: str, mode: str) -> None:
         await self._db.execute(
             "INSERT INTO notify_choices (player_id, mode) VALUES (?, ?)"
-            " ON CONFLICT(player_id) DO UPDATE SET mode = excluded.mode",
+            " ON CONFLICT (player_id) DO UPDATE SET mode = excluded.mode",
             (player_id, mode),
         )
 
     async def set_last_dm(self, player_id: str, at: float) -> None:
         await self._db.execute(
             "INSERT INTO notify_choices (player_id, last_dm) VALUES (?, ?)"
-            " ON CONFLICT(player_id) DO UPDATE SET last_dm = excluded.last_dm",
+            " ON CONFLICT (player_id) DO UPDATE SET last_dm = excluded.last_dm",
             (player_id, at),
         )
 
     # --- ratings (bot/ratings.py; guild None, offline, is stored as 0) ---
 
     async def ratings_of(self, guild_id: int | None, game: str, player_ids: list[str]) -> dict[str, PlayerRating]:
-        """The stored ratings of these players in one game on one server (the unrated are missing)."""
+        """The stored ratings of these players in one game on one server (the unrated are missing). Inside
+        transaction(), on PostgreSQL, the rows stay locked until it ends: the game's end rewrites them."""
+        if not player_ids:
+            return {}
         marks = ", ".join("?" * len(player_ids))
-        async with self._db.execute(
-            f"SELECT * FROM ratings WHERE guild = ? AND game = ? AND player_id IN ({marks})",
+        rows = await self._db.fetch(
+            f"SELECT * FROM ratings WHERE guild = ? AND game = ? AND player_id IN ({marks}) ORDER BY player_id"
+            + self._db.for_update,
             (guild_id or 0, game, *player_ids),
-        ) as cursor:
-            return {row["player_id"]: _rating(row) for row in await cursor.fetchall()}
+        )
+        return {row["player_id"]: _rating(row) for row in rows}
 
     async def save_rating(self, rating: PlayerRating) -> None:
         """Insert or replace one player's rating (call inside transaction(), with the game's end)."""
         await self._db.execute(
-            "INSERT OR REPLACE INTO ratings (guild, game, player_id, name, rating, rd, volatility, games, wins,"
-            " losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ratings (guild, game, player_id, name, rating, rd, volatility, games, wins, losses, draws,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild, game, player_id) DO UPDATE SET name = excluded.name, rating = excluded.rating,"
+            " rd = excluded.rd, volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,"
+            " losses = excluded.losses, draws = excluded.draws, updated_at = excluded.updated_at",
             (
                 rating.guild_id or 0,
                 rating.game,
@@ -844,23 +497,24 @@ class Store:
 
     async def top_ratings(self, guild_id: int | None, game: str, limit: int) -> list[PlayerRating]:
         """One game's ratings on one server, best first (ties: more games, then who got there first)."""
-        async with self._db.execute(
-            "SELECT * FROM ratings WHERE guild = ? AND game = ? ORDER BY rating DESC, games DESC, updated_at LIMIT ?",
+        rows = await self._db.fetch(
+            "SELECT * FROM ratings WHERE guild = ? AND game = ?"
+            " ORDER BY rating DESC, games DESC, updated_at, player_id LIMIT ?",
             (guild_id or 0, game, limit),
-        ) as cursor:
-            return [_rating(row) for row in await cursor.fetchall()]
+        )
+        return [_rating(row) for row in rows]
 
     async def player_ratings(self, guild_id: int | None, player_id: str) -> list[PlayerRating]:
         """Every game one player is rated in on one server, by game key."""
-        async with self._db.execute(
+        rows = await self._db.fetch(
             "SELECT * FROM ratings WHERE guild = ? AND player_id = ? ORDER BY game", (guild_id or 0, player_id)
-        ) as cursor:
-            return [_rating(row) for row in await cursor.fetchall()]
+        )
+        return [_rating(row) for row in rows]
 
     # --- away time (bot/service/away.py; guild None, offline, is stored as 0) ---
 
     async def insert_away(self, period: AwayPeriod) -> int:
-        cursor = await self._db.execute(
+        return await self._insert(
             "INSERT INTO away (guild, player_id, name, started_at, until, ended_at) VALUES (?, ?, ?, ?, ?, ?)",
             (
                 period.guild_id or 0,
@@ -871,8 +525,6 @@ class Store:
                 period.ended_at,
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
 
     async def update_away(self, period: AwayPeriod) -> None:
         """Write when an away period ends by itself (`until`) and when it ended (`ended_at`)."""
@@ -882,31 +534,30 @@ class Store:
 
     async def away_periods(self, guild_id: int | None, player_id: str, since: float) -> list[AwayPeriod]:
         """One player's away periods on one server that began at `since` or later, oldest first."""
-        async with self._db.execute(
+        rows = await self._db.fetch(
             "SELECT * FROM away WHERE guild = ? AND player_id = ? AND started_at >= ? ORDER BY started_at, id",
             (guild_id or 0, player_id, since),
-        ) as cursor:
-            return [_away(row) for row in await cursor.fetchall()]
+        )
+        return [_away(row) for row in rows]
 
     async def running_away(self) -> list[AwayPeriod]:
         """Every away period that has not ended, on every server."""
-        async with self._db.execute("SELECT * FROM away WHERE ended_at IS NULL ORDER BY id") as cursor:
-            return [_away(row) for row in await cursor.fetchall()]
+        return [_away(row) for row in await self._db.fetch("SELECT * FROM away WHERE ended_at IS NULL ORDER BY id")]
 
     # --- server settings (bot/service/settings.py; guild None, offline, is stored as 0) ---
 
     async def load_settings(self) -> list[tuple[int, str, str | None, str | None, float]]:
         """Every stored setting of every server: (server, key, value or None once reset, set by, set at)."""
-        async with self._db.execute(
+        rows = await self._db.fetch(
             "SELECT guild_id, key, value, set_by, set_at FROM guild_settings ORDER BY guild_id, key"
-        ) as cursor:
-            return [(row[0], row[1], row[2], row[3], row[4]) for row in await cursor.fetchall()]
+        )
+        return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
 
     async def save_setting(self, guild_id: int | None, key: str, value: str | None, by_id: str, at: float) -> None:
         """Store one server's setting (None: reset to the default) with who and when (call inside transaction())."""
         await self._db.execute(
             "INSERT INTO guild_settings (guild_id, key, value, set_by, set_at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT(guild_id, key) DO UPDATE SET value = excluded.value, set_by = excluded.set_by,"
+            " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value, set_by = excluded.set_by,"
             " set_at = excluded.set_at",
             (guild_id or 0, key, value, by_id, at),
         )
@@ -914,7 +565,7 @@ class Store:
     # --- takebacks by agreement (bot/service/takebacks.py) ---
 
     async def insert_takeback(self, takeback: Takeback) -> int:
-        cursor = await self._db.execute(
+        return await self._insert(
             "INSERT INTO takebacks (match_id, ply, seat, by_id, asked_at, expires_at, accepted, status, channel_id,"
             " message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -929,8 +580,6 @@ class Store:
                 *(takeback.message or (None, None)),
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
 
     async def update_takeback(self, takeback: Takeback) -> None:
         """Write who has accepted a request, how it stands and where it is posted."""
@@ -941,44 +590,92 @@ class Store:
 
     async def takebacks(self, match_id: int | None = None, status: str | None = None) -> list[Takeback]:
         """Takeback requests, oldest first: one match's (None: every match's), of one status (None: any)."""
-        sql = "SELECT * FROM takebacks WHERE (? IS NULL OR match_id = ?) AND (? IS NULL OR status = ?) ORDER BY id"
-        async with self._db.execute(sql, (match_id, match_id, status, status)) as cursor:
-            return [_takeback(row) for row in await cursor.fetchall()]
+        where = [sql for sql, value in (("match_id = ?", match_id), ("status = ?", status)) if value is not None]
+        args = tuple(value for value in (match_id, status) if value is not None)
+        sql = "SELECT * FROM takebacks" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        return [_takeback(row) for row in await self._db.fetch(sql, args)]
 
     async def last_line_at(self, match_id: int) -> float | None:
         """When the newest line of a match's move log (a move, a resignation or an undo) was written."""
-        async with self._db.execute(
-            "SELECT at FROM moves WHERE match_id = ? ORDER BY ply DESC LIMIT 1", (match_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return float(row[0]) if row else None
+        at = await self._db.fetchval("SELECT at FROM moves WHERE match_id = ? ORDER BY ply DESC LIMIT 1", (match_id,))
+        return None if at is None else float(at)
+
+    # --- shard leases (bot/shards.py): each statement is atomic on its own ---
+
+    async def take_lease(self, shard: int, owner: str, now: float, until: float) -> bool:
+        """Take or renew a shard's lease until `until`: True if `owner` holds it now (it was free, had run
+        out by `now`, or was `owner`'s already), False if another process holds it. One upsert decides."""
+        async with self.transaction():
+            row = await self._db.fetchrow(
+                "INSERT INTO leases (shard, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (shard) DO UPDATE"
+                " SET owner = excluded.owner, expires_at = excluded.expires_at"
+                " WHERE leases.owner = excluded.owner OR leases.expires_at <= ? RETURNING owner",
+                (shard, owner, until, now),
+            )
+        return row is not None
+
+    async def release_lease(self, shard: int, owner: str) -> None:
+        """Hand a shard's lease back (if `owner` still holds it), so another process may take it at once."""
+        async with self.transaction():
+            await self._db.execute("DELETE FROM leases WHERE shard = ? AND owner = ?", (shard, owner))
+
+    async def holds_lease(self, shard: int, owner: str, now: float) -> bool:
+        """Whether `owner` holds the shard's lease at `now`. Inside a transaction (the fence of a change), on
+        PostgreSQL the row stays share-locked until it commits: no other process can take the lease (and
+        then load the match) while this change is on its way in."""
+        row = await self._db.fetchrow(
+            "SELECT owner FROM leases WHERE shard = ? AND owner = ? AND expires_at > ?" + self._db.for_share,
+            (shard, owner, now),
+        )
+        return row is not None
+
+    # --- whole tables (python3 -m bot migrate, bot/migrate.py) ---
+
+    async def tables(self) -> list[str]:
+        """The bot's tables in this database, by name."""
+        return await self._db.tables()
+
+    async def columns(self, table: str) -> list[str]:
+        return await self._db.columns(table)
+
+    async def count_rows(self, table: str) -> int:
+        return int(await self._db.fetchval(f"SELECT COUNT(*) FROM {await self._known(table)}"))
+
+    async def table_rows(
+        self, table: str, columns: list[str], order: tuple[str, ...], limit: int, offset: int
+    ) -> list[tuple[Any, ...]]:
+        """One page of a table's rows (those columns, in that order), sorted by `order` (its key)."""
+        known = set(await self._db.columns(await self._known(table)))
+        if not set(columns) | set(order) <= known:
+            raise ValueError(f"{table} has no column {sorted(set(columns) | set(order) - known)[0]}")
+        sql = f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(order)} LIMIT ? OFFSET ?"
+        return [tuple(row) for row in await self._db.fetch(sql, (limit, offset))]
+
+    async def insert_rows(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        """Add rows as they are, ids included (inside transaction(); then `reset_ids`)."""
+        await self._db.copy_rows(await self._known(table), columns, rows)
+
+    async def reset_ids(self) -> None:
+        """After rows came in with their ids: new rows get ids after the largest (PostgreSQL's identity
+        sequences; SQLite finds the largest by itself)."""
+        await self._db.reset_identities()
+
+    async def _known(self, table: str) -> str:
+        if table not in await self._db.tables():
+            raise ValueError(f"the database has no table {table!r}")
+        return table
+
+    # --- the database as a whole ---
 
     async def integrity_check(self) -> str:
-        async with self._db.execute("PRAGMA integrity_check") as cursor:
-            row = await cursor.fetchone()
-        return str(row[0]) if row else "no answer"
+        """The verdict, "ok" or what is wrong: SQLite's `PRAGMA integrity_check`; on PostgreSQL, the schema's version,
+        tables and the move log's trigger (the server keeps its own pages)."""
+        return await self._db.integrity_check()
 
     async def backup_to(self, path: str | Path) -> None:
-        """Copy the database as last committed to `path` with SQLite's online backup API (bot/backup.py).
-
-        The copy reads through a connection of its own: in WAL mode that is one snapshot of whole
-        transactions, taken while the bot's own connection goes on writing. The copy is a single file
-        (rollback journal, no -wal beside it).
-        """
-        if self.path == ":memory:":
-            raise ValueError("an in-memory database cannot be backed up")
-
-        def copy() -> None:
-            source = sqlite3.connect(self.path, timeout=30)
-            target = sqlite3.connect(str(path))
-            try:
-                source.backup(target)
-                target.execute("PRAGMA journal_mode=DELETE")
-            finally:
-                target.close()
-                source.close()
-
-        await asyncio.to_thread(copy)
+        """Copy the database as last committed to `path` (bot/backup.py): SQLite's online backup API, one
+        self-contained file made from one snapshot while the bot goes on writing; on PostgreSQL, `pg_dump`."""
+        await self._db.backup_to(Path(path))
 
 
 def _players_json(players: tuple[Player, ...]) -> str:
@@ -995,7 +692,7 @@ def _outcome_json(outcome: Outcome | None) -> str | None:
     return None if outcome is None else json.dumps(outcome.to_json())
 
 
-def _rating(row: aiosqlite.Row) -> PlayerRating:
+def _rating(row: Any) -> PlayerRating:
     return PlayerRating(
         guild_id=row["guild"] or None,
         game=row["game"],

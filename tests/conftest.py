@@ -1,4 +1,5 @@
-"""Shared fixtures: a real SQLite file per test, a fake clock, and a service opened on them."""
+"""Shared fixtures: a real database per test (a SQLite file; on PostgreSQL too for the suites marked
+`backends`, tests/databases.py), a fake clock, and a service opened on them."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.local import Terminal
 from bot.models import Player
 from bot.service import MatchService, Notice
 from bot.store import Store
+from tests.databases import BACKENDS, SERVER_URL, fresh_schema, no_server
 from tests.discord_fake import DiscordFake
 from tests.discord_helpers import make_bot
 from tests.toygame import TOY
@@ -49,18 +51,70 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bot.sqlite3"
 
 
+# --- both backends: `database` is the store's target (tests/databases.py) ---
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "backends(*names): run on SQLite and on PostgreSQL (or the backends named), the `database` fixture"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("backends")
+    if "database" in metafunc.fixturenames and marker is not None:
+        metafunc.parametrize("database", marker.args or BACKENDS, indirect=True)
+
+
+_POSTGRES: dict[str, str | None] = {}
+"""Why the PostgreSQL cases are skipped this run ("reason"; None: a server answers), once asked."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    on_postgres = [item for item in items if _backend(item) == "postgresql"]
+    if not on_postgres:
+        return
+    reason = _POSTGRES["reason"] = no_server()
+    if reason is not None:
+        for item in on_postgres:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    if _POSTGRES.get("reason"):
+        terminalreporter.write_line(_POSTGRES["reason"], yellow=True)  # type: ignore[attr-defined]
+
+
+def _backend(item: pytest.Item) -> str | None:
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("database") if callspec is not None else None
+
+
+@pytest.fixture
+async def database(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Path | str]:
+    """The store's target: the SQLite file `db_path`, or (parametrised `postgresql`) the URL of a fresh
+    schema on TEST_DATABASE_URL's server, dropped after the test."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield db_path
+        return
+    async with fresh_schema(SERVER_URL) as url:
+        yield url
+
+
 @pytest.fixture
 def fake_time() -> FakeTime:
     return FakeTime()
 
 
 @pytest.fixture
-async def open_service(db_path: Path, fake_time: FakeTime) -> AsyncIterator[Callable[[], Awaitable[MatchService]]]:
-    """Opens services on the same database file (call it again to simulate a restart)."""
+async def open_service(
+    database: Path | str, fake_time: FakeTime
+) -> AsyncIterator[Callable[[], Awaitable[MatchService]]]:
+    """Opens services on the same database (call it again to simulate a restart)."""
     opened: list[tuple[MatchService, Store]] = []
 
     async def opener() -> MatchService:
-        store = await Store.open(db_path, TEST_GAMES)
+        store = await Store.open(database, TEST_GAMES)
         service = MatchService(store, fake_time)
         opened.append((service, store))
         return service

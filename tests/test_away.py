@@ -492,6 +492,7 @@ async def test_back_while_the_board_is_held_waits_for_the_board(service: MatchSe
 # --- restarts ---
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_restart_while_away_keeps_the_clock_stopped_and_ends_on_time(open_service, fake_time) -> None:
     first = await open_service()
     await first.start()
@@ -540,6 +541,7 @@ async def test_away_time_that_ended_while_the_bot_was_down_ends_as_of_its_end(op
     assert (await current(second, match)).turn_started == fake_time.now()
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_restart_ends_each_period_due_and_keeps_the_others(open_service, fake_time) -> None:
     first = await open_service()
     await first.start()
@@ -564,6 +566,7 @@ async def test_a_restart_ends_each_period_due_and_keeps_the_others(open_service,
     assert lines(recorder, "back", bobs)[-1] == "bob's away time is over; the clock runs again on bob's turns."
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_restart_repairs_a_seat_left_stopped_for_nobody(open_service, fake_time) -> None:
     first = await open_service()
     await first.start()

@@ -1,28 +1,49 @@
 """Online backups (bot/backup.py): made while matches run and moves commit, checked, pruned, scheduled, restored.
 
-Restoring follows the README's steps: copy a backup over the database file (no -wal/-shm beside it) and
-start a new store and service on it; every match and move up to the backup is there and running matches
-resume with their clocks.
+Restoring follows the README's steps: copy a backup over the database file (no -wal/-shm beside it), or on
+PostgreSQL `pg_restore` the dump into a database, and start a new store and service on it; every match and
+move up to the backup is there and running matches resume with their clocks. On SQLite and on PostgreSQL
+(with pg_dump; without it, the bot says backups are the database's job).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import random
 import shutil
+import subprocess
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.backup import PATTERN, BackupError, BackupSchedule, backup, backups, integrity, prune
+from bot.backup import (
+    DUMP_PATTERN,
+    PATTERN,
+    BackupError,
+    BackupSchedule,
+    BackupsElsewhere,
+    backup,
+    backups,
+    integrity,
+    prune,
+)
 from bot.clock import ClockSettings, FakeTime
 from bot.config import Config
+from bot.db import SQLITE
+from bot.db_postgres import libpq_environment
 from bot.local import Terminal
 from bot.models import Player
 from bot.service import MatchService
 from bot.store import Store
 from tests.conftest import TEST_GAMES, Recorder, eventually
+from tests.databases import fresh_database, with_search_path
+
+pytestmark = pytest.mark.backends
 
 CAROL = Player("local:carol", "carol")
 PLAYERS = [Player("local:alice", "alice"), Player("local:bob", "bob"), CAROL]
@@ -62,6 +83,38 @@ def restore(copy: Path, database: Path) -> None:
         Path(f"{database}{suffix}").unlink(missing_ok=True)
 
 
+@asynccontextmanager
+async def restorer(store: Store, tmp_path: Path) -> AsyncIterator[Callable[[Path], Awaitable[Path | str]]]:
+    """Restores a backup the README's way, somewhere other than the running database; the function returns
+    where to open a store on it. SQLite: a copy over a file. PostgreSQL: `pg_restore --clean --if-exists`
+    into a database of its own (the dump names the schema it came from)."""
+    if store.backend == SQLITE:
+        target = tmp_path / "restored" / "bot.sqlite3"
+        target.parent.mkdir(exist_ok=True)
+
+        async def copy(path: Path) -> Path | str:
+            restore(path, target)
+            return target
+
+        yield copy
+        return
+    _, schema = libpq_environment(store._db.url)  # type: ignore[attr-defined]
+    assert schema is not None
+    async with fresh_database() as url:
+        environment, _ = libpq_environment(url)
+
+        async def pg_restore(path: Path) -> Path | str:
+            database = f"--dbname={environment['PGDATABASE']}"
+            command = ["pg_restore", "--clean", "--if-exists", "--no-owner", "--exit-on-error", database, str(path)]
+            result = await asyncio.to_thread(
+                subprocess.run, command, env={**os.environ, **environment}, capture_output=True, text=True
+            )
+            assert result.returncode == 0, result.stderr
+            return with_search_path(url, schema)
+
+        yield pg_restore
+
+
 async def test_a_backup_made_while_moves_commit_restores_every_match_and_clock(
     service: MatchService, tmp_path: Path, fake_time: FakeTime
 ) -> None:
@@ -84,25 +137,28 @@ async def test_a_backup_made_while_moves_commit_restores_every_match_and_clock(
     assert len(made) >= 2 and all(path.exists() for path in made)
     final = await logs(service.store, ids)
 
-    for copy in made:
-        assert integrity(copy) == "ok"
-        assert not Path(f"{copy}-wal").exists()  # a single self-contained file
-        restored = tmp_path / "restored" / "bot.sqlite3"
-        restored.parent.mkdir(exist_ok=True)
-        restore(copy, restored)
-        store = await Store.open(restored, TEST_GAMES)
-        try:
-            assert await store.integrity_check() == "ok"
-            for match_id, log in (await logs(store, ids)).items():
-                assert log == final[match_id][: len(log)]  # every move up to the backup, none torn
-                match = await store.load_match(match_id)
-                assert match is not None and match.ply == len(log)
-        finally:
-            await store.close()
+    async with restorer(service.store, tmp_path) as restore_copy:
+        for copy in made:
+            assert integrity(copy) == "ok"
+            assert not Path(f"{copy}-wal").exists()  # a single self-contained file
+            store = await Store.open(await restore_copy(copy), TEST_GAMES)
+            try:
+                assert await store.integrity_check() == "ok"
+                for match_id, log in (await logs(store, ids)).items():
+                    assert log == final[match_id][: len(log)]  # every move up to the backup, none torn
+                    match = await store.load_match(match_id)
+                    assert match is not None and match.ply == len(log)
+            finally:
+                await store.close()
 
-    # the newest backup holds everything; running matches resume with their clocks, and play goes on
-    restore(made[-1], tmp_path / "restored" / "bot.sqlite3")
-    store = await Store.open(tmp_path / "restored" / "bot.sqlite3", TEST_GAMES)
+        # the newest backup holds everything; running matches resume with their clocks, and play goes on
+        store = await Store.open(await restore_copy(made[-1]), TEST_GAMES)
+        await resume_and_play(service, store, fake_time, ids, final)
+
+
+async def resume_and_play(
+    service: MatchService, store: Store, fake_time: FakeTime, ids: list[int], final: dict[int, list]
+) -> None:
     again = MatchService(store, fake_time)
     try:
         resumed = {match.id: match for match in await again.start()}
@@ -128,20 +184,21 @@ async def test_a_backup_made_while_moves_commit_restores_every_match_and_clock(
 
 async def test_old_backups_beyond_keep_are_deleted(service: MatchService, tmp_path: Path) -> None:
     folder = tmp_path / "backups"
+    suffix, pattern = (".sqlite3", PATTERN) if service.store.backend == SQLITE else (".pgdump", DUMP_PATTERN)
     start = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
     for hour in range(5):
         await backup(service.store, folder, keep=3, now=start + timedelta(hours=hour))
     assert [p.name for p in backups(folder)] == [
-        "bot-20261129-140000.sqlite3",
-        "bot-20261129-150000.sqlite3",
-        "bot-20261129-160000.sqlite3",
+        f"bot-20261129-140000{suffix}",
+        f"bot-20261129-150000{suffix}",
+        f"bot-20261129-160000{suffix}",
     ]
     # two in the same second get distinct names, and the later one counts as newer
     same = await backup(service.store, folder, keep=3, now=start + timedelta(hours=4))
-    assert same.name == "bot-20261129-160000-2.sqlite3" and backups(folder)[-1] == same
+    assert same.name == f"bot-20261129-160000-2{suffix}" and backups(folder)[-1] == same
     (folder / "notes.txt").write_text("not a backup")
     assert len(prune(folder, 1)) == 2  # 14:00 went when the fourth one came
-    assert (folder / "notes.txt").exists() and [p.name for p in folder.glob(PATTERN)] == [same.name]
+    assert (folder / "notes.txt").exists() and [p.name for p in folder.glob(pattern)] == [same.name]
 
 
 async def test_a_backup_that_cannot_be_written_is_refused_clearly(service: MatchService, tmp_path: Path) -> None:
@@ -248,3 +305,29 @@ async def test_mod_backup_on_discord(fake, bot, db_path: Path) -> None:
     made = backups(db_path.parent / "backups")  # BACKUP_DIR unset: beside the database
     assert len(made) == 1 and integrity(made[0]) == "ok"
     assert reply.ephemeral and f"Backed up: `{made[0].name}`" in (reply.content or "")
+
+
+@pytest.mark.backends("postgresql")
+async def test_without_pg_dump_postgresql_backups_are_the_databases_job(
+    service: MatchService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools-here"))
+    with pytest.raises(BackupsElsewhere, match="on PostgreSQL, backups are the database's job: pg_dump is not"):
+        await backup(service.store, tmp_path / "backups")
+    out: list[str] = []
+    terminal = Terminal(service, tmp_path / "renders", out.append)
+    terminal.backup_dir = tmp_path / "backups"
+    assert await terminal.handle("mod backup")
+    assert out[-1].startswith("✗ The backup failed: on PostgreSQL, backups are the database's job")
+    caplog.set_level(logging.INFO, logger="bot.backup")
+    sleep = FakeSleep(rounds=3)
+    schedule = BackupSchedule(service.store, tmp_path / "backups", interval=60, keep=2, sleep=sleep)
+    schedule.run()
+    try:
+        await eventually(lambda: "no scheduled backups" in caplog.text)
+        await asyncio.sleep(0.05)
+        assert sleep.asked == [] and schedule.made == []  # it never even waits for a first one
+        assert caplog.text.count("backups are the database's job") == 1
+    finally:
+        await schedule.close()
+    assert not (tmp_path / "backups").exists()

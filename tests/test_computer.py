@@ -174,6 +174,7 @@ async def test_other_matches_are_answered_while_a_computer_thinks(service: Match
     assert (await service.get(against.id)).ply == 1
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_restarted_bot_lets_the_computer_finish_its_turn(open_service: Any) -> None:
     first = await open_service()
     await first.start()

@@ -1,5 +1,6 @@
 """A real crash: a process playing moves is killed with SIGKILL; a new service on the same database must
-find every move it acknowledged, an intact database, and the match running with its clock."""
+find every move it acknowledged, an intact database, and the match running with its clock. On SQLite and
+on PostgreSQL (where the server rolls back the killed process's open transaction)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from bot.games import GAMES
 from bot.models import RUNNING
 from bot.service import MatchService
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.backends
 
 PLAYER = textwrap.dedent(
     """
@@ -50,13 +55,13 @@ PLAYER = textwrap.dedent(
 )
 
 
-async def test_sigkill_mid_game_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
+async def test_sigkill_mid_game_loses_no_acknowledged_move(database: Path | str) -> None:
+    db = str(database)
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
         PLAYER,
-        str(db),
+        db,
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},

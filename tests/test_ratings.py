@@ -16,6 +16,8 @@ from bot.ratings import Rating, is_rated, pairwise_scores, rate_game, update
 from bot.service import MatchService
 from tests.conftest import ALICE, BOB, MOD
 
+pytestmark = pytest.mark.backends  # on SQLite and on PostgreSQL (tests/databases.py)
+
 CAROL = Player("local:carol", "carol")
 SERVER = Place(guild_id=42, channel_id=None)
 

@@ -17,6 +17,8 @@ from bot.records import RecordError, StillRunning, build_record, load_record, re
 from bot.service import MatchService
 from tests.conftest import ALICE, BOB, MOD
 
+pytestmark = pytest.mark.backends  # on SQLite and on PostgreSQL (tests/databases.py)
+
 CAROL = Player("local:carol", "carol")
 PLAYERS = {"fish": 2, "volcano": 3, "themiscyra": 2, "geyser": 2, "horizon": 2}
 CAP = 60

@@ -240,6 +240,7 @@ async def test_the_last_dm_is_remembered(service, fake_time) -> None:
 # --- restarts, and never twice ---
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_an_untimed_reminder_armed_before_a_restart_fires_once_after_it(
     open_service: Callable[[], Awaitable[MatchService]], fake_time
 ) -> None:
@@ -285,6 +286,7 @@ async def test_reminders_that_fell_due_while_the_bot_was_down_go_out_as_one(
     assert [row[3] for row in await second.store.load_reminders() if row[5] is None] == [3]
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_restart_gives_a_clocked_turn_a_fresh_allowance_and_fresh_reminders(
     open_service: Callable[[], Awaitable[MatchService]], fake_time
 ) -> None:
@@ -356,6 +358,7 @@ async def test_a_reminder_due_while_the_board_is_held_waits_for_the_board(servic
     await eventually(lambda: len(recorder.reminders()) == 1)
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_finished_matchs_reminders_are_never_sent_and_go_at_the_restart(
     open_service: Callable[[], Awaitable[MatchService]], fake_time
 ) -> None:

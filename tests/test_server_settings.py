@@ -205,6 +205,7 @@ async def test_each_server_has_its_own_settings(service: MatchService) -> None:
     assert service._settings.away_days(G1) == 14 and service._settings.away_days(None) == 20
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_settings_survive_a_restart_on_the_same_file(
     open_service: Callable[[], Awaitable[MatchService]], fake_time: FakeTime
 ) -> None:

@@ -26,6 +26,8 @@ from bot.service import (
 from bot.store import Store
 from tests.conftest import ALICE, BOB, MOD, Recorder, eventually
 
+pytestmark = pytest.mark.backends  # on SQLite and on PostgreSQL (tests/databases.py)
+
 FISH = GAMES["fish"]
 CLOCK = ClockSettings(30, 60)
 

@@ -10,6 +10,8 @@ from bot.games import GAMES
 from bot.service import MatchPaused, MatchService
 from tests.conftest import ALICE, BOB
 
+pytestmark = pytest.mark.backends  # on SQLite and on PostgreSQL (tests/databases.py)
+
 FISH = GAMES["fish"]
 
 

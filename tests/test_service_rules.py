@@ -28,6 +28,8 @@ from bot.service import (
 from tests.conftest import ALICE, BOB, MOD, Recorder, eventually
 from tests.games.fish_positions import position
 
+pytestmark = pytest.mark.backends  # on SQLite and on PostgreSQL (tests/databases.py)
+
 CAROL = Player("local:carol", "carol")
 CLOCK = ClockSettings(30, 60)
 """30 s a move + 60 s reserve: a turn posted at t runs out at t + 90 and flags after t + 90 + LAG_GRACE."""

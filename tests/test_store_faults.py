@@ -12,6 +12,10 @@ Permissions: as root, file modes do not stop reads or writes. Then the bot's pro
 CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH before it starts (prctl PR_CAPBSET_DROP; the exec then leaves
 them out), so modes apply to it as to the ordinary user a bot runs as. Where that is impossible, the
 permission tests skip; the read-only file is also modelled with `chattr +i` (immutable) where that works.
+
+These run on SQLite only: they are faults of a database file (its bytes, modes, folder, disk and lock), which
+a PostgreSQL database does not have; the server's own faults that a test can bring about (no server, a lost
+connection, a newer schema, a read-only login) are in tests/test_store_backends.py.
 """
 
 from __future__ import annotations

@@ -330,6 +330,7 @@ async def test_someone_who_left_neither_asks_nor_answers_nor_is_brought_back(ser
 # --- restarts and posts ---
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_request_and_its_acceptances_survive_a_restart(
     open_service: Callable[[], Awaitable[MatchService]], fake_time
 ) -> None:
@@ -358,6 +359,7 @@ async def test_a_request_and_its_acceptances_survive_a_restart(
     assert recorder.kinds() == ["undone"]
 
 
+@pytest.mark.backends  # a restart on SQLite and on PostgreSQL
 async def test_a_deadline_is_armed_again_after_a_restart(
     open_service: Callable[[], Awaitable[MatchService]], fake_time
 ) -> None:

@@ -56,6 +56,7 @@ from bot.errors import (  # re-exported (__all__): the front-ends catch them fro
     TimeUp,
 )
 from bot.games import Game
+from bot.metrics import Metrics
 from bot.models import AwayPeriod, Lobby, Match, MoveRecord, Notice, Place, Player, Series, Takeback, UserLimits
 from bot.move_log import RESIGN
 from bot.ratings import PlayerRating
@@ -74,6 +75,7 @@ from bot.service.reminding import Reminding
 from bot.service.series import DM_CLOCK, DeathMatches
 from bot.service.settings import SETTINGS, BadSetting, ServerDefaults, Setting, SettingChange, Settings, SettingState
 from bot.service.takebacks import TAKEBACK_WINDOW, Takebacks
+from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
 
 __all__ = [
@@ -98,6 +100,7 @@ __all__ = [
     "MatchService",
     "NoSuchMatch",
     "NotInMatch",
+    "NotOwner",
     "NotSaved",
     "NotYourTurn",
     "Notice",
@@ -117,7 +120,8 @@ log = logging.getLogger(__name__)
 class MatchService:
     """Owns matches and series; see the module docstring. Built on a store, a time source (the wall clock
     unless a test gives a fake one) and the defaults of every server's settings (`defaults`: the
-    environment's; `limits`, if given, the per-person limits among them)."""
+    environment's; `limits`, if given, the per-person limits among them). `metrics` measures moves, flags
+    and open matches (bot/metrics.py; by default nothing); the front-ends reach it as `service.metrics`."""
 
     def __init__(
         self,
@@ -125,13 +129,17 @@ class MatchService:
         clock: TimeSource | None = None,
         limits: UserLimits | None = None,
         defaults: ServerDefaults | None = None,
+        ownership: Ownership | None = None,
+        metrics: Metrics | None = None,
     ):
         self.store = store
         self.time = clock or SystemTime()
+        self.metrics = metrics or Metrics()
         self.games: dict[str, Game] = store.games
         defaults = defaults or ServerDefaults()
         self._settings = Settings(store, self.time, replace(defaults, limits=limits) if limits else defaults)
-        self._registry = Registry(store, self.time)
+        self._registry = Registry(store, self.time, self.metrics)
+        self._registry.ownership = ownership or EveryShard()
         self._limits = Limits(self._registry, self._settings.limits)
         self._challenges = Challenges(self._registry, self._limits)
         self._lobbies = Lobbies(self._registry, self._limits, self._settings.match_place)
@@ -150,6 +158,7 @@ class MatchService:
         self._takebacks = Takebacks(self._registry, self._ending, self._flags, self._moderation)
         self._registry.subscribe(self._takebacks.on_notice)  # before the front-ends: a request lapses first
         self._claims = Claims(self._registry, self._ending, self._away.until, self._settings.claim_after)
+        self.metrics.watch_open(self.open_by_game)
 
     @property
     def limits(self) -> UserLimits:
@@ -185,6 +194,23 @@ class MatchService:
     async def close(self) -> None:
         await self.scheduler.stop()
 
+    async def adopt(self) -> list[Match]:
+        """This process has taken another shard (its process died): load its running matches and arm what
+        they wait for, as after a restart. Returns the matches whose board needs (re)posting."""
+        resumed = await self._registry.load_running()
+        await self._reminding.start()
+        await self._takebacks.start()
+        log.info("took over %d running matches", len(resumed))
+        return resumed
+
+    def drop_unowned(self) -> list[Match]:
+        """This process lost a shard's lease: stop acting on its matches at once (their armed flags and
+        reminders find nothing to do: they look the match up first)."""
+        dropped = self._registry.drop_unowned()
+        if dropped:
+            log.warning("left %d matches to the process that holds their shard now", len(dropped))
+        return dropped
+
     def subscribe(self, listener: Listener) -> None:
         """Call `listener` with every notice, after the change it tells of is committed."""
         self._registry.subscribe(listener)
@@ -212,6 +238,13 @@ class MatchService:
     def running(self, guild_id: int | None = None, game: str | None = None) -> list[Match]:
         """Running matches, oldest first, optionally only one server's or one game's."""
         return self._registry.running(guild_id, game)
+
+    def open_by_game(self) -> dict[str, int]:
+        """How many matches are running here, by game (every game named, 0 for none): the open-matches gauge."""
+        counts = dict.fromkeys(self.games, 0)
+        for match in self._registry.running():
+            counts[match.game] = counts.get(match.game, 0) + 1
+        return counts
 
     def matches_of(self, player_id: str, game: str | None = None) -> list[Match]:
         return [m for m in self.running(game=game) if m.seats_of(player_id)]
@@ -346,7 +379,9 @@ class MatchService:
     ) -> tuple[int, int] | None:
         """The board for `ply` is posted (as `message`): the mover's clock starts. Returns the previous
         board post, whose buttons the front-end takes away."""
-        return await self._playing.board_posted(match_id, ply, at, message)
+        previous = await self._playing.board_posted(match_id, ply, at, message)
+        self.metrics.board_posted(match_id, ply)  # the move that led here has been through the whole pipeline
+        return previous
 
     async def hold(self, match_id: int, reason: str) -> None:
         """No board could be posted anywhere: the match waits, charged to nobody, until one is."""

@@ -105,7 +105,8 @@ class AwayTime:
         posted again after a restart, and each starts with its post."""
         registry = self.registry
         for period in await registry.store.running_away():
-            self._away[(period.guild_id, period.player.id)] = period
+            if registry.ownership.owns(period.guild_id):  # another shard's process keeps the others
+                self._away[(period.guild_id, period.player.id)] = period
         keys = dict.fromkeys(self._away)  # in the order they began, then any seat left stopped for nobody
         for match in registry.running():
             if match.clock is not None:
@@ -279,6 +280,7 @@ class AwayTime:
             planned: list[tuple[Match, Planned | None]] = []
             try:
                 async with store.transaction():
+                    await registry.ownership.fence(guild_id)  # its clocks are this process's to change
                     if period is not None and period.id == 0:
                         period = replace(period, id=await store.insert_away(period))
                     elif period is not None:

@@ -44,6 +44,7 @@ class Challenges:
         if (why := self.limits.computer_games_refusal(players, match.place.guild_id)) is not None:
             raise LimitReached(why)
         async with store.transaction():
+            await registry.ownership.fence(match.place.guild_id)  # a match starts where its shard is held
             if challenge is not None:
                 await self._refuse_accepted(challenge)
             match.id = await store.insert_match(match)

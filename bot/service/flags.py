@@ -154,10 +154,14 @@ class Flags:
             match = registry.running_match(match_id)
             if match is None or match.ply != ply or match.clock is None:
                 return
-            if not match.clock.flagged(registry.time.now()):
+            now = registry.time.now()
+            if not match.clock.flagged(now):
                 self.arm(match)  # e.g. time was added since this timer was armed
                 return
+            flag_time = match.clock.flag_time()
+            assert flag_time is not None  # flagged
             await self.flag(match, pending)
+            registry.metrics.flag_fired(now - flag_time)  # how late the scheduler (or the sweep) got to it
         await registry.notify(pending.notices)
 
     async def flag(self, match: Match, pending: Pending) -> None:

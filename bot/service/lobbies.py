@@ -104,6 +104,7 @@ class Lobbies:
             place = self.place_for(lobby.place)
             match = new_match(game, tuple(lobby.players), lobby.options, None, lobby.clock, place, now)
             async with registry.store.transaction():  # the match and the lobby's end are one change
+                await registry.ownership.fence(match.place.guild_id)
                 match.id = await registry.store.insert_match(match)
                 lobby.status, lobby.match_id = STARTED, match.id
                 await registry.store.update_lobby(lobby)

@@ -38,12 +38,17 @@ class Playing:
         """Play `text` for `player_id` in a match; `ply` is the ply the player saw (None: don't check).
 
         `at` is when the player sent the move (a Discord interaction's timestamp); default now.
-        Refusals raise ServiceError or IllegalMove and change nothing.
+        Refusals raise ServiceError or IllegalMove and change nothing. The move's trip through the pipeline is
+        measured from here to its board's post (`board_posted`), which the notices below lead to.
         """
+        metrics = self.registry.metrics
+        began = metrics.now()
         pending = Pending()
         try:
             async with self.registry.lock(match_id):
-                return await self._move_locked(match_id, player_id, text, ply, at, pending)
+                notice = await self._move_locked(match_id, player_id, text, ply, at, pending)
+            metrics.move_accepted(notice.match.game, match_id, notice.match.ply, began)
+            return notice
         finally:
             await self.registry.notify(pending.notices)
 

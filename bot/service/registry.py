@@ -22,7 +22,9 @@ from bot.clock import ClockSettings, MatchClock, TimeSource
 from bot.errors import MatchNotRunning, NoSuchMatch, NotInMatch
 from bot.games import BadOptions, Game
 from bot.games.base import BadState
+from bot.metrics import Metrics
 from bot.models import RUNNING, Match, MoveRecord, Notice, Place, Player, Series
+from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -73,16 +75,21 @@ def new_match(
 
 
 class Registry:
-    """The running matches and series (a cache of the store), their locks, commits and listeners."""
+    """The running matches and series (a cache of the store), their locks, commits and listeners; `metrics`
+    is what every concept measures with (bot/metrics.py; by default nothing)."""
 
-    def __init__(self, store: Store, time: TimeSource) -> None:
+    def __init__(self, store: Store, time: TimeSource, metrics: Metrics | None = None) -> None:
         self.store = store
         self.time = time
+        self.metrics = metrics or Metrics()
         self.games: dict[str, Game] = store.games
         self._matches: dict[int, Match] = {}
         self._series: dict[int, Series] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
+        self.ownership: Ownership = EveryShard()
+        """Which matches this process acts on (bot/shards.py): only those are loaded, and every change to one
+        checks, inside its transaction, that this process still holds its shard's lease."""
 
     async def load_running(self) -> list[Match]:
         """Load every running match (and its series) from the store, as after a restart.
@@ -92,12 +99,14 @@ class Registry:
         """
         resumed = []
         for match_id in await self.store.match_ids(RUNNING):
+            if match_id in self._matches:  # already running here (a shard taken over while this process ran)
+                continue
             try:
                 match = await self.store.load_match(match_id)
             except BadState as error:  # one damaged row must not keep every other match from resuming
                 log.error("cannot resume a match: %s; its row is left in the database as it is", error)
                 continue
-            if match is None or match.game not in self.games:
+            if match is None or match.game not in self.games or not self.ownership.owns(match.place.guild_id):
                 continue
             if match.clock is not None:
                 match.clock = match.clock.after_restart()
@@ -141,6 +150,8 @@ class Registry:
         stored = await self.store.load_match(match_id)
         if stored is None:
             raise NoSuchMatch(f"There is no match #{match_id}.")
+        if stored.running:  # running, but not here: its shard is another process's
+            raise NotOwner(f"Match #{match_id} is run by another bot process now; try again in a moment.")
         raise MatchNotRunning(f"Match #{match_id} is {stored.status}: it takes no more moves.")
 
     @staticmethod
@@ -204,6 +215,13 @@ class Registry:
         if series is not None:
             self._series[series.id] = series
 
+    def drop_unowned(self) -> list[Match]:
+        """Forget the matches of shards this process no longer holds (another process runs them now)."""
+        dropped = [m for m in self._matches.values() if not self.ownership.owns(m.place.guild_id)]
+        for match in dropped:
+            self._matches.pop(match.id, None)
+        return dropped
+
     def finish(self, match: Match) -> None:
         """The match is no longer running (over or aborted): forget it (the store keeps it)."""
         self._matches.pop(match.id, None)
@@ -215,6 +233,7 @@ class Registry:
         Games a series starts inside (`pending.started`) become running only once committed."""
         try:
             async with self.store.transaction():
+                await self.ownership.fence(match.place.guild_id)  # in the same transaction as the change
                 yield
         except BaseException:
             await self._reload(match)
@@ -224,7 +243,7 @@ class Registry:
 
     async def _reload(self, match: Match) -> None:
         stored = await self.store.load_match(match.id)
-        if stored is not None and stored.running:
+        if stored is not None and stored.running and self.ownership.owns(stored.place.guild_id):
             self._matches[match.id] = stored
         else:
             self._matches.pop(match.id, None)

@@ -60,6 +60,7 @@ class DeathMatches:
         )
         match = self._game(game, series, 1)  # refuses bad options before anything is stored
         async with registry.store.transaction():
+            await registry.ownership.fence(series.place.guild_id)
             series.id = await registry.store.insert_series(series)
             match.series_id = series.id
             match.id = await registry.store.insert_match(match)

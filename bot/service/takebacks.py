@@ -55,6 +55,8 @@ class Takebacks:
     async def start(self) -> None:
         """After a restart: the open requests again, each with its deadline (one past due closes at once)."""
         for takeback in await self.registry.store.takebacks(status=TAKEBACK_OPEN):
+            if self.registry.running_match(takeback.match_id) is None or takeback.match_id in self._open:
+                continue  # another process's match (or armed already, when a shard is taken over)
             self._open[takeback.match_id] = takeback
             self._arm(takeback)
 
@@ -205,6 +207,8 @@ class Takebacks:
                 return False
             takeback = replace(takeback, message=message)
             async with registry.store.transaction():
+                running = registry.running_match(match_id)
+                await registry.ownership.fence(running.place.guild_id if running else None)
                 await registry.store.update_takeback(takeback)
             self._open[match_id] = takeback
             return True
