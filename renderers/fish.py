@@ -31,7 +31,7 @@ from renderers.draw import (
     seat_token,
     text,
 )
-from renderers.panel import Line, Panel, SeatCard, Strip, Turn, draw_panel
+from renderers.panel import Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 HEX_W = 66  # across the flat sides; also the distance between neighbours in a row
 HEX_R = 38  # centre to a pointy corner
@@ -218,22 +218,16 @@ def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
     outcome = FISH.outcome(state)
     live = caption.result is None and outcome is None
     turn = FISH.to_move(state) if live else None
-    seats = []
-    for seat in (0, 1):
-        clock = caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None
-        seats.append(
-            SeatCard(
-                token=seat_token(seat, 12),
-                name=caption.name(seat),
-                border=SEAT_COLOURS[seat],
-                to_move=seat == turn,
-                you=seat == viewer,
-                score=str(state.scores[seat]),
-                info=(Line(_tokens_words(state, seat), 12),),
-                strip=Strip(18, partial(_paint_tokens, state, seat)),
-                clock=clock,
-            )
+    seats = [
+        seat_card(
+            caption, seat, viewer, turn,
+            token=seat_token(seat, 12),
+            score=str(state.scores[seat]),
+            info=(Line(_tokens_words(state, seat), 12),),
+            strip=Strip(18, partial(_paint_tokens, state, seat)),
         )
+        for seat in (0, 1)
+    ]  # fmt: skip
     banner = caption.result
     if banner is None and outcome is not None:
         a, b = state.scores
@@ -251,11 +245,10 @@ def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
         names = " ".join(TILE_NAMES[t] for t in state.cleared)
         notes.append(Line(f"Scored by the engine (dotted): {names}", 12, CLEARED_DOTS, max_lines=3))
     verb = "to place a token" if state.placing else "to move"
-    return Panel(
-        title="1, 2, 3",
+    return captioned(
+        "1, 2, 3",
+        caption,
         subtitle="Hey, That's My Fish!",
-        header=caption.header,
-        paused=caption.paused,
         seats=tuple(seats),
         banner=banner,
         turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} {verb}") if turn is not None else None,

@@ -56,7 +56,7 @@ from renderers.draw import (
     text,
 )
 from renderers.overlays import Box, arrow_box, box_at, place, trim
-from renderers.panel import KeyEntry, Line, Panel, SeatCard, Strip, Turn, draw_panel
+from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 SQUARE = 48  # side of a board square
 BOARD_LEFT = 30  # room for the row numbers
@@ -484,20 +484,17 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
     seats = []
     for seat in range(state.seats):
         held = state.controls(seat)
-        clock = caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None
         seats.append(
-            SeatCard(
-                token=seat_token(seat, 11),
-                name=caption.name(seat),
-                border=seat_colour(seat),
-                to_move=seat == turn,
-                you=seat == viewer,
+            seat_card(
+                caption,
+                seat,
+                viewer,
+                turn,
                 score=str(held),
                 score_colour=HIGHLIGHT if held >= 3 else TEXT,
                 score_icon=_geyser_icon(),
                 tag="out" if seat in state.out else None,
                 info=(Line(f"{state.on_board(seat)} on the island · {state.supply[seat]} in supply", 12),),
-                clock=clock,
             )
         )
     lead: list[Line] = []
@@ -519,10 +516,9 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
         notes.append(Line(_choice_text(state, turn), 12, HIGHLIGHT if pending else MUTED, bold=pending, max_lines=3))
     if state.last_move is not None and state.last_seat is not None:
         notes.append(Line(f"Last: {caption.name(state.last_seat)} {_move_words(state)}", 12, max_lines=3))
-    return Panel(
-        title="Geyser",
-        header=caption.header,
-        paused=caption.paused,
+    return captioned(
+        "Geyser",
+        caption,
         seats=tuple(seats),
         lead=tuple(lead),
         banner=banner,

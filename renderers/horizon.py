@@ -45,7 +45,18 @@ from renderers.draw import (
     text,
 )
 from renderers.overlays import Box, box_at
-from renderers.panel import KeyEntry, Line, Panel, PlacedText, SeatCard, Turn, draw_panel, fitted, paint_text
+from renderers.panel import (
+    KeyEntry,
+    Line,
+    Panel,
+    PlacedText,
+    Turn,
+    captioned,
+    draw_panel,
+    fitted,
+    paint_text,
+    seat_card,
+)
 
 WIDTH = 800
 HEIGHT = 590  # a hand of more than HAND_ROW cards adds rows below
@@ -680,16 +691,14 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
         else:
             info = f"{_where(view, seat)} · {held} in hand"
         seats.append(
-            SeatCard(
-                token=seat_token(seat, 11),
-                name=caption.name(seat),
-                border=seat_colour(seat),
-                to_move=seat == turn,
-                you=seat == viewer,
+            seat_card(
+                caption,
+                seat,
+                viewer,
+                turn,
                 score=f"{view.escaped[seat]}/{TOKENS}",
                 score_colour=HIGHLIGHT if view.escaped[seat] else TEXT,
                 info=(Line(info, 12),),
-                clock=caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None,
             )
         )
     head, tail = _phase_line(view)
@@ -716,10 +725,9 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
     if viewer in (0, 1):
         key.append(KeyEntry("face down, known to you", _rim_swatch(KNOWN_RIM)))
     key += [KeyEntry("locked by a Swap", _lock()), KeyEntry("who placed it", _placer_dot(0))]
-    return Panel(
-        title="Event Horizon",
-        header=caption.header,
-        paused=caption.paused,
+    return captioned(
+        "Event Horizon",
+        caption,
         seats=tuple(seats),
         lead=lead,
         banner=banner,

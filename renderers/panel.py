@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -21,14 +22,17 @@ from renderers.draw import (
     MUTED,
     PANEL,
     PANEL_BOX,
+    SEAT_COLOURS,
     TEXT,
     WHITE,
+    Caption,
     Colour,
     SeatClock,
     length,
     metrics,
     paste,
     rounded_box,
+    seat_token,
     text,
     text_extent,
 )
@@ -149,6 +153,26 @@ class Layout:
     texts: list[PlacedText] = field(default_factory=list)
     sprites: list[tuple[Image.Image, tuple[int, int]]] = field(default_factory=list)
     strips: list[tuple[Strip, Box]] = field(default_factory=list)
+
+
+def seat_card(caption: Caption, seat: int, viewer: int | None, turn: int | None, **facts: Any) -> SeatCard:
+    """A seat's card with what every game shows alike (its token and colour, its name, whether it is to move
+    or is the viewer, its clock); `facts` give the rest (score, info, strip...) or replace any of those."""
+    clocks = caption.clocks
+    common: dict[str, Any] = {
+        "token": seat_token(seat, 11),
+        "name": caption.name(seat),
+        "border": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+        "to_move": seat == turn,
+        "you": seat == viewer,
+        "clock": clocks[seat] if clocks and seat < len(clocks) else None,
+    }
+    return SeatCard(**(common | facts))
+
+
+def captioned(title: str, caption: Caption, **facts: Any) -> Panel:
+    """A game's panel: its title, the caption's header and pause, and the game's `facts`."""
+    return Panel(title=title, header=caption.header, paused=caption.paused, **facts)
 
 
 def step(size: int) -> int:
@@ -427,6 +451,7 @@ __all__ = [
     "Strip",
     "Turn",
     "break_lines",
+    "captioned",
     "draw_panel",
     "fit_lines",
     "fitted",
@@ -434,4 +459,5 @@ __all__ = [
     "notes",
     "paint",
     "paint_text",
+    "seat_card",
 ]

@@ -31,7 +31,7 @@ from renderers.draw import (
     paste,
     text,
 )
-from renderers.panel import KeyEntry, Line, Panel, SeatCard, Strip, Turn, draw_panel
+from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 SQUARE = 52  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -311,15 +311,15 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
     for seat in (0, 1):
         stones = state.stones[seat].bit_count()
         seats.append(
-            SeatCard(
+            seat_card(
+                caption,
+                seat,
+                viewer,
+                turn,
                 token=_icon(seat, 11),
-                name=caption.name(seat),
                 border=HIGHLIGHT,
-                to_move=seat == turn,
-                you=seat == viewer,
                 info=(Line(f"{stones} stone{'' if stones == 1 else 's'} · {len(state.rings_of(seat))} rings", 12),),
                 strip=Strip(20, partial(_paint_rings, len(state.rings_of(seat)))),
-                clock=caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None,
             )
         )
     banner, note = caption.result, None
@@ -339,10 +339,9 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
         notes.append(Line(f"Last turn{who}", 13))
         notes.append(Line(turn_text(state.last), 20, TEXT, bold=True, max_lines=1))
     key = (KeyEntry("shaded: open areas", _area_swatch()),) if "areas" in caption.overlays else ()
-    return Panel(
-        title="Themiscyra",
-        header=caption.header,
-        paused=caption.paused,
+    return captioned(
+        "Themiscyra",
+        caption,
         seats=tuple(seats),
         lead=tuple(lead),
         banner=banner,

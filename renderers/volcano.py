@@ -41,7 +41,7 @@ from renderers.draw import (
     text,
 )
 from renderers.overlays import Box, arrow_box, box_at, grow, head_box, intersects, line_boxes, place, trim
-from renderers.panel import Line, Panel, SeatCard, Strip, Turn, draw_panel
+from renderers.panel import Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 SQUARE = 104  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -520,17 +520,15 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
     for seat in range(state.seats):
         captured = state.captures[seat]
         seats.append(
-            SeatCard(
-                token=seat_token(seat, 11),
-                name=caption.name(seat),
-                border=seat_colour(seat),
-                to_move=seat == turn,
-                you=seat == viewer,
+            seat_card(
+                caption,
+                seat,
+                viewer,
+                turn,
                 score=f"{scores[seat]:g}",
                 tag="resigned" if seat in state.resigned else None,
                 info=() if captured else (Line("no captures", 12),),
                 strip=Strip(30, partial(_paint_captures, captured)) if captured else None,
-                clock=caption.clocks[seat] if caption.clocks and seat < len(caption.clocks) else None,
             )
         )
     banner, note = caption.result, None
@@ -551,10 +549,9 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
         taken = len(state.captured_last)
         got = f" · captured {taken}" if taken else ""
         notes.append(Line(f"Last: {caption.name(state.last_seat)} {', '.join(state.last_steps)}{got}", 12, max_lines=3))
-    return Panel(
-        title="Volcano",
-        header=caption.header,
-        paused=caption.paused,
+    return captioned(
+        "Volcano",
+        caption,
         seats=tuple(seats),
         banner=banner,
         banner_note=note,
