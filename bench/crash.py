@@ -1,7 +1,11 @@
 """Crash: kill the bot's service with SIGKILL at random moments while moves are being committed, restart it
 on the same database, and check that nothing acknowledged was lost and everything resumes.
 
-Run: .venv/bin/python bench/crash.py [--kills 200] [--matches 12] [--seed 1]
+Run: .venv/bin/python bench/crash.py [--kills 200] [--matches 12] [--seed 1] [--backends sqlite,postgresql]
+                                     [--database postgresql://…]
+
+The kills run on SQLite, then on PostgreSQL (a fresh schema of --database's server: there the server rolls
+back what the killed child had not committed), and the figures are printed side by side (bench/databases.py).
 
 Each round starts a child process (this file with `--child DB`): the service and store on the database,
 `service.start()` (which resumes every running match), boards reported posted, then several tasks play
@@ -35,6 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.databases import add_options, backends, database, no_server, side_by_side  # noqa: E402
+from bot.db import redact  # noqa: E402
 
 GAMES = ("fish", "volcano", "themiscyra", "geyser", "horizon")
 SEATS = {"fish": 2, "volcano": 3, "themiscyra": 2, "geyser": 3, "horizon": 2}
@@ -189,27 +196,50 @@ async def round_(db: str, rng: random.Random, matches: int, number: int) -> tupl
     return len(acked), refused + await check(db, acked), not during_start
 
 
-async def run(args: argparse.Namespace) -> int:
+async def run_on(db: str, args: argparse.Namespace) -> tuple[dict[str, str], list[str]]:
+    """Every kill on one database; returns the figures (for the side-by-side table) and the failures."""
     rng = random.Random(args.seed)
-    kills = acks = 0
+    kills = acks = mid_play = 0
     failures: list[str] = []
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
-        db = str(Path(folder) / "crash.sqlite3")
-        for number in range(args.kills):
-            count, found, _ = await round_(db, rng, args.matches, number)
-            kills += 1
-            acks += count
-            failures += [f"kill {number + 1}: {f}" for f in found]
-            if (number + 1) % 20 == 0:
-                print(f"{number + 1} kills, {acks} acknowledged moves checked, {len(failures)} failures", flush=True)
-    print(
-        f"\nkills: {kills}; acknowledged moves checked: {acks}; failures: {len(failures)}"
-        f" ({time.perf_counter() - started:.0f} s)"
-    )
+    for number in range(args.kills):
+        count, found, playing = await round_(db, rng, args.matches, number)
+        kills += 1
+        acks += count
+        mid_play += playing
+        failures += [f"kill {number + 1}: {f}" for f in found]
+        if (number + 1) % 20 == 0:
+            print(f"{number + 1} kills, {acks} acknowledged moves checked, {len(failures)} failures", flush=True)
+    seconds = time.perf_counter() - started
+    print(f"kills: {kills}; acknowledged moves checked: {acks}; failures: {len(failures)} ({seconds:.0f} s)")
     for failure in failures[:20]:
         print("  ", failure)
-    return 1 if failures else 0
+    survived = kills - len({failure.split(":")[0] for failure in failures})
+    figures = {
+        "kills (mid-play / at start-up)": f"{kills} ({mid_play} / {kills - mid_play})",
+        "kills survived intact": f"{survived} of {kills}",
+        "acknowledged moves checked": str(acks),
+        "acknowledged moves lost": str(sum("is not in the log" in failure for failure in failures)),
+        "failures": str(len(failures)),
+        "time": f"{seconds:.0f} s",
+    }
+    return figures, failures
+
+
+async def run(args: argparse.Namespace) -> int:
+    columns: dict[str, dict[str, str]] = {}
+    failed = False
+    with tempfile.TemporaryDirectory() as folder:
+        for backend in backends(args):
+            if backend == "postgresql" and (reason := await no_server(args.database)) is not None:
+                print(f"\n=== postgresql: left out, {reason} (--database URL)")
+                continue
+            async with database(backend, Path(folder), args.database, "crash") as db:
+                print(f"\n=== {backend}: {redact(db)}", flush=True)
+                columns[backend], failures = await run_on(db, args)
+                failed = failed or bool(failures)
+    print(side_by_side(f"Crash: SIGKILL at random moments, {args.kills} kills, {args.matches} matches", columns))
+    return 1 if failed else 0
 
 
 def main() -> None:
@@ -218,6 +248,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=12, help="running matches the child plays in (default 12)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--child", metavar="DB", help=argparse.SUPPRESS)
+    add_options(parser)
     args = parser.parse_args()
     if args.child:
         asyncio.run(child(args.child, args.matches, args.seed))

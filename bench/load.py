@@ -1,8 +1,10 @@
-"""Load: one process, one MatchService on a real SQLite file, 1,000 running matches getting moves from
+"""Load: one process, one MatchService on a real database, 1,000 running matches getting moves from
 simulated players, and 10,000 armed clocks falling over the run. Prints throughput, move latency, flag
-lateness, and the verdicts of the checks that nothing was lost or doubled.
+lateness, and the verdicts of the checks that nothing was lost or doubled; on SQLite and on PostgreSQL in
+turn, then both side by side (bench/databases.py).
 
 Run: .venv/bin/python bench/load.py [--seconds 60] [--matches 1000] [--clocks 10000] [--think 5]
+                                    [--backends sqlite,postgresql] [--database postgresql://…]
 
 What it does:
 - Play: `--matches` casual matches (the five games in turn, 1 to 4 seats where the game allows) created
@@ -40,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import percentiles, settle
+from bench.databases import add_options, backends, database, no_server, p50_p99, side_by_side
 from bot.ai import themiscyra as themiscyra_ai
 from bot.clock import ClockSettings
 from bot.games import GAMES as ENGINES
@@ -194,65 +197,92 @@ async def check(service: MatchService, store: Store, tally: Tally) -> list[str]:
     return failures
 
 
-async def run(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "load.sqlite3")
-        service = MatchService(store)
-        await service.start()
-        tally = Tally()
-        rng = random.Random(2024)
+async def run_on(args: argparse.Namespace, backend: str, target: str) -> tuple[dict[str, str], list[str]]:
+    """One load run on one store: prints its figures as it goes; returns them (for the side-by-side table)
+    and the failed checks."""
+    store = await Store.open(target)
+    service = MatchService(store)
+    await service.start()
+    tally = Tally()
+    rng = random.Random(2024)
+    print(f"\n=== {backend}: {store.path}")
 
-        setup = time.perf_counter()
-        play_ids = [await new_play_match(service, rng, i, tally) for i in range(args.matches)]
-        flag_ids = []
-        for i in range(args.clocks):
-            game = ("fish", "themiscyra", "geyser", "horizon")[i % 4]
-            # Flags fall 2 s + reserve after the post; posting every clock takes a few seconds of the run.
-            reserve = 1 + (args.seconds - 6) * i / max(1, args.clocks - 1)
-            match = await service.create_match(game, players_for(rng, i, 2), seed=i, clock=ClockSettings(1, reserve))
-            flag_ids.append(match.id)
-        print(
-            f"setup: {args.matches} play matches + {args.clocks} clock matches created"
-            f" in {time.perf_counter() - setup:.1f} s"
-        )
+    setup = time.perf_counter()
+    play_ids = [await new_play_match(service, rng, i, tally) for i in range(args.matches)]
+    flag_ids = []
+    for i in range(args.clocks):
+        game = ("fish", "themiscyra", "geyser", "horizon")[i % 4]
+        # Flags fall 2 s + reserve after the post; posting every clock takes a few seconds of the run.
+        reserve = 1 + (args.seconds - 6) * i / max(1, args.clocks - 1)
+        match = await service.create_match(game, players_for(rng, i, 2), seed=i, clock=ClockSettings(1, reserve))
+        flag_ids.append(match.id)
+    setup_seconds = time.perf_counter() - setup
+    print(f"setup: {args.matches} play matches + {args.clocks} clock matches created in {setup_seconds:.1f} s")
 
-        async def on_notice(notice: Notice) -> None:
-            if notice.kind == "over" and notice.match.id in tally.flag_due:
-                tally.flag_seen[notice.match.id] = time.time()
+    async def on_notice(notice: Notice) -> None:
+        if notice.kind == "over" and notice.match.id in tally.flag_due:
+            tally.flag_seen[notice.match.id] = time.time()
 
-        service.subscribe(on_notice)
-        settle()
-        started = time.time()
-        stop = started + args.seconds
-        poster = asyncio.create_task(post_clocks(service, flag_ids, tally))
-        await asyncio.gather(*(play(service, i, m, stop, args.think, tally) for i, m in enumerate(play_ids)))
-        await poster
-        elapsed = time.time() - started
-        last_flag = max(tally.flag_due.values(), default=0)
-        while len(tally.flag_seen) < len(tally.flag_due) and time.time() < last_flag + 5:
-            await asyncio.sleep(0.1)
-        await service.close()
+    service.subscribe(on_notice)
+    settle()
+    started = time.time()
+    stop = started + args.seconds
+    poster = asyncio.create_task(post_clocks(service, flag_ids, tally))
+    await asyncio.gather(*(play(service, i, m, stop, args.think, tally) for i, m in enumerate(play_ids)))
+    await poster
+    elapsed = time.time() - started
+    last_flag = max(tally.flag_due.values(), default=0)
+    while len(tally.flag_seen) < len(tally.flag_due) and time.time() < last_flag + 5:
+        await asyncio.sleep(0.1)
+    await service.close()
 
-        moves = len(tally.move_latency)
-        print(f"\nLoad for {elapsed:.1f} s: {args.matches} running matches, think time 0-{2 * args.think:g} s")
-        print(f"moves acknowledged: {moves} ({moves / elapsed:.0f}/s); {tally.games_ended} games ended and replaced")
-        print(f"service.move                 {percentiles(tally.move_latency)}")
-        print(f"service.move + board_posted  {percentiles(tally.pipeline_latency)}   (no rendering)")
-        print(f"double sends: {tally.doubles}, with not exactly one winner: {len(tally.double_failures)}")
-        if tally.refused:
-            print(f"refused single sends (should be none): {tally.refused}")
-        lateness = [tally.flag_seen[m] - due for m, due in tally.flag_due.items() if m in tally.flag_seen]
-        if lateness:
-            late = sum(1 for x in lateness if x > 0.1)
-            print(f"flags: {len(lateness)} of {len(tally.flag_due)}; lateness {percentiles(lateness)}")
-            print(f"flags later than 100 ms: {late}")
-        failures = tally.double_failures + await check(service, store, tally)
-        failures += [f"{n} single sends refused ({k})" for k, n in tally.refused.items()]
-        await store.close()
+    moves = len(tally.move_latency)
+    print(f"Load for {elapsed:.1f} s: {args.matches} running matches, think time 0-{2 * args.think:g} s")
+    print(f"moves acknowledged: {moves} ({moves / elapsed:.0f}/s); {tally.games_ended} games ended and replaced")
+    print(f"service.move                 {percentiles(tally.move_latency)}")
+    print(f"service.move + board_posted  {percentiles(tally.pipeline_latency)}   (no rendering)")
+    print(f"double sends: {tally.doubles}, with not exactly one winner: {len(tally.double_failures)}")
+    if tally.refused:
+        print(f"refused single sends (should be none): {tally.refused}")
+    lateness = [tally.flag_seen[m] - due for m, due in tally.flag_due.items() if m in tally.flag_seen]
+    late = sum(1 for x in lateness if x > 0.1)
+    if lateness:
+        print(f"flags: {len(lateness)} of {len(tally.flag_due)}; lateness {percentiles(lateness)}")
+        print(f"flags later than 100 ms: {late}")
+    failures = tally.double_failures + await check(service, store, tally)
+    failures += [f"{n} single sends refused ({k})" for k, n in tally.refused.items()]
+    await store.close()
     print(f"checks: {'all passed' if not failures else f'{len(failures)} FAILED'}")
     for failure in failures[:20]:
         print("  ", failure)
-    return 1 if failures else 0
+    figures = {
+        "setup (matches created)": f"{setup_seconds:.1f} s",
+        "moves acknowledged": f"{moves} ({moves / elapsed:.0f}/s)",
+        "service.move p50 / p99": p50_p99(tally.move_latency),
+        "move + board_posted p50 / p99": p50_p99(tally.pipeline_latency),
+        "flags fallen": f"{len(lateness)} of {len(tally.flag_due)}",
+        "flag lateness p50 / p99": p50_p99(lateness, 1),
+        "flags later than 100 ms": str(late),
+        "double sends, one winner each": f"{tally.doubles - len(tally.double_failures)} of {tally.doubles}",
+        "checks": "all passed" if not failures else f"{len(failures)} FAILED",
+    }
+    return figures, failures
+
+
+async def run(args: argparse.Namespace) -> int:
+    columns: dict[str, dict[str, str]] = {}
+    failed = False
+    with tempfile.TemporaryDirectory() as folder:
+        for backend in backends(args):
+            if backend == "postgresql" and (reason := await no_server(args.database)) is not None:
+                print(f"\n=== postgresql: left out, {reason} (--database URL)")
+                continue
+            async with database(backend, Path(folder), args.database, "load") as target:
+                columns[backend], failures = await run_on(args, backend, target)
+                failed = failed or bool(failures)
+    title = f"Load, {args.matches} matches, {args.clocks} clocks, {args.seconds:g} s, think 0-{2 * args.think:g} s"
+    print(side_by_side(title, columns))
+    return 1 if failed else 0
 
 
 def main() -> None:
@@ -261,6 +291,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=1000, help="running matches (default 1000)")
     parser.add_argument("--clocks", type=int, default=10000, help="armed clocks that fall during the run")
     parser.add_argument("--think", type=float, default=5.0, help="mean think time per move, s (default 5)")
+    add_options(parser)
     args = parser.parse_args()
     sys.exit(asyncio.run(run(args)))
 
