@@ -283,6 +283,10 @@ TRIGGERS = "SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = 'moves'::regclass AN
 POOL_SIZE = 10
 """Connections per process: one for the change being committed, the rest for reads meanwhile."""
 
+WRITERS = 2
+"""Transactions begun at once: the one whose change runs, and the next, begun already (the rest of the pool
+is left to reads)."""
+
 CONNECT_SECONDS = 10.0
 """How long opening waits for a server that does not answer."""
 
@@ -325,6 +329,7 @@ class PostgresDatabase:
         self.url = url
         self.target = redact(url)
         self._write_lock = asyncio.Lock()
+        self._next_writer = asyncio.Semaphore(WRITERS)
         self._tx: _Transaction | None = None
 
     @classmethod
@@ -396,12 +401,19 @@ class PostgresDatabase:
         clash with another process's change (a deadlock or serialization failure the server broke) rolls it
         all back and is raised as `DiskFull` / `NotSaved`, refusals the front-ends show as they are.
         """
-        async with self._write_lock:
-            lost = False  # the connection was closed under the transaction
-            try:
-                async with self._pool.acquire() as connection:
-                    transaction = connection.transaction()
-                    await transaction.start()
+        lost = False  # the connection was closed under the transaction
+        try:
+            async with self._next_writer, self._pool.acquire() as connection:
+                # BEGIN before waiting for the change ahead to commit: its round trip overlaps that change
+                # (under READ COMMITTED a transaction takes no snapshot and no lock until its first statement)
+                transaction = connection.transaction()
+                await transaction.start()
+                try:
+                    await self._write_lock.acquire()
+                except BaseException:
+                    await transaction.rollback()
+                    raise
+                try:
                     self._tx = _Transaction(connection, asyncio.current_task())
                     try:
                         yield
@@ -417,11 +429,13 @@ class PostgresDatabase:
                     except BaseException:
                         lost = _closed(connection)
                         raise
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
-                refusal = _not_saved(self.target, error, lost)
-                if refusal is None:
-                    raise
-                raise refusal from error
+                finally:
+                    self._write_lock.release()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+            refusal = _not_saved(self.target, error, lost)
+            if refusal is None:
+                raise
+            raise refusal from error
 
     def _connection(self) -> Any:
         """The open transaction's connection for the task that runs it, else the pool."""
