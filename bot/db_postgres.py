@@ -10,7 +10,9 @@ processes can share (each acting on its own shards' matches, bot/shards.py).
   together migrate once.
 - Statements: the store's SQL with `?` placeholders, numbered here (`$1`, `$2`, ...). Reads go to a pool
   of connections (they see committed data only); `transaction()` takes one connection for the whole change,
-  and the store's reads inside it, from the same task, run on that connection.
+  and the store's reads inside it, from the same task, run on that connection. Changes run one at a time in
+  a process, as on SQLite; the next one's BEGIN is sent while the one ahead runs (a round trip saved from
+  the queue), and a connection handed back to the pool is not reset (the bot changes no session state).
 - Isolation: READ COMMITTED (PostgreSQL's default), with the database guarding what two processes could
   race for: upserts (`ON CONFLICT`) and atomic claims (`UPDATE ... RETURNING`) instead of read-then-write,
   row locks where a read decides a write (ratings `FOR UPDATE`, the shard lease `FOR SHARE` while a change
