@@ -33,14 +33,13 @@ import os
 import random
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.databases import add_options, backends, database, no_server, side_by_side  # noqa: E402
+from bench.databases import add_options, on_each_backend, side_by_side  # noqa: E402
 from bot.db import redact  # noqa: E402
 
 GAMES = ("fish", "volcano", "themiscyra", "geyser", "horizon")
@@ -227,17 +226,11 @@ async def run_on(db: str, args: argparse.Namespace) -> tuple[dict[str, str], lis
 
 
 async def run(args: argparse.Namespace) -> int:
-    columns: dict[str, dict[str, str]] = {}
-    failed = False
-    with tempfile.TemporaryDirectory() as folder:
-        for backend in backends(args):
-            if backend == "postgresql" and (reason := await no_server(args.database)) is not None:
-                print(f"\n=== postgresql: left out, {reason} (--database URL)")
-                continue
-            async with database(backend, Path(folder), args.database, "crash") as db:
-                print(f"\n=== {backend}: {redact(db)}", flush=True)
-                columns[backend], failures = await run_on(db, args)
-                failed = failed or bool(failures)
+    async def on(backend: str, db: str) -> tuple[dict[str, str], list[str]]:
+        print(f"\n=== {backend}: {redact(db)}", flush=True)
+        return await run_on(db, args)
+
+    columns, failed = await on_each_backend(args, "crash", on)
     print(side_by_side(f"Crash: SIGKILL at random moments, {args.kills} kills, {args.matches} matches", columns))
     return 1 if failed else 0
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -95,3 +96,25 @@ def side_by_side(title: str, columns: dict[str, dict[str, str]]) -> str:
         values = [columns[name].get(label, "-").ljust(cells[name]) for name in names]
         lines.append("  ".join([label.ljust(width), *values]).rstrip())
     return "\n".join(lines)
+
+
+Figures = tuple[dict[str, str], list[str]]
+"""A run's figures (label -> value) and its failed checks."""
+
+
+async def on_each_backend(
+    args: argparse.Namespace, name: str, run_on: Callable[[str, str], Awaitable[Figures]]
+) -> tuple[dict[str, dict[str, str]], bool]:
+    """Runs `run_on(backend, target)` once per chosen backend, each on a fresh database (a server that does
+    not answer is left out, saying so); returns each backend's figures and whether any check failed."""
+    columns: dict[str, dict[str, str]] = {}
+    failed = False
+    with tempfile.TemporaryDirectory() as folder:
+        for backend in backends(args):
+            if backend == "postgresql" and (reason := await no_server(args.database)) is not None:
+                print(f"\n=== postgresql: left out, {reason} (--database URL)")
+                continue
+            async with database(backend, Path(folder), args.database, name) as target:
+                columns[backend], failures = await run_on(backend, target)
+                failed = failed or bool(failures)
+    return columns, failed

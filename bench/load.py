@@ -34,7 +34,6 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import percentiles, settle
-from bench.databases import add_options, backends, database, no_server, p50_p99, side_by_side
+from bench.databases import add_options, on_each_backend, p50_p99, side_by_side
 from bot.ai import themiscyra as themiscyra_ai
 from bot.clock import ClockSettings
 from bot.games import GAMES as ENGINES
@@ -270,16 +269,7 @@ async def run_on(args: argparse.Namespace, backend: str, target: str) -> tuple[d
 
 
 async def run(args: argparse.Namespace) -> int:
-    columns: dict[str, dict[str, str]] = {}
-    failed = False
-    with tempfile.TemporaryDirectory() as folder:
-        for backend in backends(args):
-            if backend == "postgresql" and (reason := await no_server(args.database)) is not None:
-                print(f"\n=== postgresql: left out, {reason} (--database URL)")
-                continue
-            async with database(backend, Path(folder), args.database, "load") as target:
-                columns[backend], failures = await run_on(args, backend, target)
-                failed = failed or bool(failures)
+    columns, failed = await on_each_backend(args, "load", lambda backend, target: run_on(args, backend, target))
     title = f"Load, {args.matches} matches, {args.clocks} clocks, {args.seconds:g} s, think 0-{2 * args.think:g} s"
     print(side_by_side(title, columns))
     return 1 if failed else 0
