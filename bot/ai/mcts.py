@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,9 @@ class Choice:
     seconds: float
     visits: dict[str, int]
     """Visits per root move (the share of thought each got), for tests and curious players."""
+    values: tuple[float, ...] = ()
+    """Each seat's mean reward over the playouts that began with the chosen move: the search's estimate of
+    each seat's chance from here (the analysis graph's points). Empty when no playout ran."""
 
     @property
     def playouts_per_second(self) -> float:
@@ -62,11 +65,13 @@ def search(
     seconds: float | None = None,
     rng: random.Random,
     clock: Callable[[], float] = time.perf_counter,
+    skip_forced: bool = True,
 ) -> Choice:
     """The move `seat` should play in `view` (its own view of a position where it is to move).
 
     Stops after `iterations`, or at `seconds` if that comes first; an iteration budget alone makes the
-    choice repeatable (same view, seed and budget, same move).
+    choice repeatable (same view, seed and budget, same move). A position with one legal move is not
+    searched unless `skip_forced` is False (an analysis still wants its `values`).
     """
     started = clock()
     deadline = None if seconds is None else started + seconds
@@ -74,28 +79,39 @@ def search(
     if model.to_move(first) != seat:
         raise ValueError(f"seat {seat} is not to move in this position")
     root_moves = list(model.moves(first))
-    if len(root_moves) == 1:  # nothing to think about
+    if len(root_moves) == 1 and skip_forced:  # nothing to think about
         return Choice(model.notation(first, root_moves[0]), 0, clock() - started, {})
     root = _Node(None)
+    totals: dict[Hashable, list[float]] = {}
     done = 0
     while done < iterations:
         if deadline is not None and done and clock() >= deadline:
             break
         position = first if done == 0 else model.determinize(view, seat, rng)
-        _iterate(model, root, position, rng)
+        opening, values = _iterate(model, root, position, rng)
+        sums = totals.get(opening)
+        if sums is None:
+            totals[opening] = list(values)
+        else:
+            for index, value in enumerate(values):
+                sums[index] += value
         done += 1
     best = max(
         root_moves,
         key=lambda m: (root.children[m].visits, root.children[m].reward) if m in root.children else (-1, 0.0),
     )
     visits = {model.notation(first, m): node.visits for m, node in root.children.items()}
-    return Choice(model.notation(first, best), done, clock() - started, visits)
+    sums = totals.get(best)
+    values = tuple(total / root.children[best].visits for total in sums) if sums else ()
+    return Choice(model.notation(first, best), done, clock() - started, visits, values)
 
 
-def _iterate(model: Model, root: _Node, position: Any, rng: random.Random) -> None:
-    """One descent, expansion, playout and update."""
+def _iterate(model: Model, root: _Node, position: Any, rng: random.Random) -> tuple[Hashable, Sequence[float]]:
+    """One descent, expansion, playout and update; returns the root move it began with and the playout's
+    values for every seat."""
     path = [root]
     node = root
+    opening: Hashable = None
     while True:
         mover = model.to_move(position)
         if mover is None:
@@ -109,6 +125,8 @@ def _iterate(model: Model, root: _Node, position: Any, rng: random.Random) -> No
                 if m in children:
                     children[m].avail += 1
             child = children[move] = _Node(mover)
+            if node is root:
+                opening = move
             path.append(child)
             position = model.apply(position, move)
             break
@@ -121,6 +139,8 @@ def _iterate(model: Model, root: _Node, position: Any, rng: random.Random) -> No
             score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
             if score > best_score:
                 best_score, best_move, best_child = score, m, child
+        if node is root:
+            opening = best_move
         node = best_child
         path.append(node)
         position = model.apply(position, best_move)
@@ -129,3 +149,4 @@ def _iterate(model: Model, root: _Node, position: Any, rng: random.Random) -> No
         visited.visits += 1
         if visited.mover is not None:
             visited.reward += values[visited.mover]
+    return opening, values
