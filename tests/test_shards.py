@@ -243,3 +243,39 @@ async def test_a_lease_that_lapsed_and_came_back_reloads_the_shard_rather_than_t
     await first.service.board_posted(match.id, 1)
     await first.service.move(match.id, BOB.id, "2")
     assert [r.move for r in await first.store.moves(match.id)] == ["1", "2"]
+
+
+DAY = 86_400.0
+
+
+@pytest.mark.backends
+async def test_a_shard_taken_over_keeps_its_players_away_time_and_a_lapsed_lease_forgets_it(
+    processes: Callable[..., Awaitable[Process]], fake_time: FakeTime
+) -> None:
+    """Away time is per shard too: the process that adopts a shard knows who is away there (their clocks stay
+    stopped and `/back` works), and the process that lost it forgets, so a lease regained reloads it."""
+    first = await processes()
+    match = await first.service.create_match("toy", [ALICE, BOB], clock=ClockSettings(DAY, 0))
+    await first.service.board_posted(match.id, match.ply)
+    away = await first.service.away(ALICE, None, 3)
+    assert away.matches == (match.id,)
+    second = await processes()
+    stall(first)
+    fake_time.advance(LEASE_SECONDS + 1)
+    await second.leases.renew()
+    await second.leases.settled()
+    assert second.service.away_until(ALICE.id, None) == away.period.until
+    adopted = second.service.running_match(match.id)
+    assert adopted is not None and adopted.clock is not None and 0 in adopted.clock.away  # still waits for her
+    back = await second.service.back(ALICE, None)
+    assert back.matches == (match.id,)
+    # the first learns it lost the shard and forgets her away time; regaining the lease, it reads the store
+    with pytest.raises(NotOwner):
+        await first.service.move(match.id, ALICE.id, "1")
+    assert first.service.away_until(ALICE.id, None) is None
+    await second.leases.stop()
+    await first.leases.renew()
+    await first.leases.settled()
+    assert first.leases.held == {0} and first.service.away_until(ALICE.id, None) is None
+    regained = first.service.running_match(match.id)
+    assert regained is not None and regained.clock is not None and not regained.clock.away

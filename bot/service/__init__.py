@@ -199,6 +199,7 @@ class MatchService:
         they wait for, as after a restart. Returns the matches whose board needs (re)posting."""
         resumed = await self._registry.load_running()
         await self._reminding.start()
+        await self._away.start(resumed)
         await self._takebacks.start()
         log.info("took over %d running matches", len(resumed))
         return resumed
@@ -207,6 +208,7 @@ class MatchService:
         """This process lost a shard's lease: stop acting on its matches at once (their armed flags and
         reminders find nothing to do: they look the match up first)."""
         dropped = self._registry.drop_unowned()
+        self._away.drop_unowned()
         if dropped:
             log.warning("left %d matches to the process that holds their shard now", len(dropped))
         return dropped

@@ -99,16 +99,22 @@ class AwayTime:
 
     # --- after a restart ---
 
-    async def start(self) -> None:
+    async def start(self, matches: list[Match] | None = None) -> None:
         """Load the periods still running and make every clock agree with them: a period that ended while
         the bot was down ends as of its end, the others are armed again. No clock starts here: every board is
-        posted again after a restart, and each starts with its post."""
+        posted again after a restart, and each starts with its post.
+
+        `matches`: a shard just taken over (`MatchService.adopt`): only its periods (those not known here
+        yet) and these matches' clocks, leaving what this process already runs as it is."""
         registry = self.registry
+        fresh: dict[Key, AwayPeriod] = {}
         for period in await registry.store.running_away():
-            if registry.ownership.owns(period.guild_id):  # another shard's process keeps the others
-                self._away[(period.guild_id, period.player.id)] = period
-        keys = dict.fromkeys(self._away)  # in the order they began, then any seat left stopped for nobody
-        for match in registry.running():
+            key = (period.guild_id, period.player.id)
+            if key not in self._away and registry.ownership.owns(period.guild_id):  # others: another shard's
+                fresh[key] = period
+        self._away |= fresh
+        keys = dict.fromkeys(fresh)  # in the order they began, then any seat left stopped for nobody
+        for match in registry.running() if matches is None else matches:
             if match.clock is not None:
                 keys |= dict.fromkeys((match.place.guild_id, match.players[seat].id) for seat in match.clock.away)
         notices: list[Notice] = []
@@ -122,6 +128,12 @@ class AwayTime:
                 if running is not None:
                     self._arm(running)
         await registry.notify(notices)
+
+    def drop_unowned(self) -> None:
+        """Forget the periods of servers whose shard this process no longer holds: the holder keeps them
+        now, and a lease that comes back reloads them from the store rather than trust this copy."""
+        for key in [key for key in self._away if not self.registry.ownership.owns(key[0])]:
+            del self._away[key]
 
     # --- going away and coming back ---
 
