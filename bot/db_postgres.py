@@ -16,7 +16,7 @@ processes can share (each acting on its own shards' matches, bot/shards.py).
 - Isolation: READ COMMITTED (PostgreSQL's default), with the database guarding what two processes could
   race for: upserts (`ON CONFLICT`) and atomic claims (`UPDATE ... RETURNING`) instead of read-then-write,
   row locks where a read decides a write (ratings `FOR UPDATE`, the shard lease `FOR SHARE` while a change
-  commits), and the move log's primary key (a second writer of one ply is refused). Everything else a
+  commits), and the move log's primary key (a second writer of one ply is refused, as NotSaved). Everything else a
   transaction reads and then writes belongs to one match or one server, and so to the one process holding
   that shard's lease. SERIALIZABLE would add nothing there but retries the service cannot replay.
 - Faults: a server that cannot be reached, refuses the login or is read-only is refused at open
@@ -601,7 +601,7 @@ def _not_saved(target: str, error: BaseException, lost: bool = False) -> Excepti
             "The bot lost its connection to its database: the move was not saved, and nothing changed. "
             "Try again in a moment."
         )
-    if isinstance(error, asyncpg.SerializationError | asyncpg.DeadlockDetectedError):
+    if isinstance(error, asyncpg.SerializationError | asyncpg.DeadlockDetectedError | asyncpg.UniqueViolationError):
         log.warning("database %s: a change clashed with another process's (%s); rolled back", target, error)
         return NotSaved(
             "Another bot process was changing the same thing at the same moment: nothing was saved. Try again."

@@ -227,6 +227,28 @@ async def test_a_transactions_reads_see_its_writes_and_nobody_else_does_until_it
 
 
 @pytest.mark.backends("postgresql")
+async def test_a_second_process_writing_the_same_ply_is_refused_in_words_and_leaves_nothing(database: str) -> None:
+    """Reachable only past a failed fence (two processes both sure they own a match): the log's primary key
+    refuses the second line, and the player sees NotSaved, not a database error."""
+    first, second = await Store.open(database, TEST_GAMES), await Store.open(database, TEST_GAMES)
+    try:
+        service = MatchService(first, FakeTime())
+        await service.start()
+        match = await service.create_match("fish", [ALICE, BOB], seed=5)
+        await service.move(match.id, ALICE.id, "A1")
+        with pytest.raises(NotSaved, match="Another bot process"):
+            async with second.transaction():
+                await second.log_action(match.id, "doubled", None, "", 2.0)
+                await second.append_move(match.id, MoveRecord(1, 0, "B1", 2.0, 0.0))
+        assert [r.move for r in await second.log(match.id)] == ["A1"]
+        assert [a["kind"] for a in await second.actions(match.id)] == []
+        await service.close()
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.backends("postgresql")
 async def test_a_lost_connection_refuses_the_change_in_words_and_the_next_one_reconnects(
     store: Store, database: str
 ) -> None:
