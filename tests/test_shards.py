@@ -279,3 +279,21 @@ async def test_a_shard_taken_over_keeps_its_players_away_time_and_a_lapsed_lease
     assert first.leases.held == {0} and first.service.away_until(ALICE.id, None) is None
     regained = first.service.running_match(match.id)
     assert regained is not None and regained.clock is not None and not regained.clock.away
+
+
+@pytest.mark.backends
+async def test_a_shard_taken_over_reads_its_servers_settings_again_and_only_the_holder_may_change_them(
+    processes: Callable[..., Awaitable[Process]], fake_time: FakeTime
+) -> None:
+    first = await processes()
+    second = await processes()  # started (and read every setting) before the change below
+    await first.service.set_setting(None, "house_wins", "off", ALICE)
+    assert second.service.setting(None, "house_wins").value is True  # the default, as it read it
+    with pytest.raises(NotOwner, match="serves this server"):  # the second holds no lease: refused, unstored
+        await second.service.set_setting(None, "house_wins", "on", BOB)
+    stall(first)
+    fake_time.advance(LEASE_SECONDS + 1)
+    await second.leases.renew()
+    await second.leases.settled()
+    state = second.service.setting(None, "house_wins")
+    assert state.value is False and state.set_by == ALICE.id

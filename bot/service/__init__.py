@@ -139,7 +139,7 @@ class MatchService:
         defaults = defaults or ServerDefaults()
         self._settings = Settings(store, self.time, replace(defaults, limits=limits) if limits else defaults)
         self._registry = Registry(store, self.time, self.metrics)
-        self._registry.ownership = ownership or EveryShard()
+        self._registry.ownership = self._settings.ownership = ownership or EveryShard()
         self._limits = Limits(self._registry, self._settings.limits)
         self._challenges = Challenges(self._registry, self._limits)
         self._lobbies = Lobbies(self._registry, self._limits, self._settings.match_place)
@@ -197,6 +197,7 @@ class MatchService:
     async def adopt(self) -> list[Match]:
         """This process has taken another shard (its process died): load its running matches and arm what
         they wait for, as after a restart. Returns the matches whose board needs (re)posting."""
+        await self._settings.start()  # its servers' settings may have changed in the process that held it
         resumed = await self._registry.load_running()
         await self._reminding.start()
         await self._away.start(resumed)

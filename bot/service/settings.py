@@ -12,7 +12,10 @@ guild None) is stored as server 0, as ratings and away time are, and only the se
 apply there (no roles, no channels, no limits offline).
 
 The service reads them synchronously (a lobby's limit, a reminder's plan), so every stored value is loaded
-at `start` and kept in memory; a change is one transaction, and memory follows once it has committed. The
+at `start` and kept in memory; a change is one transaction, and memory follows once it has committed. With
+several processes (bot/shards.py) a server's settings change only in the process that holds its shard
+(Discord sends a server's commands to that shard, and the change is fenced by its lease), so memory stays
+true there; a process that takes a shard over loads them again (`start`). The
 concepts do not import this module: the facade hands each the reader it needs (`Limits` gets `limits`,
 `Ratings` gets `rated`, ...), and what a setting changes is decided there.
 """
@@ -33,6 +36,7 @@ from bot.models import Place, Player, UserLimits
 from bot.reminders import IDLE_EVERY, IDLE_REMINDERS
 from bot.service.away import AWAY_DAYS_A_YEAR
 from bot.service.claims import CLAIM_AFTER
+from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
 from bot.wording import plural
 
@@ -438,22 +442,29 @@ class Settings:
         self._rows: dict[tuple[int, str], tuple[str | None, float]] = {}
         """(server, key) -> who last set or reset it, and when."""
         self._lock = asyncio.Lock()
+        self.ownership: Ownership = EveryShard()
+        """Which servers' settings this process may change (their shard's lease, checked in the transaction)."""
 
     async def start(self) -> None:
-        """Load every stored value (after a restart too). A value this version no longer takes (a range
+        """Load every stored value (after a restart, and again when a shard is taken over: its servers may
+        have changed them in the process that held it). A value this version no longer takes (a range
         narrowed) is logged and left out: the default applies until a moderator sets it again."""
-        self._values.clear()
-        self._rows.clear()
-        for guild, key, value, by, at in await self.store.load_settings():
-            if key not in SETTINGS:
-                continue
-            self._rows[(guild, key)] = (by, at)
-            if value is None:
-                continue
-            try:
-                self._values[(guild, key)] = SETTINGS[key].read(value)
-            except BadSetting:
-                log.warning("server %s: stored %s %r is not a value it takes now; using the default", guild, key, value)
+        async with self._lock:
+            values: dict[tuple[int, str], Any] = {}
+            rows: dict[tuple[int, str], tuple[str | None, float]] = {}
+            for guild, key, value, by, at in await self.store.load_settings():
+                if key not in SETTINGS:
+                    continue
+                rows[(guild, key)] = (by, at)
+                if value is None:
+                    continue
+                try:
+                    values[(guild, key)] = SETTINGS[key].read(value)
+                except BadSetting:
+                    log.warning(
+                        "server %s: stored %s %r is not a value it takes now; using the default", guild, key, value
+                    )
+            self._values, self._rows = values, rows
 
     # --- reading ---
 
@@ -539,6 +550,13 @@ class Settings:
             now = self.time.now()
             text = None if value is _DEFAULT else setting.dump(value)
             async with self.store.transaction():
+                try:
+                    await self.ownership.fence(guild_id)
+                except NotOwner:
+                    raise NotOwner(
+                        "Another bot process serves this server now (its shard's lease is not held here): "
+                        "nothing was changed. Try again in a moment."
+                    ) from None
                 await self.store.save_setting(where[0], setting.key, text, by.id, now)
             self._rows[where] = (by.id, now)
             if value is _DEFAULT:
