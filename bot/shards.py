@@ -45,6 +45,15 @@ class NotOwner(ServiceError):
     """This process does not hold the lease of the match's shard: another process runs it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Some shards of `count`: what a process loads at start and takeover (`Store.match_ids`), so the cost
+    grows with its own shards, not with every match in the database."""
+
+    count: int
+    shards: frozenset[int]
+
+
 def shard_of(guild_id: int | None, count: int) -> int:
     """The shard of a server (Discord's formula); offline and terminal matches (no server) are shard 0."""
     return 0 if guild_id is None or count <= 1 else (guild_id >> 22) % count
@@ -124,6 +133,9 @@ class Leases:
 
     def owns_shard(self, shard: int) -> bool:
         return shard in self.held
+
+    def scope(self) -> Scope:
+        return Scope(self.plan.count, frozenset(self.held))
 
     async def fence(self, guild_id: int | None) -> None:
         """Inside a change's transaction: refuse it unless the database says this process holds the shard."""
@@ -215,6 +227,10 @@ class Ownership(Protocol):
 
     def owns(self, guild_id: int | None) -> bool: ...
 
+    def scope(self) -> Scope | None:
+        """The shards held, for a query to read only their rows; None: every row is this process's."""
+        ...
+
     async def fence(self, guild_id: int | None) -> None: ...
 
 
@@ -223,6 +239,9 @@ class EveryShard:
 
     def owns(self, guild_id: int | None) -> bool:
         return True
+
+    def scope(self) -> Scope | None:
+        return None
 
     async def fence(self, guild_id: int | None) -> None:
         return None

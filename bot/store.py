@@ -38,6 +38,7 @@ from bot.games import GAMES, Game, Outcome
 from bot.games.base import BadState
 from bot.models import OVER, RUNNING, AwayPeriod, Lobby, Match, MoveRecord, Place, Player, Series, Takeback
 from bot.ratings import PlayerRating, Rating
+from bot.shards import Scope
 
 __all__ = [
     "DAMAGED",
@@ -257,9 +258,19 @@ class Store:
         rows = await self._db.fetch("SELECT id FROM lobbies WHERE status = ? ORDER BY id", (status,))
         return [row[0] for row in rows]
 
-    async def match_ids(self, status: str | None = RUNNING) -> list[int]:
-        sql = "SELECT id FROM matches" + (" WHERE status = ?" if status else "") + " ORDER BY id"
-        return [row[0] for row in await self._db.fetch(sql, (status,) if status else ())]
+    async def match_ids(self, status: str | None = RUNNING, scope: Scope | None = None) -> list[int]:
+        """Matches with `status` (None: all), of the shards in `scope` only when given (a server's shard is
+        Discord's `(guild_id >> 22) % count`, offline matches shard 0: bot/shards.py `shard_of`)."""
+        where, args = (["status = ?"], [status]) if status else ([], [])
+        if scope is not None and scope.count > 1:
+            if not scope.shards:
+                return []
+            where.append(f"(COALESCE(guild_id, 0) >> 22) % ? IN ({', '.join('?' * len(scope.shards))})")
+            args += [scope.count, *sorted(scope.shards)]
+        elif scope is not None and 0 not in scope.shards:  # one shard, not held
+            return []
+        sql = "SELECT id FROM matches" + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY id"
+        return [row[0] for row in await self._db.fetch(sql, tuple(args))]
 
     async def solo_match_ids(self, game: str, guild_id: int | None) -> list[int]:
         """Finished one-player matches of a game in one server (None: offline), oldest first."""

@@ -410,3 +410,23 @@ async def test_a_move_record_reads_the_same_from_either_backend(store: Store) ->
     (line,) = await store.log(match.id)
     assert line == MoveRecord(1, 0, "A1", 10.0, None, "move", None)
     assert await store.last_line_at(match.id) == 10.0 and await store.actions(match.id) == []
+
+
+async def test_running_matches_are_read_for_the_shards_held_only(store: Store) -> None:
+    """Start and takeover read their own shards' matches in SQL, by Discord's formula, offline in shard 0;
+    the same ids as filtering every row by `shard_of`."""
+    from bot.shards import Scope, shard_of
+
+    service = MatchService(store, FakeTime())
+    await service.start()
+    guilds = [None, 0, 1 << 22, 2 << 22, 3 << 22, 5 << 22, SNOWFLAKE, SNOWFLAKE + (1 << 22)]
+    made = {}
+    for guild in guilds:
+        match = await service.create_match("fish", [ALICE, BOB], seed=5, place=Place(guild_id=guild))
+        made[match.id] = guild
+    for count in (1, 2, 3, 4):
+        for held in ({0}, {1}, {0, 2}, set(range(count)), set()):
+            want = sorted(i for i, g in made.items() if shard_of(g, count) in held)
+            assert await store.match_ids(scope=Scope(count, frozenset(held))) == want, (count, held)
+    assert await store.match_ids(scope=None) == sorted(made)
+    await service.close()

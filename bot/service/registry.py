@@ -98,7 +98,7 @@ class Registry:
         returned matches need their board (re)posted; each clock starts when the board is posted.
         """
         resumed = []
-        for match_id in await self.store.match_ids(RUNNING):
+        for match_id in await self.store.match_ids(RUNNING, self.ownership.scope()):
             if match_id in self._matches:  # already running here (a shard taken over while this process ran)
                 continue
             try:
