@@ -261,7 +261,8 @@ class Store:
     async def match_ids(self, status: str | None = RUNNING, scope: Scope | None = None) -> list[int]:
         """Matches with `status` (None: all), of the shards in `scope` only when given (a server's shard is
         Discord's `(guild_id >> 22) % count`, offline matches shard 0: bot/shards.py `shard_of`)."""
-        where, args = (["status = ?"], [status]) if status else ([], [])
+        where: list[str] = ["status = ?"] if status else []
+        args: list[Any] = [status] if status else []
         if scope is not None and scope.count > 1:
             if not scope.shards:
                 return []
