@@ -1,0 +1,374 @@
+"""The tournament standings picture (issue #23), and the same in words.
+
+`draw(t)` is the picture `/tournament standings` posts: a title and status, the standings table (place,
+player, points, tie-breaks, games), then for a round robin its crosstable and for a knockout its bracket.
+`render(t)` is its PNG. `describe(t)` says it in at most ALT_LIMIT characters (the attachment's alt text);
+`as_text(t)` is the whole table as plain text (the fallback when a picture cannot be sent).
+
+Drawn with renderers/draw.py's fonts and palette, 800 px wide like the boards, growing taller as needed;
+no text is smaller than 13 px. Withdrawn players are greyed, struck through and tagged "withdrawn".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.games import GAMES
+from bot.tournaments.model import Pairing, Tournament
+from bot.tournaments.standings import Standing, cell, knockout_exits, number, results_grid, standings
+from bot.wording import plural
+from renderers.draw import (
+    ALERT,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_BOX,
+    TEXT,
+    Colour,
+    drawable,
+    fit,
+    length,
+    rounded_box,
+    text,
+    to_png,
+)
+
+WIDTH = 800
+PAD = 20
+ROW = 32
+ROW_FONT = 18
+HEAD_FONT = 14
+GRID_MIN_CELL = 22
+"""A crosstable cell narrower than this would not be readable: the grid is left out (the text has it)."""
+ALT_LIMIT = 1024
+FORMAT_NAMES = {"knockout": "Knockout", "roundrobin": "Round robin", "swiss": "Swiss"}
+STRIPE = (23, 44, 67)
+
+
+def name_of(t: Tournament, entry: int) -> str:
+    """The entrant's name as drawn: without characters no font has (`Player N` if nothing is left)."""
+    shown = drawable(t.entrants[entry].name).strip()
+    return shown or f"Player {entry + 1}"
+
+
+def title(t: Tournament) -> str:
+    game = GAMES[t.game].title
+    pods = f" · pods of up to {t.seats}" if t.pods else ""
+    return f"{game} · {FORMAT_NAMES[t.format]}{pods}"
+
+
+def status(t: Tournament) -> str:
+    """Where the tournament stands: sign-up, the round and what is left to play, or finished (and who won)."""
+    if not t.started:
+        return f"Sign-up: {plural(len(t.entrants), 'player')}"
+    if t.finished:
+        top = [s for s in standings(t) if s.rank == 1]
+        won = " and ".join(name_of(t, s.entry) for s in top)
+        return f"Final standings after {plural(len(t.rounds), 'round')} · winner: {won}"
+    waiting = sum(1 for p in t.current.pairings if p.result is None)
+    left = f"{plural(waiting, 'game')} to play" if waiting else "round complete"
+    return f"Round {t.current.number} of {t.planned_rounds} · {left}"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    heading: str
+    width: int
+    align: str = "r"  # "l" or "r"
+
+
+def _columns(t: Tournament, rows: Sequence[Standing]) -> list[Column]:
+    place = Column("#", 60)
+    if not t.started:
+        return [place, Column("Player", 0, "l"), Column("Rating", 96)]
+    if t.format == "knockout":
+        return [place, Column("Player", 0, "l"), Column("W-D-L", 96), Column("Out in", 110)]
+    columns = [place, Column("Player", 0, "l"), Column("Pts", 70), Column("Bh", 76), Column("SB", 84)]
+    if any(s.head_to_head is not None for s in rows):
+        columns.append(Column("H2H", 66))
+    if t.pods:
+        columns += [Column("Won", 62), Column("Games", 76)]
+    else:
+        columns.append(Column("W-D-L", 96))
+    return columns
+
+
+def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
+    values = {
+        "#": s.place if t.started else str(s.entry + 1),
+        "Rating": f"{t.entrants[s.entry].rating:.0f}",
+        "Player": name_of(t, s.entry),
+        "Pts": number(s.points),
+        "Bh": number(s.buchholz),
+        "SB": number(s.sonneborn_berger),
+        "H2H": "" if s.head_to_head is None else number(s.head_to_head),
+        "W-D-L": f"{s.wins}-{s.draws}-{s.losses}",
+        "Won": str(s.wins),
+        "Games": str(s.wins + s.draws + s.losses),
+        "Out in": (("champion" if t.finished else "still in") if s.out_in is None else f"round {s.out_in}"),
+    }
+    return [values[c.heading] for c in columns]
+
+
+def _table_height(rows: int) -> int:
+    return 26 + rows * ROW
+
+
+def _paint_table(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standing], top: int) -> int:
+    columns = _columns(t, rows)
+    fixed = sum(c.width for c in columns)
+    widths = [c.width or (WIDTH - 2 * PAD - fixed) for c in columns]
+    y = top
+    x = PAD
+    for c, w in zip(columns, widths, strict=True):
+        anchor_x = x + 8 if c.align == "l" else x + w - 8
+        text(draw, (anchor_x, y + 4), c.heading, HEAD_FONT, MUTED, bold=True, anchor="la" if c.align == "l" else "ra")
+        x += w
+    y += 26
+    for k, s in enumerate(rows):
+        if k % 2 == 0:
+            draw.rectangle((PAD, y, WIDTH - PAD, y + ROW - 1), fill=STRIPE)
+        gone = s.withdrawn
+        colour = MUTED if gone else TEXT
+        x = PAD
+        for c, w, words in zip(columns, widths, _cells(t, s, columns), strict=True):
+            bold = c.heading in ("#", "Pts")
+            middle = y + ROW // 2
+            if c.heading == "Player":
+                tag = "withdrawn" if gone else ""
+                room = w - 16 - (length(tag, 13, True) + 10 if tag else 0)
+                shown = fit(words, ROW_FONT, room, bold=not gone)
+                text(draw, (x + 8, middle), shown, ROW_FONT, colour, bold=not gone, anchor="lm")
+                if gone:
+                    wide = length(shown, ROW_FONT)
+                    draw.line((x + 8, middle + 1, x + 8 + wide, middle + 1), fill=MUTED, width=2)
+                    text(draw, (x + 18 + wide, middle), tag, 13, ALERT, bold=True, anchor="lm")
+            else:
+                text(draw, (x + w - 8, middle), fit(words, ROW_FONT, w - 10, bold=bold), ROW_FONT, colour,
+                     bold=bold, anchor="rm")  # fmt: skip
+            x += w
+        y += ROW
+    return y
+
+
+# ---------------------------------------------------------------------------------------------- crosstable
+
+
+def _grid_cell(count: int) -> int:
+    label = 220
+    return min(40, (WIDTH - 2 * PAD - label) // max(1, count))
+
+
+def _grid_height(count: int) -> int:
+    return 0 if _grid_cell(count) < GRID_MIN_CELL else 40 + 30 + count * _grid_cell(count)
+
+
+def _paint_grid(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standing], top: int) -> int:
+    count = len(rows)
+    size = _grid_cell(count)
+    if size < GRID_MIN_CELL:
+        return top
+    grid = results_grid(t)
+    text(draw, (PAD, top + 8), "Results (row against column)", HEAD_FONT + 2, TEXT, bold=True)
+    y0 = top + 40
+    label = WIDTH - 2 * PAD - count * size
+    font_size = 16 if size >= 30 else 14
+    for k in range(count):  # column numbers: the places in the table above
+        cx = PAD + label + k * size + size // 2
+        text(draw, (cx, y0 + 12), str(k + 1), HEAD_FONT, MUTED, bold=True, anchor="mm")
+    y0 += 30
+    for i, s in enumerate(rows):
+        y = y0 + i * size
+        if i % 2 == 0:
+            draw.rectangle((PAD, y, WIDTH - PAD, y + size - 1), fill=STRIPE)
+        words = f"{i + 1}  {name_of(t, s.entry)}"
+        colour = MUTED if s.withdrawn else TEXT
+        text(draw, (PAD + 6, y + size // 2), fit(words, font_size, label - 12), font_size, colour, anchor="lm")
+        for j, other in enumerate(rows):
+            x = PAD + label + j * size
+            box = (x + 1, y + 1, x + size - 2, y + size - 2)
+            if i == j:
+                draw.rectangle(box, fill=INK)
+                continue
+            draw.rectangle(box, outline=PANEL_BOX)
+            mark = cell(grid.get((s.entry, other.entry), []))
+            ink = HIGHLIGHT if mark in ("1", "+") else MUTED if mark in ("0", "−") else TEXT
+            if mark:
+                text(draw, (x + size // 2, y + size // 2), mark, font_size, ink, bold=True, anchor="mm")
+    return y0 + count * size
+
+
+# ---------------------------------------------------------------------------------------------- bracket
+
+SLOT = 26
+"""The height of one name line in the bracket."""
+MATCH_GAP = 12
+BRACKET_COLUMN_MIN = 160
+BRACKET_FONT = 16
+
+
+def _bracket_geometry(t: Tournament) -> tuple[int, int, int]:
+    """(rounds, first-round pairings, column width)."""
+    rounds = t.planned_rounds
+    first = len(t.rounds[0].pairings)
+    column = max(BRACKET_COLUMN_MIN, (WIDTH - 2 * PAD) // rounds)
+    return rounds, first, column
+
+
+def _bracket_height(t: Tournament) -> int:
+    _, first, _ = _bracket_geometry(t)
+    return 40 + first * (2 * SLOT + MATCH_GAP)
+
+
+def _bracket_width(t: Tournament) -> int:
+    rounds, _, column = _bracket_geometry(t)
+    return max(WIDTH, 2 * PAD + rounds * column)
+
+
+def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
+    draw = ImageDraw.Draw(image)
+    rounds, first, column = _bracket_geometry(t)
+    seed_no = {entry: k + 1 for k, entry in enumerate(t.seeds)}
+    exits = knockout_exits(t)
+    text(draw, (PAD, top + 8), "Bracket", HEAD_FONT + 2, TEXT, bold=True)
+    y0 = top + 40
+    block = 2 * SLOT + MATCH_GAP
+    centres: list[float] = [y0 + k * block + SLOT for k in range(first)]
+    for r in range(rounds):
+        x = PAD + r * column
+        box_w = column - 24
+        played = t.rounds[r].pairings if r < len(t.rounds) else ()
+        for k, centre in enumerate(centres):
+            p: Pairing | None = played[k] if k < len(played) else None
+            box = (x, int(centre - SLOT), x + box_w, int(centre + SLOT))
+            rounded_box(draw, box, PANEL_BOX)
+            winner = t.winner_of(p) if p is not None else None
+            lines: list[tuple[str, Colour, bool, str]] = []  # words, colour, bold, tag
+            for entry in p.seats if p is not None else ():
+                won = winner == entry
+                gone = t.entrants[entry].withdrawn and exits.get(entry) == r + 1
+                colour = HIGHLIGHT if won else MUTED if winner is not None or gone else TEXT
+                lines.append((f"{seed_no[entry]} {name_of(t, entry)}", colour, won, "withdrew" if gone else ""))
+            if p is not None and p.is_bye:
+                lines.append(("bye", MUTED, False, ""))
+            for line_no, (words, colour, bold, tag) in enumerate(lines):
+                ly = centre - SLOT + line_no * SLOT + SLOT // 2
+                room = box_w - 14 - (length(tag, 12, True) + 8 if tag else 0)
+                shown = fit(words, BRACKET_FONT, room, bold=bold)
+                text(draw, (x + 8, ly), shown, BRACKET_FONT, colour, bold=bold, anchor="lm")
+                if tag:
+                    text(draw, (x + box_w - 8, ly), tag, 12, ALERT, bold=True, anchor="rm")
+            draw.line((x + 6, centre, x + box_w - 6, centre), fill=PANEL, width=1)
+            if r + 1 < rounds:  # the connector to the next round
+                draw.line((x + box_w, centre, x + column - 12, centre), fill=MUTED, width=2)
+        if r + 1 < rounds:
+            nxt = [(a + b) / 2 for a, b in zip(centres[::2], centres[1::2], strict=True)]
+            for k, mid in enumerate(nxt):
+                a, b = centres[2 * k], centres[2 * k + 1]
+                cx = x + column - 12
+                draw.line((cx, a, cx, b), fill=MUTED, width=2)
+                draw.line((cx, mid, cx + 12, mid), fill=MUTED, width=2)
+            centres = nxt
+    return y0 + first * block
+
+
+# ---------------------------------------------------------------------------------------------- the picture
+
+
+def draw(t: Tournament) -> Image.Image:
+    """The standings picture: title, status, table; the crosstable (round robin) or bracket (knockout)."""
+    rows = standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
+    height = 20 + 34 + 28 + 10 + _table_height(len(rows)) + 20
+    if t.started and t.format == "roundrobin":
+        height += _grid_height(len(rows)) + 20
+    if t.started and t.format == "knockout":
+        height += _bracket_height(t) + 20
+    width = _bracket_width(t) if t.started and t.format == "knockout" else WIDTH
+    height += 30  # the key
+    image = Image.new("RGB", (width, height), PANEL)
+    pen = ImageDraw.Draw(image)
+    text(pen, (PAD, 20), fit(title(t), 26, width - 2 * PAD, bold=True), 26, TEXT, bold=True)
+    text(pen, (PAD, 56), fit(status(t), 16, width - 2 * PAD), 16, HIGHLIGHT if t.finished else MUTED)
+    y = 20 + 34 + 28 + 10
+    if t.started and t.format == "knockout":
+        y = _paint_bracket(image, t, y) + 20
+    y = _paint_table(pen, t, rows, y) + 20
+    if t.started and t.format == "roundrobin":
+        y = _paint_grid(pen, t, rows, y) + 20
+    text(pen, (PAD, y), fit(key(t, rows), 13, width - 2 * PAD), 13, MUTED)
+    return image.crop((0, 0, width, y + 30))
+
+
+def key(t: Tournament, rows: Sequence[Standing]) -> str:
+    if not t.started:
+        return "Signed up so far, in order; seeds come from the ratings when the tournament starts."
+    if t.format == "knockout":
+        return "Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on · = shared place"
+    words = "Pts points · Bh Buchholz · SB Sonneborn-Berger"
+    if any(s.head_to_head is not None for s in rows):
+        words += " · H2H head to head"
+    if t.format == "roundrobin":
+        words += " · + / − forfeit"
+    return words + " · = shared place"
+
+
+def render(t: Tournament) -> bytes:
+    return to_png(draw(t))
+
+
+# ---------------------------------------------------------------------------------------------- words
+
+
+def _row_words(t: Tournament, s: Standing) -> str:
+    name = t.entrants[s.entry].name.strip() or f"Player {s.entry + 1}"
+    if not t.started:
+        return f"{s.entry + 1}. {name} ({t.entrants[s.entry].rating:.0f})"
+    gone = " (withdrawn)" if s.withdrawn else ""
+    if t.format == "knockout":
+        where = "still in" if s.out_in is None else f"out in round {s.out_in}"
+        if t.finished and s.rank == 1:
+            where = "champion"
+        return f"{_place(s)} {name}{gone}: {where}"
+    breaks = f"Bh {number(s.buchholz)}, SB {number(s.sonneborn_berger)}"
+    if s.head_to_head is not None:
+        breaks += f", H2H {number(s.head_to_head)}"
+    return f"{_place(s)} {name}{gone}: {number(s.points)} ({breaks})"
+
+
+def _place(s: Standing) -> str:
+    """ "3." alone, "3=" shared."""
+    return s.place if s.shared else f"{s.place}."
+
+
+def lines(t: Tournament) -> list[str]:
+    """The standings as text lines: title, status, then one line a player."""
+    rows = standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
+    return [title(t), status(t), *(_row_words(t, s) for s in rows)]
+
+
+def as_text(t: Tournament) -> str:
+    """The whole standings as plain text (the fallback when the picture cannot be sent)."""
+    return "\n".join(lines(t))
+
+
+def describe(t: Tournament, limit: int = ALT_LIMIT) -> str:
+    """The picture's alt text: as many whole lines as fit in `limit` characters, then how many are left out."""
+    all_lines = lines(t)
+    kept: list[str] = []
+    for k, line in enumerate(all_lines):
+        left = len(all_lines) - k - 1
+        more = f"… and {plural(left, 'more player')}" if left else ""
+        candidate = "\n".join([*kept, line])
+        if len(candidate) + (len(more) + 1 if more else 0) > limit:
+            rest = f"… and {plural(len(all_lines) - k, 'more player')}"
+            out = "\n".join([*kept, rest])
+            return out if len(out) <= limit else out[: limit - 1] + "…"
+        kept.append(line)
+    return "\n".join(kept)
+
+
+__all__ = ["ALT_LIMIT", "as_text", "describe", "draw", "lines", "render", "status", "title"]
