@@ -15,6 +15,11 @@ How it works
   by one GUILD_CREATE per guild on IDENTIFY, RESUME with a replay of the events the bot missed,
   GUILD_MEMBERS_CHUNK for member requests, and dispatches (INTERACTION_CREATE, MESSAGE_*, THREAD_*,
   CHANNEL_*, GUILD_MEMBER_*), filtered by the bot's intents as Discord does.
+* Shards: each IDENTIFY names its shard ``[id, count]`` (an id out of range is closed with 4010, as
+  Discord does); a session gets READY and GUILD_CREATE for its own guilds only (``(guild_id >> 22) %
+  count``), and every guild event, interactions included, goes to the session of the guild's shard (DMs
+  to shard 0). One bot may run several shards, or several bots one each; `add_guild(shard=...)` puts a
+  guild on a chosen shard.
 * discord.py is pointed at the fake by patching class attributes while it runs (`DiscordFake.patched`):
   ``discord.http.Route.BASE`` (REST; the webhook adapter that sends interaction callbacks and followups
   imports the same ``Route`` class), ``DiscordWebSocket.DEFAULT_GATEWAY`` (discord.py 2.7's non-sharded
@@ -84,7 +89,7 @@ bot's messages that pinged @everyone, @here or a role.
 Not supported: modals (callback type 9 is recorded, but there is no submit helper), context-menu
 commands, group DMs, forum/voice/stage channels, permission overwrites (but `forbid`), reactions beyond
 recording them, polls, pins, stickers, presences, voice, audit logs, webhooks other than interaction
-webhooks, sharding beyond one shard, and rate limiting.
+webhooks, and rate limiting.
 """
 
 from __future__ import annotations
@@ -765,6 +770,28 @@ Handler = Callable[..., Awaitable[Any]]
 # The fake
 
 
+GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+"""Events whose guild is the payload's own `id` (the others carry `guild_id`)."""
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % count
+
+
+@dataclass
+class _Session:
+    """One shard's gateway session: its socket (None while the bot is away), and the events it was sent, by
+    sequence number, replayed on RESUME."""
+
+    shard: int
+    count: int
+    id: str
+    ws: web.WebSocketResponse | None
+    seq: int = 0
+    events: list[tuple[int, str]] = field(default_factory=list)
+
+
 class DiscordFake:
     """Plays Discord for one bot on 127.0.0.1; see the module docstring for what it does."""
 
@@ -836,10 +863,7 @@ class DiscordFake:
         self.identify_payload: dict[str, Any] | None = None
         self.command_overrides: dict[str, set[int]] = {}  # command name -> members allowed it past its defaults
 
-        self._session_id: str | None = None
-        self._seq = 0
-        self._events: list[tuple[int, str]] = []  # (seq, frame) of this session, replayed on RESUME
-        self._ws: web.WebSocketResponse | None = None
+        self._sessions: dict[int, _Session] = {}  # shard id -> its gateway session
         self._sessions_started = 0  # IDENTIFYs and RESUMEs, to wait for a reconnect
         self._send_lock = asyncio.Lock()
         self._changed = asyncio.Event()
@@ -886,8 +910,9 @@ class DiscordFake:
     async def close(self) -> None:
         for name in self._capture_loggers:
             logging.getLogger(name).removeHandler(self._error_capture)
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for session in self._sessions.values():
+            if session.ws is not None and not session.ws.closed:
+                await session.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -953,9 +978,15 @@ class DiscordFake:
                 raise AssertionError("the bot stopped before it was ready")
             if not done:
                 raise AssertionError(f"the bot was not ready within {self.timeout} s")
+            count = bot.shard_count or 1
+            served = set(getattr(bot, "shard_ids", None) or [bot.shard_id or 0])
             await self.wait_until(
-                lambda: all((g := bot.get_guild(fg.id)) is not None and not g.unavailable for fg in self.guilds),
-                what="the bot to see every guild",
+                lambda: all(
+                    (g := bot.get_guild(fg.id)) is not None and not g.unavailable
+                    for fg in self.guilds
+                    if shard_of(fg.id, count) in served
+                ),
+                what="the bot to see every guild of its shards",
             )
             yield bot
         finally:
@@ -1008,9 +1039,14 @@ class DiscordFake:
         except KeyError:
             raise KeyError(f"no user {name!r}; users: {sorted(self.users)}") from None
 
-    def add_guild(self, name: str, *, channels: Sequence[str] = ("general",)) -> FakeGuild:
-        """A guild with @everyone, Moderator (Manage Server) and bot roles, text channels and all users."""
+    def add_guild(
+        self, name: str, *, channels: Sequence[str] = ("general",), shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A guild with @everyone, Moderator (Manage Server) and bot roles, text channels and all users;
+        `shard` (id, count): an id that puts it on that shard."""
         guild_id = self._snowflake()
+        while shard is not None and shard_of(guild_id, shard[1]) != shard[0]:
+            self._last_id = guild_id = guild_id + (1 << 22)  # a millisecond later
 
         def role(role_id: int, role_name: str, permissions: int, position: int, **extra: Any) -> dict[str, Any]:
             return {
@@ -1543,12 +1579,13 @@ class DiscordFake:
         await self._emit_message("MESSAGE_CREATE", message)
         return message
 
-    async def disconnect(self, code: int = 4000, *, timeout: float | None = None) -> None:
-        """Drop the gateway connection (as Discord does now and then) and wait until the bot is back."""
-        if self._ws is None:
+    async def disconnect(self, code: int = 4000, *, timeout: float | None = None, shard: int = 0) -> None:
+        """Drop a shard's gateway connection (as Discord does now and then) and wait until the bot is back."""
+        session = self._sessions.get(shard)
+        if session is None or session.ws is None:
             raise RuntimeError("the bot is not connected")
         before = self._sessions_started
-        await self._ws.close(code=code, message=b"fake disconnect")
+        await session.ws.close(code=code, message=b"fake disconnect")
         await self.wait_until(lambda: self._sessions_started > before, timeout=timeout, what="the bot to reconnect")
 
     def _interaction_place(
@@ -1611,8 +1648,11 @@ class DiscordFake:
         locale: str = "en-US",
     ) -> Reply:
         """Dispatch INTERACTION_CREATE as Discord builds it: with ``member`` in a guild, ``user`` in a DM."""
-        if self._ws is None or self._session_id is None:
-            raise RuntimeError("the bot is not connected to the fake gateway (use `async with fake.run(bot)`)")
+        session = self._session_for(place.guild_id)
+        if session is None or session.ws is None:
+            raise RuntimeError(
+                "no bot is connected to the fake gateway for this guild's shard (use `async with fake.run(bot)`)"
+            )
         user_id = self._user_id(user)
         interaction_id = self._snowflake()
         payload: dict[str, Any] = {
@@ -1832,7 +1872,15 @@ class DiscordFake:
 
     @property
     def connected(self) -> bool:
-        return self._ws is not None and not self._ws.closed and self._session_id is not None
+        """Every shard that identified is connected now (and at least one did)."""
+        return bool(self._sessions) and all(s.ws is not None and not s.ws.closed for s in self._sessions.values())
+
+    def _session_for(self, guild_id: int | None) -> _Session | None:
+        """The session a guild's events go to: its shard's (DMs: shard 0's)."""
+        for session in self._sessions.values():
+            if session.shard == (0 if guild_id is None else shard_of(guild_id, session.count)):
+                return session
+        return None
 
     @property
     def _intents(self) -> int:
@@ -1850,8 +1898,9 @@ class DiscordFake:
                     self.gateway_received.append(frame)
                     await self._on_frame(ws, frame)
         finally:
-            if self._ws is ws:
-                self._ws = None
+            for session in self._sessions.values():
+                if session.ws is ws:
+                    session.ws = None
             self._notify()
         return ws
 
@@ -1886,17 +1935,20 @@ class DiscordFake:
         if int(data.get("intents", 0)) & PRIVILEGED_INTENTS & ~self.privileged_intents:
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        async with self._send_lock:
-            self._session_id = f"fake-session-{self._snowflake()}"
-            self._seq = 0
-            self._events = []
-            self._ws = ws
         shard = data.get("shard") or [0, 1]
+        shard_id, count = int(shard[0]), int(shard[1])
+        if count < 1 or not 0 <= shard_id < count:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return
+        session = _Session(shard_id, count, f"fake-session-{self._snowflake()}", ws)
+        async with self._send_lock:
+            self._sessions[shard_id] = session
+        guilds = [g for g in self.guilds if shard_of(g.id, count) == shard_id]
         ready = {
             "v": API_VERSION,
             "user": self.bot_user,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
-            "session_id": self._session_id,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "shard": shard,
             "application": {"id": str(self.application_id), "flags": APPLICATION_FLAGS},
@@ -1908,23 +1960,24 @@ class DiscordFake:
             "user_settings": {},
             "session_type": "normal",
         }
-        await self._dispatch("READY", ready)
-        for guild in self.guilds:
-            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild))
+        await self._dispatch("READY", ready, session=session)
+        for guild in guilds:
+            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild), session=session)
         self._sessions_started += 1
         self._notify()
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
-        if data.get("session_id") != self._session_id or self._session_id is None:
+        session = next((s for s in self._sessions.values() if s.id == data.get("session_id")), None)
+        if session is None:
             await self._send(ws, {"op": 9, "d": False, "s": None, "t": None})
             return
         since = int(data.get("seq") or 0)
         async with self._send_lock:
-            self._ws = ws
-            for seq, text in self._events:
+            session.ws = ws
+            for seq, text in session.events:
                 if seq > since:
                     await self._send_text(ws, text)
-        await self._dispatch("RESUMED", {})
+        await self._dispatch("RESUMED", {}, session=session)
         self._sessions_started += 1
         self._notify()
 
@@ -1986,20 +2039,26 @@ class DiscordFake:
             "afk_timeout": 300,
         }
 
-    async def _dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
-        """Send a DISPATCH with the next sequence number; kept for RESUME if the bot is away."""
-        if self._session_id is None:
-            return  # never identified: Discord would not have sent it either
+    async def _dispatch(
+        self, event: str, data: dict[str, Any], *, intent: int | None = None, session: _Session | None = None
+    ) -> None:
+        """Send a DISPATCH to the session of the event's guild (or `session`) with its next sequence number;
+        kept for RESUME if the bot is away."""
+        if session is None:
+            guild_id = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+            session = self._session_for(int(guild_id) if guild_id else None)
+        if session is None:
+            return  # that shard never identified: Discord would not have sent it either
         if intent is not None and not self._intents & intent:
             return
         async with self._send_lock:
-            self._seq += 1
-            frame = {"op": 0, "t": event, "s": self._seq, "d": data}
+            session.seq += 1
+            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
             text = json.dumps(frame)
-            self._events.append((self._seq, text))
+            session.events.append((session.seq, text))
             self.gateway_sent.append(frame)
-            if self._ws is not None:
-                await self._send_text(self._ws, text)
+            if session.ws is not None:
+                await self._send_text(session.ws, text)
 
     # --- REST plumbing ---------------------------------------------------------------------------
 
