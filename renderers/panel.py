@@ -334,10 +334,11 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
     score_size = 18 if compact else 22
     right_edge = right - 8
     y_mid = top + 6 + step(name_size) / 2
+    head_bottom = top + 6.0  # the lowest of the first row's texts: what follows starts below all of them
     if card.score is not None:
         score_w = length(card.score, score_size, True)
-        flow.text(card.score, right_edge - score_w, right_edge + 1, y_mid - step(score_size) / 2, score_size,
-                  bold=True, colour=card.score_colour, max_lines=1)  # fmt: skip
+        head_bottom = flow.text(card.score, right_edge - score_w, right_edge + 1, y_mid - step(score_size) / 2,
+                                score_size, bold=True, colour=card.score_colour, max_lines=1)  # fmt: skip
         right_edge -= int(score_w) + 4
         if card.score_icon is not None:
             layout.sprites.append((card.score_icon, (right_edge - card.score_icon.width // 2, int(y_mid))))
@@ -351,6 +352,7 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
     name = card.name + ("\u00a0(you)" if card.you else "") + ("\u00a0▶" if card.to_move else "")
     y = flow.text(name, left + 32, right_edge, top + 6, name_size, bold=True,
                   colour=MUTED if card.tag else TEXT, max_lines=2, shrink=4)  # fmt: skip
+    y = max(y, head_bottom)  # a one-line name is shorter than the score beside it
     for line in card.info:
         y = flow.text(line.words, left + 12, right - 8, y + 1, line.size, bold=line.bold, colour=line.colour,
                       max_lines=line.max_lines)  # fmt: skip
