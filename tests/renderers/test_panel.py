@@ -42,6 +42,7 @@ def captions(seats: int) -> Iterator[Caption]:
     yield Caption(names=names, clocks=clocks, header=HEADER)
     yield Caption(names=names, clocks=clocks, header=HEADER, paused=True, result=RESULT)
     yield Caption(names=names)
+    yield Caption(names=tuple(f"p{seat}" for seat in range(seats)), clocks=clocks)  # one-line names beside scores
 
 
 def cases() -> Iterator[tuple[str, int, int]]:
