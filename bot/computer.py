@@ -7,6 +7,12 @@ listens to the service's notices; when a computer is to move in a running, unpau
 seat's own view (never the state: hidden cards stay hidden) to a worker process, which runs the search
 (bot/ai), and plays the answer through `MatchService.move` with the ply it looked at, exactly as a
 player's button would. The event loop only waits, so the bot keeps answering everyone else meanwhile.
+
+`Analyst` makes the after-the-game analyses (bot/analysis.py) in a pool of its own: one worker process by
+default, started on first use at a lower CPU priority (`nice`). Its own pool, so an analysis (up to 100
+searches, seconds of work) never takes the worker a computer's move waits for, and analyses queue behind
+each other rather than beside the moves; the lower priority, so on a machine with few cores the event
+loop, the board renders and the computers' workers get the CPU first when they want it at once.
 """
 
 from __future__ import annotations
@@ -15,9 +21,12 @@ import asyncio
 import dataclasses
 import logging
 import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot import analysis
 from bot.ai import LEVELS, Choice, Level, think
 from bot.games import GameError
 from bot.models import Match
@@ -151,3 +160,151 @@ class ComputerPlayers:
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._own_executor and self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class AnalysisBusy(ServiceError):
+    """Too many analyses are waiting already; the message says to try again."""
+
+
+class Analyst:
+    """The after-the-game analyses of a service's matches (see the module docstring).
+
+    `report(match)` gives a finished match's `analysis.Report`, the same every time: made once, kept in
+    memory for the `kept` latest matches (nothing is stored; it is made again on demand after a restart),
+    and a second ask while one is being made waits for that one. At most `most_waiting` are made or wait at
+    once; past that an ask is refused with `AnalysisBusy`. `iterations` overrides every game's budget
+    (tests); `executor` replaces the pool (tests, the bench)."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        *,
+        executor: Executor | None = None,
+        workers: int = 1,
+        iterations: int | None = None,
+        most_waiting: int = 8,
+        kept: int = 32,
+    ) -> None:
+        self.service = service
+        self.iterations = iterations
+        self.most_waiting = most_waiting
+        self.kept = kept
+        self._executor = executor
+        self._own_executor = executor is None
+        self._workers = workers
+        self._done: OrderedDict[tuple[int, int], analysis.Report] = OrderedDict()
+        self._making: dict[tuple[int, int], asyncio.Task[analysis.Report]] = {}
+
+    def budget(self, match: Match) -> int:
+        return self.iterations or analysis.iterations_for(match.game)
+
+    def check(self, match: Match) -> None:
+        """Refuse now (before a command answers publicly) what `report` would refuse."""
+        why = analysis.refusal(match)
+        if why is not None:
+            raise analysis.NotAnalysable(why)
+        key = (match.id, self.budget(match))
+        if key not in self._done and key not in self._making and len(self._making) >= self.most_waiting:
+            raise AnalysisBusy("Many analyses are being made right now: ask again in a minute or two.")
+
+    async def report(self, match: Match) -> analysis.Report:
+        self.check(match)
+        key = (match.id, self.budget(match))
+        done = self._done.get(key)
+        if done is not None:
+            self._done.move_to_end(key)
+            return done
+        task = self._making.get(key)
+        if task is None:
+            task = asyncio.create_task(self._make(match, key[1]), name=f"analysis-{match.id}")
+            self._making[key] = task
+            task.add_done_callback(lambda finished: self._finished(key, finished))
+        return await asyncio.shield(task)  # one asker giving up does not stop it for the others
+
+    def _finished(self, key: tuple[int, int], task: asyncio.Task[analysis.Report]) -> None:
+        self._making.pop(key, None)
+        if task.cancelled() or task.exception() is not None:
+            return
+        self._done[key] = task.result()
+        while len(self._done) > self.kept:
+            self._done.popitem(last=False)
+
+    async def _make(self, match: Match, iterations: int) -> analysis.Report:
+        from bot import records
+
+        lines = await self.service.store.log(match.id)
+        states = await asyncio.to_thread(records.replay_states, records.record_of(match, lines))
+        indices = analysis.sample(len(states))
+        jobs = await asyncio.to_thread(analysis.jobs, match.game, states, indices, iterations)
+        evaluations = await self._evaluate(jobs)
+        built = analysis.build(
+            match.game,
+            states,
+            analysis.steps_of(self.service.game(match), lines),
+            indices,
+            evaluations,
+            names=match.names,
+            result=match.result,
+            iterations=iterations,
+            match_id=match.id,
+        )
+        from renderers.analysis import report  # Pillow is loaded only where a picture is drawn
+
+        return await self._in_pool(report, built)  # drawn in the worker too: the event loop's process only waits
+
+    async def _in_pool(
+        self, work: Callable[[analysis.Analysis], analysis.Report], built: analysis.Analysis
+    ) -> analysis.Report:
+        """`work(built)` in the analysis worker (a fresh pool once if the worker died)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, work, built)
+        except BrokenProcessPool:
+            if not self._own_executor:
+                raise
+            self._executor = None
+            return await asyncio.get_running_loop().run_in_executor(self.executor, work, built)
+
+    async def _evaluate(self, jobs: list[analysis.Job | None]) -> list[analysis.Evaluation | None]:
+        """Every job in the pool, one search each (so closing the pool drops the rest at once)."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            executor = self.executor
+            pending: list[asyncio.Future[analysis.Evaluation] | None] = []
+            try:
+                for job in jobs:
+                    pending.append(None if job is None else loop.run_in_executor(executor, analysis.evaluate, job))
+                return [None if future is None else await future for future in pending]
+            except BrokenProcessPool:  # the worker died (killed, out of memory): a fresh pool, once
+                if attempt == 2 or not self._own_executor:
+                    raise
+                log.warning("the analysis worker process died; starting a new one")
+                self._executor = None
+            finally:
+                for future in pending:
+                    if future is not None:
+                        future.cancel()
+        raise AssertionError("unreachable")
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(
+                max_workers=self._workers, mp_context=context, initializer=analysis.lower_priority
+            )
+        return self._executor
+
+    async def idle(self) -> None:
+        """Wait until no analysis is being made (tests)."""
+        while self._making:
+            await asyncio.gather(*list(self._making.values()), return_exceptions=True)
+            await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        tasks = list(self._making.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._own_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

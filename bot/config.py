@@ -30,6 +30,8 @@ class Config:
     """The longest a hard computer player thinks about one move."""
     computer_workers: int = 1
     """Processes that think for computer players (each uses one core while thinking)."""
+    analysis_workers: int = 1
+    """Processes that make the after-the-game analyses (ANALYSIS_WORKERS); 0 turns analyses off."""
     backup_dir: Path | None = None
     """Where backups go (bot/backup.py); None: a `backups` folder beside the database."""
     backup_hours: float = 24.0
@@ -82,6 +84,9 @@ class Config:
         workers = get("COMPUTER_WORKERS") or "1"
         if not workers.isdigit() or not 1 <= int(workers) <= 16:
             raise SystemExit(f"COMPUTER_WORKERS must be a whole number from 1 to 16, not {workers!r}.")
+        analysts = get("ANALYSIS_WORKERS") or "1"
+        if not analysts.isdigit() or not 0 <= int(analysts) <= 16:
+            raise SystemExit(f"ANALYSIS_WORKERS must be a whole number from 0 (no analyses) to 16, not {analysts!r}.")
         backup_dir, backup_hours, backup_keep = _backup_settings(get)
         return cls(
             discord_token=get("DISCORD_TOKEN"),
@@ -92,6 +97,7 @@ class Config:
             house_wins=(get("HOUSE_WINS_WORDING") or "on").lower() not in ("off", "0", "false", "no"),
             hard_seconds=hard_seconds,
             computer_workers=int(workers),
+            analysis_workers=int(analysts),
             backup_dir=backup_dir,
             backup_hours=backup_hours,
             backup_keep=backup_keep,

@@ -249,6 +249,37 @@ MIGRATIONS: list[str] = [
         expires_at REAL NOT NULL            -- free once past (the owner renews it well before)
     );
     """,
+    # 13: tournaments (bot/service/tournaments.py): each tournament's place, sign-up post, status and closing
+    #     time beside its whole document (bot/tournaments: `Tournament.to_json()`), and which match (or death
+    #     match series) plays which board of which round, so a restart mid-round finds every game again
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER,                   -- NULL offline
+        channel_id INTEGER,                 -- where it was opened (its sign-up post)
+        thread_id INTEGER,                  -- its thread (announcements), NULL until opened
+        message_id INTEGER,                 -- the sign-up post with its Join / Leave buttons
+        created_by TEXT NOT NULL,           -- JSON {"id", "name"} of the moderator who opened it
+        status TEXT NOT NULL,               -- open (sign-up) / running / over / cancelled
+        closes_at REAL,                     -- when sign-up closes and it starts by itself; NULL: by hand
+        document TEXT NOT NULL,             -- JSON Tournament.to_json(): players, pairings, results
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tournaments_by_status ON tournaments(status);
+    CREATE TABLE tournament_games (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        match_id INTEGER REFERENCES matches(id),   -- the board's match (its first game for a death match)
+        series_id INTEGER REFERENCES series(id),   -- the death match series, NULL for a single match
+        voided INTEGER NOT NULL DEFAULT 0   -- 1: its round was voided or the game replaced; it counts for nothing
+    );
+    CREATE INDEX tournament_games_by_tournament ON tournament_games(tournament_id, round, board);
+    CREATE INDEX tournament_games_by_match ON tournament_games(match_id);
+    CREATE INDEX tournament_games_by_series ON tournament_games(series_id);
+    """,
 ]
 """The SQLite schema, one script per version (its number is its place in the list, from 1). Each has its
 PostgreSQL twin at the same number in bot/db_postgres.py: the same tables and columns, in that database's own

@@ -18,12 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import analysis, posts, views
 from bot import discord_limits as limits
-from bot import posts, views
+from bot.analysis import Report
 from bot.backup import BackupSchedule
 from bot.clock import SystemTime, TimeSource
 from bot.cogs.takeback import takeback_view
-from bot.computer import ComputerPlayers
+from bot.computer import AnalysisBusy, Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import POSTGRESQL
 from bot.discord_reminders import ReminderPoster
@@ -48,6 +49,7 @@ EXTENSIONS = (
     "bot.cogs.ratings",
     "bot.cogs.players",
     "bot.cogs.settings",
+    "bot.cogs.tournament",
 )
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
 
@@ -94,6 +96,9 @@ class GameBot(commands.Bot):
         self._resumed: list[Match] = []
         self._repost_task: asyncio.Task[None] | None = None
         self.computers: ComputerPlayers | None = None
+        self.analyst: Analyst | None = None
+        """The after-the-game analyses (bot/computer.py), posted after each final board and by /<game> analysis."""
+        self._analysing: set[asyncio.Task[None]] = set()
         self.backups: BackupSchedule | None = None
         self.reminders = ReminderPoster(self, lambda: self.matches, self._send)
         self.time: TimeSource | None = None
@@ -127,6 +132,8 @@ class GameBot(commands.Bot):
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
         )
+        if self.config.analysis_workers:  # its worker processes start with the first analysis
+            self.analyst = Analyst(self.service, workers=self.config.analysis_workers)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self._resumed = await self.service.start()
@@ -192,6 +199,10 @@ class GameBot(commands.Bot):
             if self.computers is not None:
                 self.computers.poke(match)
         self._resumed = []
+        try:  # tournaments whose closing time or round came while the bot was down go on, now it can post
+            await self.matches.resume_tournaments()
+        except Exception:
+            log.exception("could not resume the tournaments")
 
     async def close(self) -> None:
         if self.health is not None:
@@ -203,6 +214,10 @@ class GameBot(commands.Bot):
             await self.backups.close()
         if self.computers is not None:
             await self.computers.close()
+        for analysing in list(self._analysing):
+            analysing.cancel()
+        if self.analyst is not None:
+            await self.analyst.close()
         if self.service is not None:
             await self.service.close()
         if self.leases is not None:
@@ -317,6 +332,7 @@ class GameBot(commands.Bot):
         await self._close_takeback(notice)
         if notice.kind == "over":
             await self._post_replay(match, message.channel)
+            self._analyse_later(match, message.channel)
         return message
 
     async def _ask_takeback(self, notice: Notice, takeback: Takeback) -> discord.Message | None:
@@ -445,6 +461,27 @@ class GameBot(commands.Bot):
             )
         )
 
+    def _analyse_later(self, match: Match, place: discord.abc.Messageable) -> None:
+        """The analysis of a finished game, in the background after its final board (and replay): it takes
+        seconds in its own worker, and nothing of the move path waits for it or hears of its failures."""
+        if self.analyst is None or analysis.refusal(match) is not None:  # solitaire: no chances to draw
+            return
+        task = asyncio.create_task(self._post_analysis(match, place), name=f"post-analysis-{match.id}")
+        self._analysing.add(task)
+        task.add_done_callback(self._analysing.discard)
+
+    async def _post_analysis(self, match: Match, place: discord.abc.Messageable) -> None:
+        assert self.analyst is not None
+        try:
+            report = await self.analyst.report(match)
+        except AnalysisBusy:
+            log.info("no analysis for match %s: too many are being made", match.id)
+            return
+        except Exception:
+            log.exception("could not make the analysis of match %s", match.id)
+            return
+        await self._quietly(place.send(**analysis_message(report)))
+
     async def _quietly(self, sending: Awaitable[Any]) -> None:
         """A message that may fail without harm (the board is up already): logged, not raised."""
         try:
@@ -462,6 +499,18 @@ class GameBot(commands.Bot):
             await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
         except discord.HTTPException:
             log.info("could not remove the buttons of message %s", message_id)
+
+
+def analysis_message(report: Report) -> dict[str, Any]:
+    """The keyword arguments of an analysis post (after a game, and `/<game> analysis`): its words, and
+    the graph with its alt text. Names in the words are plain text: markdown is escaped, nobody pinged."""
+    return {
+        "content": limits.clip(discord.utils.escape_markdown(report.text)),
+        "file": discord.File(
+            io.BytesIO(report.png), filename=f"{report.filename_stem}.png", description=report.description
+        ),
+        "allowed_mentions": limits.NOBODY,
+    }
 
 
 BOARD_KINDS = frozenset({"started", "moved", "undone", "board"})

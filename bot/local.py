@@ -28,12 +28,13 @@ from pathlib import Path
 from bot import posts, records
 from bot.backup import BackupError, backup, default_folder, size_text
 from bot.clock import CLOCK_HELP, ClockError, ClockSettings, parse_clock, parse_seconds
+from bot.computer import Analyst
 from bot.config import ROOT
 from bot.games import GAMES, BadOptions, Game, GameError
 from bot.games.base import Option
 from bot.models import Match, Player, computer
 from bot.ratings import leaderboard_lines, stats_lines
-from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
+from bot.service import DM_CLOCK, MatchService, Notice, ServiceError, TournamentNotice
 from bot.service.settings import changed_count, settings_lines
 from bot.solitaire import best_lines, best_scores
 from bot.wording import a, listing
@@ -164,6 +165,7 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
   GAME moves [FILTER]            the legal moves, a group a line (by stone pair, token, cap or card); FILTER
                                  narrows them: themiscyra moves e5 e8, fish moves D4, horizon moves F2
   GAME record [--match ID]       a finished match's record (players, seed, every move, result) as data/records/*.json
+  GAME analysis [ID]             a finished match's chances to win, move by move, with its largest swings (a PNG)
   replay FILE.json               replay a record: prints the result, saves the final board PNG and the replay GIF
   games                          running matches;  use ID   switch to match ID (most commands take --match ID)
   leaderboard GAME | stats NAME  Glicko-2 ratings of games between people (offline ones are rated on their own)
@@ -172,11 +174,27 @@ computer:easy, computer:hard) is a computer player: fish new alice computer):
   away NAME DAYS | back NAME     away time: NAME's long clocks (an hour a move or more) wait 1 to 14 days (14 a year)
   mod list | mod pause | mod resume | mod addtime NAME SECONDS | mod undo | mod adjudicate NAME|draw | mod abort
   mod backup                     back the database up now (BACKUP_DIR; restore: see README)
+  tournament new GAME FORMAT [--rounds N] [--clock C] [--seats N] [--series dm]   FORMAT: knockout, roundrobin
+                                 or swiss; then tournament join NAME | leave NAME | start | standings | record
+                                 (the newest tournament; its games open as matches, played as usual)
   settings                       the terminal's settings (house_wins, rated, default_clock, reminders, away_days,
                                  claim_after); settings set KEY VALUE changes one, settings reset KEY undoes it
   help | help GAME (a game's options, one a line) | quit""".format(**{key: new_help(key) for key in NEW})
 
-SHARED = ("move", "board", "moves", "history", "rules", "resign", "record", "takeback", "accept", "decline", "claim")
+SHARED = (
+    "move",
+    "board",
+    "moves",
+    "history",
+    "rules",
+    "resign",
+    "record",
+    "analysis",
+    "takeback",
+    "accept",
+    "decline",
+    "claim",
+)
 """The commands every game has, written once (`play` is another name for `move`)."""
 OWN = {
     "fish": ("new", "dm"),
@@ -219,15 +237,26 @@ class CommandError(ValueError):
 class Terminal:
     """Turns typed lines into service calls and notices into printed posts with saved PNGs."""
 
-    def __init__(self, service: MatchService, out_dir: Path = RENDERS, write: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        service: MatchService,
+        out_dir: Path = RENDERS,
+        write: Callable[[str], None] = print,
+        analyst: Analyst | None = None,
+    ) -> None:
         self.service = service
         self.out_dir = out_dir
         self.write = write
+        self.analyst = analyst or Analyst(service)
+        """`GAME analysis`: its worker process starts on the first one."""
         self.current: int | None = None
         self.saved: list[Path] = []
         self.backup_dir: Path = default_folder(service.store.path)  # run_offline sets BACKUP_DIR and BACKUP_KEEP
         self.backup_keep: int | None = None
+        self.tournament: int | None = None
+        """The tournament the `tournament` commands are about (the newest offline one, by default)."""
         service.subscribe(self.on_notice)
+        service.subscribe_tournaments(self.on_tournament)
 
     # --- output ---
 
@@ -325,6 +354,8 @@ class Terminal:
             await self._mod(args)
         elif head == "settings":
             await self._settings(args)
+        elif head == "tournament":
+            await self._tournament(args)
         else:
             raise CommandError(f"Unknown command {_quote(head)}; type help for the list.")
         return True
@@ -364,6 +395,9 @@ class Terminal:
                 await self.service.move(match.id, player.id, " ".join(words))
             except (ServiceError, GameError) as error:
                 raise CommandError(_addressed(match, player, str(error))) from None
+            return
+        if sub == "analysis":
+            await self._analysis(key, flags, words)
             return
         typed = " ".join(words) if sub == "moves" else ""  # `themiscyra moves e5 e8`: only those moves
         _no_words([] if sub == "moves" else words, f"{key} {sub}")
@@ -411,6 +445,23 @@ class Terminal:
             record = await records.build_record(self.service, match.id)
             path = await asyncio.to_thread(records.save_record, record, self.out_dir.parent / "records")
             self.write(f"Record of match #{match.id}: {path}")
+
+    async def _analysis(self, key: str, flags: dict[str, str], words: list[str]) -> None:
+        """`GAME analysis [ID]` (or `--match ID`, or the current match): the words, and the graph as a PNG."""
+        if len(words) > 1:
+            raise CommandError(f"Use: {key} analysis [ID] (a finished match's number; default: the current match).")
+        if words:
+            flags["match"] = words[0]
+        match = await self._match(flags, key)
+        _no_more(flags)
+        self.analyst.check(match)  # still running, aborted, solitaire: refused before any work
+        self.write(f"[#{match.id}] analysing (a few seconds)…")
+        report = await self.analyst.report(match)
+        path = self._file(f"match-{match.id}-analysis.png")
+        await asyncio.to_thread(_save, path, report.png)
+        self.saved.append(path)
+        said = report.text.replace("\n", f"\n[#{match.id}] ")
+        self.write(f"[#{match.id}] {said}\n[#{match.id}] picture: {path}")
 
     async def _new(self, key: str, flags: dict[str, str], names: list[str]) -> None:
         """`GAME new`, for every game: the players, the clock and seed where it takes them, and a flag for
@@ -575,6 +626,74 @@ class Terminal:
                 f"Unknown mod command {sub!r}: list, pause, resume, addtime, undo, adjudicate, abort or backup."
             )
 
+    async def on_tournament(self, notice: TournamentNotice) -> None:
+        """Print what happened to an offline tournament (a new round's pairings, a withdrawal, its end)."""
+        if notice.held.place.guild_id is None:
+            self.write("\n".join(f"[tournament #{notice.held.id}] {line}" for line in notice.lines))
+
+    async def _tournament(self, args: list[str]) -> None:
+        """`tournament new GAME FORMAT ...`, `join NAME`, `leave NAME`, `start`, `standings`, `record`."""
+        usage = "tournament new GAME FORMAT [--rounds N] [--clock C] [--seats N] [--series dm], or join NAME,"
+        usage += " leave NAME, start, standings or record"
+        if not args:
+            raise CommandError(f"Use: {usage}.")
+        sub, (flags, words) = args[0].lower(), _flags(args[1:])
+        service = self.service
+        if sub == "new":
+            if len(words) != 2:
+                raise CommandError("Use: tournament new GAME FORMAT (FORMAT: knockout, roundrobin or swiss).")
+            rounds = _number(flags.pop("rounds"), "--rounds") if "rounds" in flags else None
+            seats = _number(flags.pop("seats"), "--seats") if "seats" in flags else None
+            clock, series = flags.pop("clock", None), flags.pop("series", "single")
+            _no_more(flags, "tournament new", ["--rounds", "--clock", "--seats", "--series"])
+            held = await service.open_tournament(
+                words[0].lower(), words[1].lower(), MODERATOR, rounds=rounds, clock=clock, series=series, seats=seats
+            )
+            self.tournament = held.id
+            self.write(f"Tournament #{held.id} is open: tournament join NAME signs a player up; then tournament start.")
+            return
+        _no_more(flags)
+        tid = await self._tournament_id()
+        if sub in ("join", "leave"):
+            name = _checked_name(_one(words, f"tournament {sub} NAME"))
+            player = Player(f"local:{name.lower()}", name)
+            if sub == "join":
+                held = await service.join_tournament(tid, player)
+                self.write(f"{name} signed up ({len(held.tournament.entrants)} so far).")
+            else:
+                held = await service.leave_tournament(tid, player)
+                self.write(f"{name} {'left the sign-up' if held.status == 'open' else 'withdrew'}.")
+        elif sub == "start":
+            _no_words(words, "tournament start")
+            await service.start_tournament(tid, MODERATOR)
+        elif sub == "standings":
+            from renderers import tournament as picture
+
+            _no_words(words, "tournament standings")
+            t = (await service.get_tournament(tid)).tournament
+            path = self._file(f"tournament-{tid}-standings.png")
+            await asyncio.to_thread(_save, path, await asyncio.to_thread(picture.render, t))
+            self.saved.append(path)
+            self.write(picture.as_text(t) + f"\npicture: {path}")
+        elif sub == "record":
+            _no_words(words, "tournament record")
+            record = await service.tournament_record(tid)
+            folder = self.out_dir.parent / "records"
+            path = folder / record.filename
+            await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
+            await asyncio.to_thread(path.write_text, record.dumps(), "utf-8")
+            self.write(f"Record of tournament #{tid}: {path}")
+        else:
+            raise CommandError(f"Use: {usage}.")
+
+    async def _tournament_id(self) -> int:
+        if self.tournament is None:
+            found = await self.service.tournaments(None, ("open", "running", "over"))
+            if not found:
+                raise CommandError("There is no tournament yet: tournament new GAME FORMAT opens one.")
+            self.tournament = found[-1].id
+        return self.tournament
+
     async def _settings(self, args: list[str]) -> None:
         """`settings`, `settings set KEY VALUE`, `settings reset KEY`: Discord's /settings for the terminal,
         whose games are a server of their own (offline, guild None) and whose typist is its moderator."""
@@ -686,6 +805,7 @@ class Terminal:
     async def repl(self) -> None:
         """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""
         self.write(HELP)
+        await self.service.resume_tournaments()  # a round or closing time that came while it was off
         while True:
             try:
                 line = await asyncio.to_thread(_prompt)

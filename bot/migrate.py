@@ -44,6 +44,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "away": ("id",),
     "takebacks": ("id",),
     "guild_settings": ("guild_id", "key"),
+    "tournaments": ("id",),
+    "tournament_games": ("id",),
 }
 """Every table copied, parents before the tables that refer to them, with its key (the order rows are read in)."""
 

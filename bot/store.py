@@ -39,6 +39,8 @@ from bot.games.base import BadState
 from bot.models import OVER, RUNNING, AwayPeriod, Lobby, Match, MoveRecord, Place, Player, Series, Takeback
 from bot.ratings import PlayerRating, Rating
 from bot.shards import Scope
+from bot.tournaments.model import Tournament
+from bot.tournaments.stored import HeldTournament, TournamentGame
 
 __all__ = [
     "DAMAGED",
@@ -612,6 +614,81 @@ class Store:
         at = await self._db.fetchval("SELECT at FROM moves WHERE match_id = ? ORDER BY ply DESC LIMIT 1", (match_id,))
         return None if at is None else float(at)
 
+    # --- tournaments (bot/service/tournaments.py): the document, and the game each board is played in ---
+
+    async def insert_tournament(self, held: HeldTournament) -> int:
+        return await self._insert(
+            "INSERT INTO tournaments (guild_id, channel_id, thread_id, message_id, created_by, status, closes_at,"
+            " document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                held.place.guild_id,
+                held.place.channel_id,
+                held.place.thread_id,
+                held.message_id,
+                json.dumps({"id": held.created_by.id, "name": held.created_by.name}),
+                held.status,
+                held.closes_at,
+                json.dumps(held.tournament.to_json()),
+                held.created_at,
+                held.updated_at,
+            ),
+        )
+
+    async def update_tournament(self, held: HeldTournament) -> None:
+        """Write the tournament's document, status, closing time, thread and sign-up post."""
+        await self._db.execute(
+            "UPDATE tournaments SET thread_id = ?, message_id = ?, status = ?, closes_at = ?, document = ?,"
+            " updated_at = ? WHERE id = ?",
+            (
+                held.place.thread_id,
+                held.message_id,
+                held.status,
+                held.closes_at,
+                json.dumps(held.tournament.to_json()),
+                held.updated_at,
+                held.id,
+            ),
+        )
+
+    async def load_tournament(self, tournament_id: int) -> HeldTournament | None:
+        row = await self._db.fetchrow("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        return None if row is None else _tournament(row, self.games)
+
+    async def tournaments(self, statuses: tuple[str, ...], guild_id: int | None = None) -> list[HeldTournament]:
+        """The tournaments in one of `statuses`, oldest first: on one server (None: on every server)."""
+        marks = ", ".join("?" for _ in statuses)
+        sql, args = f"SELECT * FROM tournaments WHERE status IN ({marks})", tuple[Any, ...](statuses)
+        if guild_id is not None:
+            sql, args = sql + " AND guild_id = ?", (*args, guild_id)
+        return [_tournament(row, self.games) for row in await self._db.fetch(sql + " ORDER BY id", args)]
+
+    async def insert_tournament_game(self, game: TournamentGame) -> int:
+        return await self._insert(
+            "INSERT INTO tournament_games (tournament_id, round, board, match_id, series_id, voided)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game.tournament_id, game.round, game.board, game.match_id, game.series_id, int(game.voided)),
+        )
+
+    async def void_tournament_games(self, ids: list[int]) -> None:
+        """These boards' games count for nothing any more (their round was voided, or they were replaced)."""
+        for game_id in ids:
+            await self._db.execute("UPDATE tournament_games SET voided = 1 WHERE id = ?", (game_id,))
+
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGame]:
+        """Every game of a tournament, voided ones too, by round, board and the order they were started."""
+        rows = await self._db.fetch(
+            "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, board, id", (tournament_id,)
+        )
+        return [_tournament_game(row) for row in rows]
+
+    async def tournament_game_of(self, match_id: int | None, series_id: int | None) -> TournamentGame | None:
+        """The board a match (or, given `series_id`, a death match series) plays, if it plays one."""
+        column, value = ("series_id", series_id) if series_id is not None else ("match_id", match_id)
+        row = await self._db.fetchrow(
+            f"SELECT * FROM tournament_games WHERE {column} = ? ORDER BY id DESC LIMIT 1", (value,)
+        )
+        return None if row is None else _tournament_game(row)
+
     # --- shard leases (bot/shards.py): each statement is atomic on its own ---
 
     async def take_lease(self, shard: int, owner: str, now: float, until: float) -> bool:
@@ -726,6 +803,33 @@ def _outcome(text: str | None) -> Outcome | None:
 def _away(row: Any) -> AwayPeriod:
     player = Player(row["player_id"], row["name"])
     return AwayPeriod(row["id"], row["guild"] or None, player, row["started_at"], row["until"], row["ended_at"])
+
+
+def _tournament(row: Any, games: dict[str, Game]) -> HeldTournament:
+    by = json.loads(row["created_by"])
+    return HeldTournament(
+        id=row["id"],
+        tournament=Tournament.from_json(json.loads(row["document"]), games),
+        created_by=Player(by["id"], by["name"]),
+        place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
+        message_id=row["message_id"],
+        status=row["status"],
+        closes_at=row["closes_at"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _tournament_game(row: Any) -> TournamentGame:
+    return TournamentGame(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        board=row["board"],
+        match_id=row["match_id"],
+        series_id=row["series_id"],
+        voided=bool(row["voided"]),
+    )
 
 
 def _takeback(row: Any) -> Takeback:

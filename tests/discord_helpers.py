@@ -20,6 +20,7 @@ def make_bot(fake: DiscordFake, db: Path) -> GameBot:
         mod_role="Game Master",
         log_level="INFO",
         house_wins=True,
+        analysis_workers=0,  # no analysis behind every finished game (tests/test_discord_analysis.py sets its own)
     )
     return GameBot(config)
 

@@ -222,7 +222,7 @@ async def test_only_the_application_owner_can_sync_commands_globally(fake: Disco
     reply = await fake.wait_for_message(lambda m: m.content.startswith("Synced"))
     assert reply.content == f"Synced {len(fake.commands(None))} commands globally."
     games = {"fish", "volcano", "themiscyra", "geyser", "horizon"}
-    others = {"mod", "games", "leaderboard", "stats", "notify", "mygames", "away", "back", "settings"}
+    others = {"mod", "games", "leaderboard", "stats", "notify", "mygames", "away", "back", "settings", "tournament"}
     assert {c["name"] for c in fake.commands(None)} == games | others
     assert refused.channel_id == reply.channel_id and fake.errors == []
 

@@ -70,7 +70,11 @@ async def fill(path: Path, fake_time: FakeTime) -> dict[str, int]:
         await service.set_setting(GUILD.guild_id, "rated", "on", MOD)
         await service.set_notify_choice(BOB.id, "dm")
         await service.away(CAROL, GUILD.guild_id, 2)
-        return {"fish": fish.id, "volcano": volcano.id, "series": series.id}
+        tournament = await service.open_tournament("toy", "roundrobin", MOD, place=GUILD)
+        for player in (ALICE, BOB, CAROL):
+            await service.join_tournament(tournament.id, player)
+        await service.start_tournament(tournament.id, MOD)  # round 1: a game and a bye
+        return {"fish": fish.id, "volcano": volcano.id, "series": series.id, "tournament": tournament.id}
     finally:
         await service.close()
         await store.close()
@@ -84,7 +88,7 @@ async def test_a_whole_database_is_copied_checked_and_carries_on(
     report = await migrate.migrate(source, database, TEST_GAMES)
     assert report.ok, report.lines()
     assert set(report.counts) == set(migrate.TABLES) and all(a == b > 0 for a, b in report.counts.values())
-    assert report.replayed == 4  # fish, volcano, the takeback's game, the series' second game
+    assert report.replayed == 5  # fish, volcano, the takeback's game, the series' second game, the tournament's
     text = "\n".join(report.lines())
     assert text.startswith(f"Copied {source} into {database}.") and "OK: every table and every row" in text
 
@@ -104,6 +108,8 @@ async def test_a_whole_database_is_copied_checked_and_carries_on(
         assert await new.top_ratings(GUILD.guild_id, "toy", 10) == await old.top_ratings(GUILD.guild_id, "toy", 10)
         assert await new.load_settings() == await old.load_settings()
         assert await new.takebacks() == await old.takebacks()
+        assert await new.load_tournament(ids["tournament"]) == await old.load_tournament(ids["tournament"])
+        assert await new.tournament_games(ids["tournament"]) == await old.tournament_games(ids["tournament"])
 
         service = MatchService(new, fake_time)  # the bot, started on PostgreSQL
         resumed = await service.start()
@@ -160,7 +166,7 @@ async def test_the_command_line(tmp_path: Path, database: str, fake_time: FakeTi
     )
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == f"Copied {source} into {database}." and "moves                   3           3" in lines
+    assert lines[0] == f"Copied {source} into {database}." and "moves                     3           3" in lines
     assert lines[-2:] == [
         "running matches replayed from their logs to their stored states: 1",
         "OK: every table and every row is the same on both. Set DATABASE_URL to it to run the bot there.",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.ai.model import PublicModel
-from bot.games.horizon import DECK, HORIZON, HorizonState
+from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState
 
 # --- cards and slots ---------------------------------------------------------------------------------
 
@@ -261,15 +261,19 @@ def hidden_places(view: HorizonState, seat: int) -> tuple[int, list[tuple[int, i
     return len(view.hands[1 - seat]), slots, len(view.deck)
 
 
-def unseen_cards(view: HorizonState, seat: int) -> list[int]:
+def unseen_cards(view: HorizonState, seat: int | None) -> list[int]:
     """The cards of a game that `seat` cannot see: all 36 minus its hand, the discard and the mat cards it
-    may read. Sorted, so it depends on nothing but what the seat sees."""
+    may read (None: a spectator, who sees no hand and only the face-up cards). Sorted, so it depends on
+    nothing but what the seat sees."""
     counts = [0] * len(CODES)
     for code in DECK:
         counts[CARD_ID[code]] += 1
-    seen = list(view.hands[seat]) + list(view.discard)
+    seen = (list(view.hands[seat]) if seat is not None else []) + list(view.discard)
     seen += [
-        slot.card for mat in view.mats for slot in mat if slot is not None and (slot.face_up or seat in slot.known)
+        slot.card
+        for mat in view.mats
+        for slot in mat
+        if slot is not None and (slot.face_up or (seat is not None and seat in slot.known))
     ]
     for code in seen:
         counts[CARD_ID[code]] -= 1
@@ -289,6 +293,8 @@ class _Template:
     other_hand: int
     others: list[int]
     swaps: list[int]
+    own_hand: int = 0
+    """Cards of the seat's own hand to sample: all of it from a spectator's view, none from its own."""
 
 
 class HorizonModel(PublicModel):
@@ -319,8 +325,11 @@ class HorizonModel(PublicModel):
         position = template.base.copy()
         for (mat, index), card in zip(slots, others, strict=False):
             position.mats[mat][index] |= card + 1
+        own = template.own_hand  # from a spectator's view the seat's own hand is sampled too
         position.hands[1 - seat] = rest[:other_hand]
-        position.deck = rest[other_hand:]
+        if own:
+            position.hands[seat] = rest[other_hand : other_hand + own]
+        position.deck = rest[other_hand + own :]
         position.rng = random.Random(rng.getrandbits(64))  # a fresh seed for the dice and reshuffles
         return position
 
@@ -330,9 +339,19 @@ class HorizonModel(PublicModel):
         cached = self._cache
         if cached is not None and cached.view is view and cached.seat == seat:
             return cached
+        # a spectator's view (`view(state, None)`, for the analysis) shows `??` where the seat's own cards are:
+        # then both hands and every face-down card are sampled, from the cards a spectator cannot see
+        spectator = any(code == HIDDEN for code in view.hands[seat]) or any(
+            slot is not None and not slot.face_up and seat in slot.known and slot.card == HIDDEN
+            for mat in view.mats
+            for slot in mat
+        )
+        own_hand = len(view.hands[seat]) if spectator else 0
         other_hand, slots, deck_size = hidden_places(view, seat)
-        unseen = unseen_cards(view, seat)
-        if len(unseen) != other_hand + len(slots) + deck_size:
+        if spectator:
+            slots = [(m, i) for m in (0, 1) for i, s in enumerate(view.mats[m]) if s is not None and not s.face_up]
+        unseen = unseen_cards(view, None if spectator else seat)
+        if len(unseen) != other_hand + own_hand + len(slots) + deck_size:
             raise ValueError("this view does not add up to the cards of a game")
         swaps = [card for card in unseen if card == SW]
         others = [card for card in unseen if card != SW]
@@ -345,10 +364,10 @@ class HorizonModel(PublicModel):
                     continue
                 value = sum(KNOWN[s] for s in slot.known if s in (0, 1))
                 value |= (FACE_UP if slot.face_up else 0) | (LOCKED if slot.locked else 0)
-                if slot.face_up or seat in slot.known:
+                if slot.face_up or (seat in slot.known and not spectator):
                     value |= CARD_ID[slot.card] + 1
                 base.mats[mat][index] = value  # a hidden card is filled in by each determinization
-        base.hands[seat] = [CARD_ID[code] for code in view.hands[seat]]
+        base.hands[seat] = [] if spectator else [CARD_ID[code] for code in view.hands[seat]]
         base.discard = [CARD_ID[code] for code in view.discard]
         base.positions = list(view.positions)
         base.escaped = list(view.escaped)
@@ -358,7 +377,7 @@ class HorizonModel(PublicModel):
         base.first = view.first
         base.cap = view.turn_cap
         base.winner = view.winner
-        self._cache = _Template(view, seat, base, slots, other_hand, others, swaps)
+        self._cache = _Template(view, seat, base, slots, other_hand, others, swaps, own_hand)
         return self._cache
 
     # --- rules ---

@@ -304,6 +304,31 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
+    @app_commands.command(description="A finished match's chances to win, move by move, and its largest swings")
+    @app_commands.describe(match="the finished match's number (default: the match of this thread)")
+    async def analysis(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        analyst = self.bot.analyst
+        if analyst is None:
+            raise Refusal("Analyses are turned off on this bot (its ANALYSIS_WORKERS setting is 0).")
+        if match is None:  # without a number only a running match can be found, and that one is refused
+            try:
+                match = (await self._match(interaction, None)).id
+            except Refusal:
+                raise Refusal(f"Name a finished match: `/{self.game_key} analysis match:12`.") from None
+        found = await self.service.get(match)
+        if found.place.guild_id != server_id(interaction):
+            raise Refusal(f"There is no match #{match} here.")
+        if found.game != self.game_key:
+            other = self.service.game(found).title
+            raise Refusal(
+                f"Match #{found.id} is a game of {other}, not {self.title}: "
+                f"use `/{found.game} analysis match:{found.id}`."
+            )
+        analyst.check(found)  # refused privately, before the public answer: running, aborted, solitaire, busy
+        await interaction.response.defer(thinking=True)  # seconds of searching, in the analysis worker
+        report = await analyst.report(found)
+        await interaction.followup.send(**discord_app.analysis_message(report))
+
     @app_commands.command(description="Resign a match (asks you to confirm)")
     @app_commands.describe(match="match number, if you play several")
     async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:

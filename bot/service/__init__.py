@@ -37,8 +37,9 @@ What their notices say is bot/posts.py's.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from bot.clock import ClockSettings, SystemTime, TimeSource
 from bot.errors import (  # re-exported (__all__): the front-ends catch them from here
@@ -75,8 +76,17 @@ from bot.service.reminding import Reminding
 from bot.service.series import DM_CLOCK, DeathMatches
 from bot.service.settings import SETTINGS, BadSetting, ServerDefaults, Setting, SettingChange, Settings, SettingState
 from bot.service.takebacks import TAKEBACK_WINDOW, Takebacks
+from bot.service.tournaments import (
+    BoardGame,
+    TournamentListener,
+    TournamentNotice,
+    TournamentRecord,
+    TournamentRefused,
+    Tournaments,
+)
 from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
+from bot.tournaments.stored import HeldTournament
 
 __all__ = [
     "AWAY_DAYS",
@@ -90,6 +100,7 @@ __all__ = [
     "AwayAnswer",
     "AwayPeriod",
     "BadSetting",
+    "BoardGame",
     "ChallengeTaken",
     "DiskFull",
     "FlagScheduler",
@@ -112,6 +123,10 @@ __all__ = [
     "SettingState",
     "StaleBoard",
     "TimeUp",
+    "TournamentListener",
+    "TournamentNotice",
+    "TournamentRecord",
+    "TournamentRefused",
 ]
 
 log = logging.getLogger(__name__)
@@ -158,6 +173,15 @@ class MatchService:
         self._takebacks = Takebacks(self._registry, self._ending, self._flags, self._moderation)
         self._registry.subscribe(self._takebacks.on_notice)  # before the front-ends: a request lapses first
         self._claims = Claims(self._registry, self._ending, self._away.until, self._settings.claim_after)
+        self._tournaments = Tournaments(
+            self._registry,
+            self._series,
+            self._playing,
+            self._moderation,
+            self._flags,
+            self._settings.match_place,
+            self._settings.house_wins,
+        )
         self.metrics.watch_open(self.open_by_game)
 
     @property
@@ -188,6 +212,7 @@ class MatchService:
         await self._reminding.start()
         await self._away.start()
         await self._takebacks.start()
+        await self._tournaments.start()  # loaded; `resume_tournaments` catches up once front-ends can post
         self.scheduler.start()
         return resumed
 
@@ -202,6 +227,8 @@ class MatchService:
         await self._reminding.start()
         await self._away.start(resumed)
         await self._takebacks.start()
+        await self._tournaments.start()
+        await self._tournaments.resume()
         log.info("took over %d running matches", len(resumed))
         return resumed
 
@@ -210,6 +237,7 @@ class MatchService:
         reminders find nothing to do: they look the match up first)."""
         dropped = self._registry.drop_unowned()
         self._away.drop_unowned()
+        self._tournaments.drop_unowned()
         if dropped:
             log.warning("left %d matches to the process that holds their shard now", len(dropped))
         return dropped
@@ -559,3 +587,93 @@ class MatchService:
     async def solitaire_results(self, game_key: str, guild_id: int | None) -> list[tuple[Match, float]]:
         """A server's finished one-player games that ended by the rules, with their scores, oldest first."""
         return await self._ratings.solitaire_results(game_key, guild_id)
+
+    # --- tournaments (bot/service/tournaments.py; docs/tournaments.md) ---
+
+    async def resume_tournaments(self) -> None:
+        """After `start`, once the front-ends can post: start the tournaments whose closing time passed while
+        the bot was down (arm the others), record the results of games that ended meanwhile and pair the
+        rounds they completed."""
+        await self._tournaments.resume()
+
+    def subscribe_tournaments(self, listener: TournamentListener) -> None:
+        """Call `listener` with every tournament notice (a new round, a withdrawal...), once committed."""
+        self._tournaments.subscribe(listener)
+
+    async def open_tournament(
+        self,
+        game_key: str,
+        format: str,
+        by: Player,
+        *,
+        place: Place | None = None,
+        rounds: int | None = None,
+        clock: str | None = None,
+        series: str = "single",
+        seats: int | None = None,
+        closes_at: float | None = None,
+    ) -> HeldTournament:
+        """A tournament open for sign-up (front-ends check that `by` is a moderator); refused in words for a
+        bad game, format, rounds, clock, series, seats or closing time."""
+        return await self._tournaments.open(
+            game_key,
+            format,
+            by,
+            place=place,
+            rounds=rounds,
+            clock=clock,
+            series=series,
+            seats=seats,
+            closes_at=closes_at,
+        )
+
+    async def tournament_posted(
+        self, tournament_id: int, message_id: int | None, thread_id: int | None
+    ) -> HeldTournament:
+        """Where a front-end posted the sign-up (its buttons) and opened the tournament's thread."""
+        return await self._tournaments.posted(tournament_id, message_id, thread_id)
+
+    async def get_tournament(self, tournament_id: int) -> HeldTournament:
+        return await self._tournaments.get(tournament_id)
+
+    async def tournaments(
+        self, guild_id: int | None, statuses: tuple[str, ...] = ("open", "running")
+    ) -> list[HeldTournament]:
+        """One server's tournaments in those statuses (None: the offline ones), oldest first."""
+        return await self._tournaments.listing(guild_id, statuses)
+
+    async def tournament_boards(self, held: HeldTournament) -> tuple[BoardGame, ...]:
+        """The current round's boards, each with its game."""
+        return await self._tournaments.boards(held)
+
+    async def join_tournament(self, tournament_id: int, player: Player) -> HeldTournament:
+        return await self._tournaments.join(tournament_id, player)
+
+    async def leave_tournament(self, tournament_id: int, player: Player) -> HeldTournament:
+        """Leave the sign-up; after the start, leaving withdraws the player (their unplayed game forfeited)."""
+        return await self._tournaments.leave(tournament_id, player)
+
+    async def start_tournament(self, tournament_id: int, by: Player | None) -> HeldTournament:
+        """Close sign-up, seed by rating and start round 1's games."""
+        return await self._tournaments.start_tournament(tournament_id, by)
+
+    async def withdraw_from_tournament(self, tournament_id: int, player_id: str, by: Player) -> HeldTournament:
+        return await self._tournaments.withdraw(tournament_id, player_id, by)
+
+    async def adjudicate_board(
+        self, tournament_id: int, round_no: int, board: int, places: Sequence[int] | Literal["void"], by: Player
+    ) -> HeldTournament:
+        """A moderator's result for a board of the current round: places by seat, or "void"."""
+        return await self._tournaments.adjudicate(tournament_id, round_no, board, places, by)
+
+    async def replace_in_tournament(
+        self, tournament_id: int, player_id: str, new: Player, by: Player
+    ) -> HeldTournament:
+        return await self._tournaments.replace_player(tournament_id, player_id, new, by)
+
+    async def void_tournament_round(self, tournament_id: int, by: Player) -> HeldTournament:
+        return await self._tournaments.void_round(tournament_id, by)
+
+    async def tournament_record(self, tournament_id: int) -> TournamentRecord:
+        """The tournament as JSON: players, pairings, results, and the games each board was played in."""
+        return await self._tournaments.record(tournament_id)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from bot.games import GAMES, Outcome
+from bot.games import GAMES, Game, Outcome
 from bot.tournaments import pairing
 from bot.wording import plural
 
@@ -229,12 +229,15 @@ class Tournament:
         rounds: int | None = None,
         clock: str | None = None,
         series: str = "single",
+        games: Mapping[str, Game] | None = None,
     ) -> Tournament:
         """A tournament open for sign-up. `seats` defaults to the game's largest table (2 for two-player
-        games); knockout needs two seats a pairing; `rounds` is for Swiss only."""
-        if game not in GAMES:
-            raise TournamentError(f"There is no game {game!r} (games: {', '.join(sorted(GAMES))}).")
-        rules = GAMES[game]
+        games); knockout needs two seats a pairing; `rounds` is for Swiss only. `games`: the games there are
+        (default every game; the service passes its own, which tests extend with a toy game)."""
+        games = GAMES if games is None else games
+        if game not in games:
+            raise TournamentError(f"There is no game {game!r} (games: {', '.join(sorted(games))}).")
+        rules = games[game]
         if format not in FORMATS:
             raise TournamentError(f"The format is knockout, roundrobin or swiss, not {format!r}.")
         top = rules.max_players
@@ -674,17 +677,17 @@ class Tournament:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Tournament:
-        """Rebuilds a tournament from `to_json`; TournamentError on anything else."""
+    def from_json(cls, data: dict[str, Any], games: Mapping[str, Game] | None = None) -> Tournament:
+        """Rebuilds a tournament from `to_json`; TournamentError on anything else. `games` as for `new`."""
         try:
-            return cls._from_json(data)
+            return cls._from_json(data, games)
         except TournamentError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise TournamentError(f"not a tournament record: {error!r}") from None
 
     @classmethod
-    def _from_json(cls, data: dict[str, Any]) -> Tournament:
+    def _from_json(cls, data: dict[str, Any], games: Mapping[str, Game] | None) -> Tournament:
         if data.get("format") != FORMAT:
             raise TournamentError("not a tournament record")
         if data.get("version") != VERSION:
@@ -697,6 +700,7 @@ class Tournament:
             rounds=None if rounds_wanted is None else _int(rounds_wanted, "rounds"),
             clock=data.get("clock"),
             series=data.get("series", "single"),
+            games=games,
         )
         entrants = tuple(_entrant_from(e) for e in data["entrants"])
         seeds = tuple(_int(s, "seed") for s in data["seeds"])

@@ -23,8 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-import networkx as nx
-
 BYE = -1
 """The stand-in vertex for the bye in the Swiss matching."""
 
@@ -225,6 +223,8 @@ def swiss_round(players: Sequence[Player]) -> list[tuple[int, ...]]:
     costs = swiss_costs(players)
     weights = combine(costs, math.ceil(len(players) / 2))
     top = max(weights.values()) + 1
+    import networkx as nx  # here, not at the top: it takes 0.2 s to load, and only a Swiss round needs it
+
     graph = nx.Graph()
     graph.add_nodes_from(sorted(by_entry, key=lambda e: rank_key(by_entry[e])))
     for (a, b), weight in weights.items():

@@ -1,0 +1,283 @@
+"""The after-the-game graph: each seat's chance of winning, move by move, with the largest swings marked.
+
+Drawn from a `bot.analysis.Analysis` alone (numbers and public words, nothing of any game state), in the
+boards' palette: one line per seat in its colour, carrying the seat's shape (`draw.seat_token`) along it
+and named in the legend, so colour is never the only cue. Move numbers run along the bottom, 0-100% up
+the side; each swing is a shaded band over the moves it covers with its number (1 the largest) on top,
+as the message numbers them. Drawn at twice the size and reduced, so lines are smooth; deterministic, like
+every picture here (the same analysis gives the same bytes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PIL import Image, ImageDraw
+
+from bot.analysis import Analysis, Point, Report, message, percent
+from renderers.draw import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    SEAT_COLOUR_NAMES,
+    SEAT_COLOURS,
+    SEAT_SHAPES,
+    TEXT,
+    Caption,
+    Colour,
+    fit,
+    length,
+    seat_token,
+    text,
+    to_png,
+)
+
+WIDTH, HEIGHT = 800, 560
+"""Like a board (800 wide), so it reads at the same scale beside one on a phone."""
+SCALE = 2
+"""Drawn at this many times the size, then reduced: smooth lines without per-shape supersampling."""
+LEFT, TOP, RIGHT, BOTTOM = 66, 86, WIDTH - 24, HEIGHT - 78
+"""The plot's box (px): 0-100% labels to its left, the title lines above, move numbers and the legend
+below (a legend of several rows makes the picture taller, never the plot smaller)."""
+LEGEND_ROW = 34
+TITLE_SIZE, LABEL_SIZE, LEGEND_SIZE, BADGE_SIZE = 26, 19, 21, 19
+MARKS = 10
+"""Shapes drawn along each seat's line at most (evenly spread, the last point always)."""
+GRID: Colour = (52, 80, 110)
+Scale = Callable[[float], float]
+
+
+def report(analysis: Analysis) -> Report:
+    """The analysis ready to post: its words (`bot.analysis.message`), the PNG and its alt text."""
+    return Report(analysis, message(analysis), png(analysis), describe(analysis))
+
+
+def png(analysis: Analysis, header: str | None = None) -> bytes:
+    """The graph as PNG bytes."""
+    return to_png(draw(analysis, header))
+
+
+def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
+    seats = len(analysis.names)
+    caption = Caption(names=analysis.names)
+    names = [caption.name(seat) for seat in range(seats)]
+    legend_rows = _legend_rows(analysis, names)
+    height = HEIGHT + max(0, len(legend_rows) - 1) * LEGEND_ROW
+    s = SCALE
+    image = Image.new("RGB", (WIDTH * s, height * s), PANEL)
+    pen = ImageDraw.Draw(image)
+    left, top, right, bottom = LEFT, TOP, RIGHT, BOTTOM
+
+    def x_of(ply: float) -> float:
+        return where(analysis, ply, 0)[0] * s
+
+    def y_of(chance: float) -> float:
+        return where(analysis, 0, chance)[1] * s
+
+    # title and result
+    match = f"Match #{analysis.match_id} · " if analysis.match_id is not None else ""
+    title = header or f"{match}{analysis.title} · chances to win"
+    text(pen, (18 * s, 14 * s), fit(title, TITLE_SIZE * s, (WIDTH - 36) * s, bold=True), TITLE_SIZE * s, bold=True)
+    text(pen, (18 * s, 48 * s), fit(_result(analysis, names), LABEL_SIZE * s, (WIDTH - 36) * s), LABEL_SIZE * s, MUTED)
+
+    # the plot: background, swing bands, grid and axes
+    pen.rectangle((left * s, top * s, right * s, bottom * s), fill=INK)
+    for swing in analysis.swings:
+        x0, x1 = x_of(swing.start), x_of(swing.end)
+        if x1 - x0 < 10 * s:  # a band of a move or two is widened so it shows
+            middle = (x0 + x1) / 2
+            x0, x1 = middle - 5 * s, middle + 5 * s
+        pen.rectangle((x0, top * s, x1, bottom * s), fill=_mix(INK, HIGHLIGHT, 0.22))
+    for tenth in (0, 25, 50, 75, 100):
+        y = y_of(tenth / 100)
+        pen.line((left * s, y, right * s, y), fill=MUTED if tenth == 50 else GRID, width=s if tenth % 50 else 2 * s)
+        text(pen, ((left - 8) * s, y), f"{tenth}%", LABEL_SIZE * s, TEXT, anchor="rm")
+    for ply in _ticks(analysis.moves):
+        x = x_of(ply)
+        pen.line((x, bottom * s, x, (bottom + 6) * s), fill=MUTED, width=2 * s)
+        text(pen, (x, (bottom + 9) * s), str(ply), LABEL_SIZE * s, TEXT, anchor="ma")
+    text(pen, ((left - 14) * s, (bottom + 9) * s), "move", LABEL_SIZE * s, MUTED, anchor="ra")
+
+    # one line per seat, outlined so crossing lines stay apart, then its shapes along it
+    paths = [[(x_of(p.ply), y_of(p.chances[seat])) for p in analysis.points] for seat in range(seats)]
+    for seat in range(seats):
+        if len(paths[seat]) > 1:
+            pen.line(paths[seat], fill=INK, width=9 * s, joint="curve")
+            pen.line(paths[seat], fill=SEAT_COLOURS[seat % len(SEAT_COLOURS)], width=5 * s, joint="curve")
+    if analysis.off_board is not None:
+        _dashed_drop(pen, analysis, x_of, y_of)
+    for seat in range(seats):
+        token = seat_token(seat, 9 * s, ring_width=2 * s)
+        for point in _marked(analysis, seat):
+            cx, cy = x_of(point.ply), y_of(point.chances[seat])
+            image.paste(token, (round(cx - token.width / 2), round(cy - token.height / 2)), token)
+        end = _end_chance(analysis, seat)
+        cx, cy = x_of(analysis.moves), y_of(end)
+        image.paste(token, (round(cx - token.width / 2), round(cy - token.height / 2)), token)
+
+    # the swings' numbers over their bands, and a ring where each lands on its seat's line
+    placed: list[tuple[float, float]] = []
+    for swing in analysis.swings:
+        cx = (x_of(swing.start) + x_of(swing.end)) / 2
+        cy = _badge_height(analysis, swing.start, swing.end, cx, placed, y_of)
+        placed.append((cx, cy))
+        ex, ey = x_of(swing.end), y_of(swing.after)
+        ring = 13 * s
+        pen.ellipse((ex - ring, ey - ring, ex + ring, ey + ring), outline=HIGHLIGHT, width=3 * s)
+        radius = 15 * s
+        pen.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=HIGHLIGHT, outline=INK, width=2 * s)
+        text(pen, (cx, cy), str(swing.number), BADGE_SIZE * s, INK, bold=True, anchor="mm")
+
+    # the legend: each seat's token, name and share of the result
+    y = bottom + 58
+    for row in legend_rows:
+        x = 18.0
+        for seat, label in row:
+            token = seat_token(seat, 11 * s, ring_width=2 * s)
+            image.paste(token, (round((x + 11) * s - token.width / 2), round(y * s - token.height / 2)), token)
+            text(pen, ((x + 28) * s, y * s), label, LEGEND_SIZE * s, TEXT, anchor="lm")
+            x += 28 + length(label, LEGEND_SIZE) + 26
+        y += LEGEND_ROW
+    return image.reduce(s)
+
+
+def where(analysis: Analysis, ply: float, chance: float) -> tuple[float, float]:
+    """Where the graph puts `chance` after move `ply` (px in the picture)."""
+    return LEFT + (RIGHT - LEFT) * ply / max(1, analysis.moves), BOTTOM - (BOTTOM - TOP) * chance
+
+
+def describe(analysis: Analysis, limit: int = 1024) -> str:
+    """The picture's alt text: who is which line, the result and the swings, within `limit` characters."""
+    caption = Caption(names=analysis.names)
+    names = [caption.name(seat) for seat in range(len(analysis.names))]
+    seats = [
+        f"{names[seat]} ({SEAT_COLOUR_NAMES[seat % 6]} line with {SEAT_SHAPES[seat % 6]}s)"
+        for seat in range(len(names))
+    ]
+    parts = [
+        f"Graph of each player's chance to win, move by move, over {analysis.moves} moves: {_and(seats)}.",
+        _result(analysis, names) + ".",
+    ]
+    for swing in analysis.swings:
+        moves = f"move {swing.end}" if swing.end - swing.start == 1 else f"moves {swing.start + 1} to {swing.end}"
+        parts.append(
+            f"Swing {swing.number}, {moves}: {names[swing.seat]} {percent(swing.before)} to {percent(swing.after)}."
+        )
+    words = " ".join(parts)
+    if len(words.encode("utf-16-le")) // 2 <= limit:
+        return words
+    while words and len((words + "…").encode("utf-16-le")) // 2 > limit:
+        words = words[: max(0, min(len(words) - 1, limit - 1))]
+    return words.rstrip() + "…"
+
+
+# --- helpers ---
+
+
+def _result(analysis: Analysis, names: Sequence[str]) -> str:
+    if not analysis.winners:
+        return f"A draw ({analysis.reason})"
+    won = _and([names[s] for s in sorted(analysis.winners)])
+    return f"{won} {'won' if len(analysis.winners) == 1 else 'shared the win'} ({analysis.reason})"
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _end_chance(analysis: Analysis, seat: int) -> float:
+    return analysis.result[seat] if analysis.off_board is not None else analysis.points[-1].chances[seat]
+
+
+def _badge_height(
+    analysis: Analysis, start: int, end: int, cx: float, placed: list[tuple[float, float]], y_of: Scale
+) -> float:
+    """Where a swing's number goes over its band: the height farthest from every line at the band's two
+    ends and from the numbers already placed beside it (the top first among equals)."""
+    s = SCALE
+    ends = [p for p in analysis.points if p.ply in (start, end)]
+    lines = [y_of(chance) for point in ends for chance in point.chances]
+    if end == analysis.moves and analysis.off_board is not None:
+        lines += [y_of(chance) for chance in analysis.result]
+    others = [py for px, py in placed if abs(cx - px) < 30 * s]
+    candidates = [(TOP + 18 + 32 * k) * s for k in range(int((BOTTOM - TOP - 36) / 32) + 1)]
+
+    def room(y: float) -> float:
+        badge = min((abs(y - other) for other in others), default=1e9)
+        return min(min((abs(y - line) for line in lines), default=1e9), badge * 2)
+
+    return max(candidates, key=lambda y: (min(room(y), 60 * s), -y))
+
+
+def _dashed_drop(pen: ImageDraw.ImageDraw, analysis: Analysis, x_of: Scale, y_of: Scale) -> None:
+    """An end off the board (resignation, time, adjudication): a dashed drop from each seat's last
+    evaluated chance to its share of the result, at the last move."""
+    s = SCALE
+    x = x_of(analysis.moves)
+    for seat in range(len(analysis.names)):
+        start, end = y_of(analysis.points[-1].chances[seat]), y_of(analysis.result[seat])
+        if abs(end - start) < 1:
+            continue
+        direction = 1 if end > start else -1
+        y = start
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        offset = (seat - (len(analysis.names) - 1) / 2) * 6 * s  # side by side, not on top of each other
+        while (end - y) * direction > 0:
+            stop = y + direction * min(10 * s, abs(end - y))
+            pen.line((x + offset, y, x + offset, stop), fill=colour, width=4 * s)
+            y = stop + direction * 7 * s
+
+
+def _marked(analysis: Analysis, seat: int) -> list[Point]:
+    """The points that carry the seat's shape: up to MARKS spread along the line, shifted a little per seat
+    so two lines that mirror each other do not hide each other's shapes."""
+    points = analysis.points[:-1] if analysis.off_board is None else analysis.points
+    if not points:
+        return []
+    count = min(MARKS, len(points))
+    step = len(points) / count
+    shift = (seat % 3) * step / 3
+    return [points[min(len(points) - 1, int(i * step + shift))] for i in range(count)]
+
+
+def _ticks(moves: int) -> list[int]:
+    """Move numbers along the bottom: round steps, at most about eight labels, 0 and the last move too."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000):
+        if moves / step <= 8:
+            break
+    ticks = list(range(0, moves + 1, step))
+    if ticks[-1] != moves:
+        if moves - ticks[-1] < step / 2:
+            ticks.pop()
+        ticks.append(moves)
+    return ticks
+
+
+def _legend_rows(analysis: Analysis, names: Sequence[str]) -> list[list[tuple[int, str]]]:
+    """The legend's items, `name (share)`, in rows that fit the width."""
+    rows: list[list[tuple[int, str]]] = [[]]
+    width = 18.0
+    for seat, name in enumerate(names):
+        if not analysis.winners:
+            said = "draw"
+        elif seat in analysis.winners:
+            said = "won" if len(analysis.winners) == 1 else "shared the win"
+        else:
+            said = "lost"
+        label = fit(f"{name} · {said}", LEGEND_SIZE, WIDTH - 36 - 28)
+        needed = 28 + length(label, LEGEND_SIZE) + 26
+        if rows[-1] and width + needed > WIDTH - 18:
+            rows.append([])
+            width = 18.0
+        rows[-1].append((seat, label))
+        width += needed
+    return rows
+
+
+def _mix(a: Colour, b: Colour, share: float) -> Colour:
+    return (
+        round(a[0] + (b[0] - a[0]) * share),
+        round(a[1] + (b[1] - a[1]) * share),
+        round(a[2] + (b[2] - a[2]) * share),
+    )
