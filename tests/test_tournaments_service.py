@@ -4,6 +4,7 @@ record. Most run on the toy game (tests/toygame.py), whose results are easy to a
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ from bot.models import ABORTED, OVER, RUNNING, Place, Player
 from bot.service import MatchService, ServiceError, TournamentNotice
 from bot.tournaments import Tournament, standings
 from bot.tournaments.stored import CANCELLED, FINISHED, PLAYING, SIGNUP
-from tests.conftest import MOD, TEST_GAMES
+from tests.conftest import MOD, TEST_GAMES, eventually
 
 pytestmark = pytest.mark.backends
 
@@ -302,6 +303,27 @@ async def test_sign_up_closes_at_its_time_even_across_a_restart(open_service: Op
     assert (await service.get_tournament(lonely)).status == CANCELLED
     assert [n.kind for n in heard] == []  # resumed before this listener came: the terminal's order
     assert service.running()  # round 1's game
+
+
+async def test_sign_up_closes_by_itself_at_its_time_while_the_bot_runs(
+    open_service: Opener, fake_time: FakeTime
+) -> None:
+    service, heard = await started(open_service)
+    due = await open_toy(service, "swiss", 2, closes_at=fake_time.now() + 3600)
+    lonely = await open_toy(service, "swiss", 1, closes_at=fake_time.now() + 7200)
+    fake_time.advance(3590)  # not yet: the scheduler has the closing time armed, and it has not come
+    await asyncio.sleep(0.05)
+    assert (await service.get_tournament(due)).status == SIGNUP and service.running() == []
+    fake_time.advance(20)
+    await eventually(lambda: bool(service.running()))  # round 1's game, started by the scheduler
+    assert (await service.get_tournament(due)).status == PLAYING
+    assert any(n.kind == "started" for n in heard)
+    fake_time.advance(3600)
+    for _ in range(100):  # one player at its closing time: cancelled, in words
+        if (await service.get_tournament(lonely)).status == CANCELLED:
+            break
+        await asyncio.sleep(0.01)
+    assert (await service.get_tournament(lonely)).status == CANCELLED
 
 
 async def test_bad_sign_ups_are_refused_in_words_and_store_nothing(open_service: Opener) -> None:
