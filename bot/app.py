@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.backup import BackupSchedule, backups
-from bot.computer import ComputerPlayers
+from bot.computer import Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import redact
 from bot.local import Terminal
@@ -42,7 +42,8 @@ async def run_offline(config: Config) -> None:
     defaults = ServerDefaults(config.mod_role, config.house_wins, config.limits)  # the terminal's `settings` too
     metrics = PrometheusMetrics() if config.metrics_port is not None else Metrics()
     service = MatchService(store, defaults=defaults, metrics=metrics)
-    terminal = Terminal(service)
+    analyst = Analyst(service, workers=max(1, config.analysis_workers))  # asked for by hand only, offline
+    terminal = Terminal(service, analyst=analyst)
     computers = ComputerPlayers(service, workers=config.computer_workers, hard_seconds=config.hard_seconds)
     terminal.backup_dir, terminal.backup_keep = config.backups, config.backup_keep
     backups = BackupSchedule.start(store, config.backups, config.backup_hours, config.backup_keep)
@@ -63,6 +64,7 @@ async def run_offline(config: Config) -> None:
         if backups is not None:
             await backups.close()
         await computers.close()
+        await analyst.close()
         await service.close()
         await store.close()
 
