@@ -10,6 +10,12 @@ a placement is its tile, a move is `(src + 1) * 64 + dst`.
 Playouts approximate: they finish the placement with a cheap heuristic, play a few plies with an
 epsilon-greedy policy in which stuck tokens are removed but islands are not settled, and then judge the
 position by the scores plus a Voronoi count (tiles each player reaches first in fewer moves).
+
+Where the time goes (bench/arena.py --base measures it): a playout looks each token's moves up by the
+free tiles on its lines (`_steps_from`) instead of walking them, draws with `rng.random`, and judges both
+players' reach in one int (`_judge`); `apply` runs the full `_settle` only when a move may have changed
+something: a token stuck, a group split (`ONE_ARC`, then a short flood fill) or the mover's group now an
+island (`_still_settled`).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from bot.ai.model import PublicModel
 from bot.games.fish import (
@@ -30,6 +36,7 @@ from bot.games.fish import (
     TOKENS_PER_PLAYER,
     FishState,
     _axial,
+    _tile_at,
     solve_island,
 )
 
@@ -39,8 +46,36 @@ BIT = tuple(1 << (_axial(t)[1] * WIDTH + _axial(t)[0] + 3) for t in range(TILES)
 TILE_OF_BIT = {b.bit_length() - 1: t for t, b in enumerate(BIT)}
 RAY_STEPS = tuple(tuple(tuple((n, BIT[n]) for n in ray) for ray in RAYS[t] if ray) for t in range(TILES))
 """RAY_STEPS[t]: for each direction with a tile, the (tile, bit) pairs along it, nearest first."""
-FIRST_STEPS = tuple(tuple(ray[0][1] for ray in RAY_STEPS[t]) for t in range(TILES))
+NEAR = tuple(sum(BIT[n] for n in NEIGHBOURS[t]) for t in range(TILES))
+"""NEAR[t]: the tiles next to t, as a mask (a token is stuck when none of them is free)."""
+LINES = tuple(sum(b for ray in RAY_STEPS[t] for _, b in ray) for t in range(TILES))
+"""LINES[t]: every tile on t's six straight lines, as a mask: all that decides the moves from t."""
 PLACING_PLIES = 2 * TOKENS_PER_PLAYER
+LANE = 128
+LOW_LANE = (1 << LANE) - 1
+"""`_judge` packs both players' masks in one int, seat 1's shifted up by LANE bits."""
+_RING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+"""The six directions in turn around a hex (E, NE, NW, W, SW, SE): neighbours next in this order touch."""
+
+
+def _one_arc_table(tile: int) -> frozenset[int]:
+    """Every set of tile's neighbours (as a mask) that runs round it in one unbroken arc, or is empty:
+    removing the tile then splits nothing, as any path through it can go round the arc instead."""
+    q, r = _axial(tile)
+    ring_bits = [BIT[n] if (n := _tile_at(q + dq, r + dr)) is not None else 0 for dq, dr in _RING]
+    near = [b for b in ring_bits if b]
+    found = set()
+    for subset in range(1 << len(near)):
+        mask = sum(b for i, b in enumerate(near) if subset >> i & 1)
+        on = [bool(mask & b) for b in ring_bits]
+        starts = sum(1 for i in range(len(on)) if on[i] and not on[i - 1])
+        if starts <= 1:
+            found.add(mask)
+    return frozenset(found)
+
+
+ONE_ARC = tuple(_one_arc_table(t) for t in range(TILES))
+"""ONE_ARC[t]: the sets of t's neighbours still on the board for which taking t away splits no group."""
 
 
 def _grow(mask: int) -> int:
@@ -72,6 +107,78 @@ def _reach(frontier: int, empty: int) -> int:
     return acc
 
 
+def _runs(src: int, ray: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, tuple[tuple[int, int], ...]]]:
+    """One line from src: its mask, and for every set of its tiles that may be free, the moves along it."""
+    mask = sum(b for _, b in ray)
+    table = {}
+    for subset in range(1 << len(ray)):
+        free = sum(b for i, (_, b) in enumerate(ray) if subset >> i & 1)
+        steps = []
+        for dst, b in ray:
+            if not free & b:
+                break
+            steps.append((src, dst))
+        table[free] = tuple(steps)
+    return mask, table
+
+
+RUNS = tuple(tuple(_runs(t, ray) for ray in RAY_STEPS[t]) for t in range(TILES))
+"""RUNS[t]: per line from t (in RAY_STEPS order), its mask and the moves along it for each free subset."""
+_STEPS_FROM: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(TILES))
+"""_STEPS_FROM[src][free & LINES[src]]: the playout's (src, dst) moves from src, remembered."""
+
+
+def _steps_from(src: int, free: int) -> tuple[tuple[int, int], ...]:
+    """Every move of a token on `src` with these tiles free, in RAY_STEPS order (nearest first per line):
+    the list a playout used to build each ply, looked up instead."""
+    memo = _STEPS_FROM[src]
+    key = free & LINES[src]
+    found = memo.get(key)
+    if found is None:
+        found = ()
+        for mask, table in RUNS[src]:
+            found += table[key & mask]
+        if len(memo) > 20_000:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
+class Board(NamedTuple):
+    """What a playout needs to know of the board the root saw, worked out once per board."""
+
+    worth: tuple[int, int, int]
+    """The 1-, 2- and 3-fish tiles, as masks."""
+    ones: tuple[int, ...]
+    """The 1-fish tiles (where tokens are placed), in order."""
+    around: tuple[int, ...]
+    """around[t]: the fish on the tiles next to t."""
+
+
+_BOARDS: dict[tuple[int, ...], Board] = {}
+
+
+def board_of(values: tuple[int, ...]) -> Board:
+    """The `Board` of these tile values (remembered: the search asks once per position it starts from)."""
+    board = _BOARDS.get(values)
+    if board is None:
+        if len(_BOARDS) > 64:
+            _BOARDS.clear()
+        by = [0, 0, 0, 0]
+        for t in range(TILES):
+            by[values[t]] |= BIT[t]
+        ones = tuple(t for t in range(TILES) if values[t] == 1)
+        around = tuple(sum(values[n] for n in NEIGHBOURS[t]) for t in range(TILES))
+        board = _BOARDS[values] = Board((by[1], by[2], by[3]), ones, around)
+    return board
+
+
+def _worth(mask: int, masks: tuple[int, int, int]) -> int:
+    """Fish on the tiles of `mask`, by a `Board.worth`."""
+    ones, twos, threes = masks
+    return (mask & ones).bit_count() + 2 * (mask & twos).bit_count() + 3 * (mask & threes).bit_count()
+
+
 _ISLANDS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, tuple[int, ...]]] = {}
 """Solved islands, shared by every search: (tiles mask, their values, tokens) -> (total, tiles collected)."""
 
@@ -99,7 +206,7 @@ class FishPos:
     """One position as the search sees it. `values` is the board as the root saw it: a tile counts only
     while its bit is in `alive`."""
 
-    __slots__ = ("_moves", "alive", "first", "placed", "scores", "tokens", "turn", "values")
+    __slots__ = ("_moves", "_occ", "alive", "board", "first", "placed", "scores", "tokens", "turn", "values")
 
     def __init__(
         self,
@@ -110,6 +217,7 @@ class FishPos:
         placed: tuple[int, int],
         first: int,
         turn: int | None,
+        board: Board,
     ) -> None:
         self.values = values
         self.alive = alive
@@ -118,7 +226,9 @@ class FishPos:
         self.placed = placed
         self.first = first
         self.turn = turn
+        self.board = board
         self._moves: list[int] | None = None
+        self._occ = -1
 
     @classmethod
     def from_state(cls, state: FishState) -> FishPos:
@@ -127,23 +237,29 @@ class FishPos:
             if state.values[t]:
                 alive |= BIT[t]
         tokens = (tuple(sorted(state.tokens[0])), tuple(sorted(state.tokens[1])))
-        return cls(state.values, alive, tokens, state.scores, state.placed, state.first, state.turn)
+        return cls(
+            state.values, alive, tokens, state.scores, state.placed, state.first, state.turn, board_of(state.values)
+        )
 
     @property
     def placing(self) -> bool:
         return self.placed[0] + self.placed[1] < PLACING_PLIES
 
     def occupied(self) -> int:
-        occ = 0
-        for side in self.tokens:
-            for t in side:
-                occ |= BIT[t]
-        return occ
+        """The tiles under the tokens (worked out once; `apply` often knows it already)."""
+        if self._occ < 0:
+            occ = 0
+            for side in self.tokens:
+                for t in side:
+                    occ |= BIT[t]
+            self._occ = occ
+        return self._occ
 
 
 def _settle(values: tuple[int, ...], alive: int, tokens: list[list[int]], scores: list[int]) -> int:
     """The engine's `_settle` on bitmasks: remove stuck tokens, award one-player islands (mutates
-    `tokens` and `scores`, returns the tiles left)."""
+    `tokens` and `scores`, returns the tiles left). A group's flood fill stops as soon as it holds an
+    opponent's token or more than ISLAND_LIMIT tiles: early in a game every group is one of those."""
     while True:
         occ = 0
         for side in tokens:
@@ -153,10 +269,7 @@ def _settle(values: tuple[int, ...], alive: int, tokens: list[list[int]], scores
         changed = False
         for seat in (0, 1):
             for t in list(tokens[seat]):
-                for b in FIRST_STEPS[t]:
-                    if free & b:
-                        break
-                else:
+                if not free & NEAR[t]:
                     tokens[seat].remove(t)
                     scores[seat] += values[t]
                     alive &= ~BIT[t]
@@ -165,16 +278,18 @@ def _settle(values: tuple[int, ...], alive: int, tokens: list[list[int]], scores
             continue
         seen = 0
         for seat in (0, 1):
+            theirs = 0
+            for u in tokens[1 - seat]:
+                theirs |= BIT[u]
             for t in tokens[seat]:
                 if seen & BIT[t]:
                     continue
-                comp = BIT[t]
-                while (grown := _grow(comp) & alive) != comp:
-                    comp = grown
+                comp = front = BIT[t]
+                while front and not comp & theirs and comp.bit_count() <= ISLAND_LIMIT:
+                    front = _grow(front) & alive & ~comp
+                    comp |= front
                 seen |= comp
-                if comp.bit_count() > ISLAND_LIMIT:
-                    continue
-                if any(comp & BIT[u] for u in tokens[1 - seat]):
+                if comp & theirs or comp.bit_count() > ISLAND_LIMIT:
                     continue
                 mine = tuple(sorted(u for u in tokens[seat] if comp & BIT[u]))
                 total, collected = _solve(comp, values, mine)
@@ -186,6 +301,40 @@ def _settle(values: tuple[int, ...], alive: int, tokens: list[list[int]], scores
                     alive &= ~BIT[u]
         if not changed:
             return alive
+
+
+def _still_settled(alive: int, occ: int, tokens: list[list[int]], seat: int, src: int, dst: int) -> bool:
+    """Whether `_settle` would change nothing after `seat` moved src -> dst (src already gone from
+    `alive`) in a settled position. True when no token is stuck, src's remaining neighbours are still
+    joined (round it in one arc, or further out), so its removal split no group, and the mover's group,
+    one tile smaller, is still no island (it holds an opponent's token or too many tiles): every other
+    group is as it was. Only dst was freed of nothing but taken: a token can newly be stuck only there
+    or next to it. `occ`: the tiles under the tokens after the move."""
+    free = alive & ~occ
+    if not free & NEAR[dst]:
+        return False
+    nearby = occ & NEAR[dst]
+    while nearby:
+        low = nearby & -nearby
+        if not free & NEAR[TILE_OF_BIT[low.bit_length() - 1]]:
+            return False
+        nearby ^= low
+    around = alive & NEAR[src]
+    if around not in ONE_ARC[src]:  # they may still meet further out
+        comp = front = around & -around
+        while front and around & ~comp:
+            front = _grow(front) & alive & ~comp
+            comp |= front
+        if around & ~comp:
+            return False
+    theirs = 0
+    for u in tokens[1 - seat]:
+        theirs |= BIT[u]
+    comp = front = BIT[dst]
+    while front and not comp & theirs and comp.bit_count() <= ISLAND_LIMIT:
+        front = _grow(front) & alive & ~comp
+        comp |= front
+    return bool(comp & theirs) or comp.bit_count() > ISLAND_LIMIT
 
 
 class FishModel(PublicModel):
@@ -229,13 +378,7 @@ class FishModel(PublicModel):
                 found = [t for t in range(TILES) if values[t] == 1 and not occ & BIT[t] and position.alive & BIT[t]]
             else:
                 free = position.alive & ~occ
-                for src in position.tokens[seat]:
-                    base = (src + 1) * 64
-                    for ray in RAY_STEPS[src]:
-                        for dst, b in ray:
-                            if not free & b:
-                                break
-                            found.append(base + dst)
+                found = [(src + 1) * 64 + dst for src in position.tokens[seat] for _, dst in _steps_from(src, free)]
         position._moves = found
         return found
 
@@ -246,6 +389,7 @@ class FishModel(PublicModel):
         scores = list(position.scores)
         alive = position.alive
         values = position.values
+        occ = -1
         if move < 64:
             tokens[seat].append(move)
             placed = (position.placed[0] + (seat == 0), position.placed[1] + (seat == 1))
@@ -262,9 +406,12 @@ class FishModel(PublicModel):
             side[side.index(src)] = dst
             scores[seat] += values[src]
             alive &= ~BIT[src]
-            alive = _settle(values, alive, tokens, scores)
+            occ = position.occupied() & ~BIT[src] | BIT[dst]
+            if not _still_settled(alive, occ, tokens, seat, src, dst):
+                alive = _settle(values, alive, tokens, scores)
+                occ = -1
             turn = 1 - seat if tokens[1 - seat] else (seat if tokens[seat] else None)
-        return FishPos(
+        after = FishPos(
             values,
             alive,
             (tuple(sorted(tokens[0])), tuple(sorted(tokens[1]))),
@@ -272,7 +419,10 @@ class FishModel(PublicModel):
             placed,
             position.first,
             turn,
+            position.board,
         )
+        after._occ = occ
+        return after
 
     def notation(self, position: FishPos, move: int) -> str:
         if move < 64:
@@ -290,110 +440,103 @@ class FishModel(PublicModel):
         alive = position.alive
         occ = position.occupied()
         seat = position.turn
+        random_ = rng.random  # int(random_() * n) draws as evenly as randrange(n), in a fifth of the time
         if position.placing:
             placed = list(position.placed)
-            spots = [t for t in range(TILES) if values[t] == 1 and not occ & BIT[t]]
+            board = position.board
+            spots = [t for t in board.ones if not occ & BIT[t]]
+            around, worth = board.around, board.worth
             while placed[0] + placed[1] < PLACING_PLIES:
                 best = -1
                 pick = 0
-                for _ in range(3):  # best of three random spots by the fish around them
-                    k = rng.randrange(len(spots))
+                for _ in range(3):  # best of three random spots by the fish around them (free tiles only)
+                    k = int(random_() * len(spots))
                     t = spots[k]
-                    around = sum(values[n] for n in NEIGHBOURS[t] if not occ & BIT[n])
-                    if around > best:
-                        best, pick = around, k
+                    fish = around[t]
+                    if taken := NEAR[t] & occ:
+                        fish -= _worth(taken, worth)
+                    if fish > best:
+                        best, pick = fish, k
                 t = spots.pop(pick)
                 tokens[seat].append(t)
                 occ |= BIT[t]
                 placed[seat] += 1
                 seat = 1 - seat
             seat = position.first
-        epsilon = self.epsilon
+        epsilon, depth = self.epsilon, self.depth
+        memo, lines, bits = _STEPS_FROM, LINES, BIT
         plies = 0
-        while plies < self.depth:
+        while plies < depth:
             free = alive & ~occ
             options: list[tuple[int, int]] = []
             side = tokens[seat]
-            for src in list(side):
-                before = len(options)
-                for ray in RAY_STEPS[src]:
-                    for dst, b in ray:
-                        if not free & b:
-                            break
-                        options.append((src, dst))
-                if len(options) == before:  # stuck: removed, its tile scored
+            stuck: list[int] = []
+            for src in side:
+                found = memo[src].get(free & lines[src])
+                if found is None:
+                    found = _steps_from(src, free)
+                if found:
+                    options += found
+                else:
+                    stuck.append(src)
+            if stuck:  # removed, their tiles scored
+                for src in stuck:
                     side.remove(src)
                     scores[seat] += values[src]
-                    alive &= ~BIT[src]
-                    occ &= ~BIT[src]
+                    alive &= ~bits[src]
+                    occ &= ~bits[src]
             if not options:
                 if not tokens[1 - seat]:
                     return _result(scores)
                 seat = 1 - seat
                 continue
-            if rng.random() < epsilon:
-                src, dst = options[rng.randrange(len(options))]
-            else:
-                src, dst = options[rng.randrange(len(options))]
+            count = len(options)
+            src, dst = options[int(random_() * count)]
+            if random_() >= epsilon:  # the best of three by the fish taken now and next
                 gain = values[src] + values[dst]
-                for _ in range(2):
-                    a, b = options[rng.randrange(len(options))]
-                    if values[a] + values[b] > gain:
-                        src, dst, gain = a, b, values[a] + values[b]
+                a, b = options[int(random_() * count)]
+                if values[a] + values[b] > gain:
+                    src, dst, gain = a, b, values[a] + values[b]
+                a, b = options[int(random_() * count)]
+                if values[a] + values[b] > gain:
+                    src, dst = a, b
             side[side.index(src)] = dst
             scores[seat] += values[src]
-            alive &= ~BIT[src]
-            occ = occ & ~BIT[src] | BIT[dst]
+            alive &= ~bits[src]
+            occ = occ & ~bits[src] | bits[dst]
             plies += 1
             if tokens[1 - seat]:
                 seat = 1 - seat
-        return self._judge(values, alive, occ, tokens, scores)
+        return self._judge(position.board.worth, alive, occ, tokens, scores)
 
     def _judge(
-        self, values: tuple[int, ...], alive: int, occ: int, tokens: list[list[int]], scores: list[int]
+        self, worth: tuple[int, int, int], alive: int, occ: int, tokens: list[list[int]], scores: list[int]
     ) -> tuple[float, float]:
         """Scores so far, plus the tiles under each player's tokens, plus the tiles each reaches in fewer
-        moves than the other (ties split), squashed into a win chance per seat."""
+        moves than the other (ties split), squashed into a win chance per seat.
+
+        Both players' searches run at once, seat 1's copy of the board 128 bits above seat 0's (a step
+        moves at most 12 bits, into the empty gap between them). A tile one player reached in an earlier
+        round leads the other nowhere it has not been first, so each round goes on only from the tiles
+        nobody had reached before: the same count, with fronts that die out sooner."""
         empty = alive & ~occ
-        mine = [0, 0]
-        lead = float(scores[0] - scores[1])
-        for seat in (0, 1):
-            for t in tokens[seat]:
-                mine[seat] |= BIT[t]
-                lead += values[t] if seat == 0 else -values[t]
-        seen0, seen1 = mine
-        f0, f1 = seen0, seen1
-        own0 = own1 = tied = 0
-        while f0 or f1:
-            n0 = _reach(f0, empty) & ~seen0 if f0 else 0
-            n1 = _reach(f1, empty) & ~seen1 if f1 else 0
-            a0 = n0 & ~seen1
-            a1 = n1 & ~seen0
-            own0 |= a0 & ~a1
-            own1 |= a1 & ~a0
-            tied |= a0 & a1
-            seen0 |= n0
-            seen1 |= n1
-            f0, f1 = n0, n1
-        lead += _worth(own0, values) - _worth(own1, values)
+        mine = 0
+        for t in tokens[0]:
+            mine |= BIT[t]
+        for t in tokens[1]:
+            mine |= BIT[t] << LANE
+        both = empty | empty << LANE
+        seen = front = mine
+        own = 0
+        while front:
+            new = _reach(front, both) & ~seen
+            front = new & ~(seen >> LANE | (seen & LOW_LANE) << LANE)  # not reached by the other before
+            own |= front & ~(front >> LANE | (front & LOW_LANE) << LANE)  # nor by the other now
+            seen |= new
+        held = mine | own  # the tiles under the tokens and those reached first: disjoint
+        lead = float(scores[0] - scores[1]) + _worth(held & LOW_LANE, worth) - _worth(held >> LANE, worth)
         v = 1.0 / (1.0 + math.exp(-lead / self.spread))
         return (v, 1.0 - v)
-
-
-_WORTH_MASKS: dict[tuple[int, ...], tuple[int, int, int]] = {}
-
-
-def _worth(mask: int, values: tuple[int, ...]) -> int:
-    """Fish on the tiles of `mask` (values as the root saw them)."""
-    masks = _WORTH_MASKS.get(values)
-    if masks is None:
-        if len(_WORTH_MASKS) > 64:
-            _WORTH_MASKS.clear()
-        by = [0, 0, 0, 0]
-        for t in range(TILES):
-            by[values[t]] |= BIT[t]
-        masks = _WORTH_MASKS[values] = (by[1], by[2], by[3])
-    return (mask & masks[0]).bit_count() + 2 * (mask & masks[1]).bit_count() + 3 * (mask & masks[2]).bit_count()
 
 
 def _result(scores: Sequence[int]) -> tuple[float, float]:

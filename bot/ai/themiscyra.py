@@ -270,13 +270,15 @@ def random_turns(pos: Position, rng: random.Random, count: int, tries: int = 30)
     if not groups:
         return out
     squares = _squares(sum(groups))
+    random_ = rng.random  # int(random_() * n) draws as evenly as rng.choice, in a fraction of the time
     misses = 0
     while len(out) < count:
         if misses >= tries:
             options = all_turns(pos)
             return out + [rng.choice(options) for _ in range(count - len(out))] if options else out
-        a = rng.choice(squares)
-        ray = rng.choice(RAYS[a])
+        a = squares[int(random_() * len(squares))]
+        rays = RAYS[a]
+        ray = rays[int(random_() * len(rays))]
         length = 0
         for s in ray:
             if not empty >> s & 1:
@@ -285,15 +287,15 @@ def random_turns(pos: Position, rng: random.Random, count: int, tries: int = 30)
         if not length:
             misses += 1
             continue
-        b = ray[rng.randrange(length)]
+        b = ray[int(random_() * length)]
         if setup:
             a, b = _order(a, b)
-            out.append((a, b, None, a if rng.random() < 0.5 else b))
+            out.append((a, b, None, a if random_() < 0.5 else b))
             continue
         comp = next(g for g in groups if g >> a & 1)
         options = _turns_in(comp, a, b, mine)
         if options:
-            out.append(rng.choice(options))
+            out.append(options[int(random_() * len(options))])
             misses = 0
         else:
             misses += 1

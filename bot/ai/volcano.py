@@ -62,13 +62,18 @@ def _build_steps() -> tuple[tuple[tuple[int, int, int, tuple[int, ...]], ...], .
 _STEPS = _build_steps()
 _ERUPTING = tuple(
     tuple(
-        ((s * 8 + d) * 4, _BIT[dst], _BIT[beyond], tuple(_BIT[x] for x in landing[1:]))
+        ((s * 8 + d) * 4, _BIT[dst], _BIT[dst] | _BIT[beyond], tuple(_BIT[x] for x in landing[1:]))
         for d, dst, beyond, landing in _STEPS[s]
         if beyond >= 0
     )
     for s in range(SQUARES)
 )
-"""Per square, the steps that can erupt: (effect key base, destination bit, bit beyond, later landing bits)."""
+"""Per square, the steps that can erupt: (effect key base, destination bit, destination and beyond bits,
+later landing bits)."""
+_MOVES = tuple(
+    tuple((dst, _BIT[dst], _BIT[beyond] if beyond >= 0 else 0) for _d, dst, beyond, _r in row) for row in _STEPS
+)
+"""Per square, each on-board step as (destination, its bit, the bit beyond it or 0 at the edge)."""
 _LANDING = tuple(RAYS[s][d][1:] for s in range(SQUARES) for d in range(8))
 """_LANDING[square * 8 + direction]: where an eruption from the square lands, nearest first."""
 _DIRECTION = {(s, dst): d for s in range(SQUARES) for d, dst, _b, _r in _STEPS[s]}
@@ -215,24 +220,49 @@ def turns_of(position: Position, limit: int) -> dict[int, Turn]:
     board, filled = position.board, position.filled
     effects: dict[int, Turn] = {}
     visited = set(position.seen)
-    queue: list[tuple[int, Turn]] = [(position.caps, ())]
+    queue = [position.caps]
+    # came[i]: the arrangement queue[i] was reached from and the step taken; a path is built only for an
+    # arrangement an eruption is first found from
+    came: list[tuple[int, Step]] = [(-1, (0, 0))]
     head = 0
     found: dict[int, int] = {}
     while head < len(queue):
         if head >= limit and effects:
             break
-        caps, path = queue[head]
-        head += 1
+        caps = queue[head]
         found.clear()
         _scan(board, caps, filled, found)
+        path: Turn | None = None
         for key, after in found.items():
             if key not in effects:
+                if path is None:
+                    path = _path(came, head)
                 effects[key] = (*path, (key >> 5, (after & ~caps).bit_length() - 1))
-        for src, dst, after in _quiet(caps, filled):
-            if after not in visited:
-                visited.add(after)
-                queue.append((after, (*path, (src, dst))))
+        m = caps
+        while m:  # the quiet steps from here (`_quiet`, inlined: this loop is the search's hottest)
+            low = m & -m
+            src = low.bit_length() - 1
+            m ^= low
+            here = filled & low
+            for dst, dst_bit, beyond_bit in _MOVES[src]:
+                if caps & dst_bit or (here and beyond_bit and not caps & beyond_bit):
+                    continue
+                after = caps ^ low ^ dst_bit
+                if after not in visited:
+                    visited.add(after)
+                    queue.append(after)
+                    came.append((head, (src, dst)))
+        head += 1
     return effects
+
+
+def _path(came: list[tuple[int, Step]], index: int) -> Turn:
+    """The quiet steps from the start of the turn to arrangement `index` of `turns_of`'s queue."""
+    steps = []
+    while index > 0:
+        index, step = came[index]
+        steps.append(step)
+    return tuple(reversed(steps))
 
 
 def _quiet_steps(position: Position) -> list[Step]:
@@ -512,10 +542,10 @@ def _quiet(caps: int, filled: int) -> Iterator[tuple[int, int, int]]:
         src = low.bit_length() - 1
         m ^= low
         here = filled & low
-        for _d, dst, beyond, _landing in _STEPS[src]:
-            if caps & _BIT[dst] or (here and beyond >= 0 and not caps & _BIT[beyond]):
+        for dst, dst_bit, beyond_bit in _MOVES[src]:
+            if caps & dst_bit or (here and beyond_bit and not caps & beyond_bit):
                 continue
-            yield src, dst, caps ^ low ^ _BIT[dst]
+            yield src, dst, caps ^ low ^ dst_bit
 
 
 def _near(caps: int, filled: int, seen: frozenset[int]) -> list[int]:
@@ -532,8 +562,8 @@ def _scan(board: tuple[tuple[int, ...], ...], caps: int, filled: int, effects: d
         src = low.bit_length() - 1
         m ^= low
         n = len(board[src])
-        for base, dst_bit, beyond_bit, further in _ERUPTING[src]:
-            if caps & (dst_bit | beyond_bit):
+        for base, dst_bit, both_bits, further in _ERUPTING[src]:
+            if caps & both_bits:
                 continue
             k = 1
             for bit in further:

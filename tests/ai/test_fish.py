@@ -4,13 +4,15 @@ answers (legal, repeatable, blind to the hidden seed) and the greedy opponent.""
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import pytest
 
 from bot.ai import Level, think
+from bot.ai import fish as fish_ai
 from bot.ai.fish import BIT, MODEL, FishPos, greedy
-from bot.games.fish import FISH, TILES, FishState
+from bot.games.fish import FISH, NEIGHBOURS, RAYS, TILES, FishState
 from tests.games.fish_positions import BACKGROUND, position
 
 QUICK = Level("test", 150, None)
@@ -125,3 +127,104 @@ def test_greedy_places_next_to_the_most_fish():
     # D2..D6 touch four 1-tiles and two 2-tiles of row E (8 fish); every other 1-tile touches fewer.
     for seed in range(5):
         assert greedy(FISH.view(state, 0), 0, random.Random(seed)) in {"D2", "D3", "D4", "D5", "D6"}
+
+
+# --- the fast paths against plain versions of the same thing ------------------------------------------------
+
+MIDGAME = [s for s in random_positions(12, every=2) if not s.placing]
+"""Positions of the move phase (settled: the engine settles after every move)."""
+
+
+def slow_components(alive: int) -> list[int]:
+    """The connected groups of `alive`, one tile at a time."""
+    groups, left = [], alive
+    while left:
+        group, todo = 0, [left & -left]
+        while todo:
+            bit = todo.pop()
+            if group & bit:
+                continue
+            group |= bit
+            tile = fish_ai.TILE_OF_BIT[bit.bit_length() - 1]
+            todo += [BIT[n] for n in NEIGHBOURS[tile] if alive & BIT[n]]
+        groups.append(group)
+        left &= ~group
+    return groups
+
+
+def slow_judge(values, alive, occ, tokens, scores, spread=MODEL.spread):
+    """The Voronoi judge as first written: both searches apart, every tile reached expanded again."""
+    empty = alive & ~occ
+    seen = [sum(BIT[t] for t in side) for side in tokens]
+    lead = scores[0] - scores[1] + sum(values[t] for t in tokens[0]) - sum(values[t] for t in tokens[1])
+    fronts, own = list(seen), [0, 0]
+    while fronts[0] or fronts[1]:
+        new = [fish_ai._reach(f, empty) & ~s if f else 0 for f, s in zip(fronts, seen, strict=True)]
+        first = [new[0] & ~seen[1], new[1] & ~seen[0]]
+        own = [own[0] | first[0] & ~first[1], own[1] | first[1] & ~first[0]]
+        seen = [seen[0] | new[0], seen[1] | new[1]]
+        fronts = new
+    lead += sum(values[t] for t in range(TILES) if own[0] & BIT[t]) - sum(
+        values[t] for t in range(TILES) if own[1] & BIT[t]
+    )
+    v = 1.0 / (1.0 + math.exp(-lead / spread))
+    return (v, 1.0 - v)
+
+
+def test_the_judge_counts_the_same_tiles_as_the_plain_voronoi_search():
+    rng = random.Random(4)
+    for state in MIDGAME:
+        pos = FishPos.from_state(state)
+        alive = pos.alive
+        tokens = [list(pos.tokens[0]), list(pos.tokens[1])]
+        for _ in range(3):  # and with some tiles taken away, as a playout leaves them
+            args = (alive, pos.occupied(), tokens, list(pos.scores))
+            assert MODEL._judge(pos.board.worth, *args) == pytest.approx(slow_judge(state.values, *args), abs=1e-12)
+            alive &= ~BIT[rng.choice([t for t in range(TILES) if alive & BIT[t]])] | pos.occupied()
+
+
+def test_looked_up_moves_are_every_straight_move_in_order():
+    rng = random.Random(5)
+    for _ in range(3000):
+        src = rng.randrange(TILES)
+        free = sum(BIT[t] for t in range(TILES) if rng.random() < 0.7)
+        listed = []
+        for ray in RAYS[src]:
+            for dst in ray:
+                if not free & BIT[dst]:
+                    break
+                listed.append((src, dst))
+        assert fish_ai._steps_from(src, free) == tuple(listed)
+
+
+def test_one_arc_of_neighbours_means_removing_a_tile_splits_nothing():
+    rng = random.Random(6)
+    for _ in range(1500):
+        alive = sum(BIT[t] for t in range(TILES) if rng.random() < 0.6)
+        tile = rng.randrange(TILES)
+        if alive & fish_ai.NEAR[tile] in fish_ai.ONE_ARC[tile]:
+            with_it, without = alive | BIT[tile], alive & ~BIT[tile]
+            assert len(slow_components(without)) <= len(slow_components(with_it))
+
+
+def test_the_quick_settled_check_is_right_whenever_it_says_nothing_changes():
+    """After every move of many settled positions: when `_still_settled` says so, the full `_settle` changes
+    nothing; and the check does say so for most moves (else it would save nothing)."""
+    quick = 0
+    moves = 0
+    for state in MIDGAME:
+        pos = FishPos.from_state(state)
+        seat = pos.turn
+        for move in MODEL.moves(pos):
+            src, dst = move // 64 - 1, move % 64
+            tokens = [list(pos.tokens[0]), list(pos.tokens[1])]
+            tokens[seat][tokens[seat].index(src)] = dst
+            alive = pos.alive & ~BIT[src]
+            occ = pos.occupied() & ~BIT[src] | BIT[dst]
+            moves += 1
+            if fish_ai._still_settled(alive, occ, tokens, seat, src, dst):
+                quick += 1
+                settled_tokens = [side[:] for side in tokens]
+                assert fish_ai._settle(state.values, alive, settled_tokens, [0, 0]) == alive
+                assert settled_tokens == tokens
+    assert quick > moves / 2

@@ -122,3 +122,36 @@ def test_a_thinking_clock_is_respected_in_every_game(game_key: str) -> None:
     )
     assert choice.iterations <= 3
     game.play(state, choice.move)
+
+
+class Generic(PublicModel):
+    """The toy game declared as a game of chance, so the search takes its general path (nothing is
+    actually sampled: `determinize` hands the view back)."""
+
+    def __init__(self) -> None:
+        super().__init__(TOY)
+        self.game = _Chancy()  # type: ignore[assignment]
+
+    def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
+        return view
+
+
+class _Chancy:
+    """TOY's rules, declared as a game of chance."""
+
+    chance = True
+    hidden_information = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(TOY, name)
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_a_fixed_game_searches_exactly_as_the_general_path_would(seats: int) -> None:
+    """Kept positions, availability from `born` and the bound that skips most UCB1 scores change nothing:
+    the same visits, values and move as the general path, from the same random numbers."""
+    for seed in range(6):
+        start = toy(seed % 3, seats=seats)
+        fixed = search(TOY_MODEL, start, 0, iterations=500, rng=random.Random(seed))
+        general = search(Generic(), start, 0, iterations=500, rng=random.Random(seed))
+        assert (fixed.move, fixed.visits, fixed.values) == (general.move, general.visits, general.values)
