@@ -20,13 +20,16 @@ import itertools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import move_log
 from bot.errors import ServiceError
 from bot.games import GAMES, Game, Outcome, Termination
 from bot.models import ABORTED, RUNNING, Match, MoveRecord
 from bot.wording import listing, plural
+
+if TYPE_CHECKING:
+    from bot.records import GameRecord
 
 MAX_POINTS = 100
 """Positions evaluated at most: a longer game is sampled evenly, its first and last positions kept."""
@@ -190,6 +193,16 @@ def jobs(game_key: str, states: Sequence[Any], indices: Sequence[int], iteration
         view = game.view(state, None)
         found.append(Job(game_key, view, seat, iterations, seed_of(game, view)))
     return found
+
+
+def prepare(record: GameRecord, iterations: int) -> tuple[list[Any], list[int], list[Job | None]]:
+    """The worker's first part: every position of the game (its log replayed), those to evaluate, and their
+    jobs. Replaying is engine work (Themiscyra's checks are costly), so it stays out of the bot's process."""
+    from bot import records
+
+    states = records.replay_states(record)
+    indices = sample(len(states))
+    return states, indices, jobs(record.game, states, indices, iterations)
 
 
 def evaluate(job: Job) -> Evaluation:

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bot import analysis
 from bot.ai import LEVELS, Choice, Level, think
@@ -33,6 +34,8 @@ from bot.models import Match
 from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, ServiceError, StaleBoard, TimeUp
 
 log = logging.getLogger(__name__)
+
+Done = TypeVar("Done")
 
 WAKE_ON = ("started", "moved", "undone", "resumed", "time_added")
 """Notices after which a computer may have a move to make."""
@@ -233,9 +236,7 @@ class Analyst:
         from bot import records
 
         lines = await self.service.store.log(match.id)
-        states = await asyncio.to_thread(records.replay_states, records.record_of(match, lines))
-        indices = analysis.sample(len(states))
-        jobs = await asyncio.to_thread(analysis.jobs, match.game, states, indices, iterations)
+        states, indices, jobs = await self._in_pool(analysis.prepare, records.record_of(match, lines), iterations)
         evaluations = await self._evaluate(jobs)
         built = analysis.build(
             match.game,
@@ -252,17 +253,15 @@ class Analyst:
 
         return await self._in_pool(report, built)  # drawn in the worker too: the event loop's process only waits
 
-    async def _in_pool(
-        self, work: Callable[[analysis.Analysis], analysis.Report], built: analysis.Analysis
-    ) -> analysis.Report:
-        """`work(built)` in the analysis worker (a fresh pool once if the worker died)."""
+    async def _in_pool(self, work: Callable[..., Done], *args: Any) -> Done:
+        """`work(*args)` in the analysis worker (a fresh pool once if the worker died)."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.executor, work, built)
+            return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
         except BrokenProcessPool:
             if not self._own_executor:
                 raise
             self._executor = None
-            return await asyncio.get_running_loop().run_in_executor(self.executor, work, built)
+            return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
 
     async def _evaluate(self, jobs: list[analysis.Job | None]) -> list[analysis.Evaluation | None]:
         """Every job in the pool, one search each (so closing the pool drops the rest at once)."""
