@@ -230,6 +230,10 @@ def _shown(value: Any) -> str:
 
 
 def _short(text: str, limit: int = 60) -> str:
+    """`text` for a one-line refusal: line breaks and other unprintable characters written as escapes, cut
+    to `limit`."""
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

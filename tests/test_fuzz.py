@@ -460,6 +460,7 @@ def test_terminal_hostile_lines_are_answered_and_refusals_change_nothing(tmp_pat
         @example(line="replay " + "../" * 30 + "escaped.json")
         @example(line="mod addtime carol -1000")
         @example(line="stats " + "w" * 100_000)
+        @example(line="replay '\u200b\n'")  # a path with a line break: its refusal stays on one line
         def fuzz(line: str) -> None:
             start = len(bench.out)
             runner.run(bench.check(line))
