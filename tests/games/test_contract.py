@@ -6,6 +6,7 @@ to say where a view may differ from its state, the state's fields: every engine'
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import fields, is_dataclass, replace
 
@@ -21,6 +22,8 @@ each_game = pytest.mark.parametrize("game", ALL, ids=[g.key for g in ALL])
 MAX_PLIES = 5000
 LONG_GAMES = {"geyser": 100_000}
 """Uniformly random Geyser players wander for tens of thousands of plies before one reaches the Mother."""
+ACCEPTED = 60
+"""How many of a position's listed moves random play checks are accepted, at least (Themiscyra lists thousands)."""
 FUZZ = settings(max_examples=200, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -36,8 +39,25 @@ def random_moves(game: Game, state, rng: random.Random, plies: int):
     return state
 
 
+FUZZ_PLIES = 40
+"""The most random plies into a game the mid-game tests go."""
+
+
 def midgame(game: Game, seed: int = 1, plies: int = 12):
-    return random_moves(game, game.new(game.min_players, seed), random.Random(seed), plies)
+    """`random_moves(game, game.new(game.min_players, seed), random.Random(seed), plies)`, at once: each
+    seed's game is played once and kept (its first `plies` positions are those of any shorter playout)."""
+    assert plies <= FUZZ_PLIES
+    line = _random_line(game.key, seed)
+    return line[min(plies, len(line) - 1)]
+
+
+@functools.cache
+def _random_line(key: str, seed: int) -> tuple:
+    game, rng = GAMES[key], random.Random(seed)
+    line = [game.new(game.min_players, seed)]
+    while len(line) <= FUZZ_PLIES and game.to_move(line[-1]) is not None:
+        line.append(game.play(line[-1], rng.choice(game.legal_moves(line[-1]))))
+    return tuple(line)
 
 
 def test_registry_holds_the_fish_engine():
@@ -170,8 +190,9 @@ def test_random_play_reaches_an_outcome(game, seed):
             if game.to_move(state) is None:
                 break
             moves = game.legal_moves(state)
-            if seed == 0 and ply < MAX_PLIES:  # every listed move is accepted (200 spread over thousands)
-                for move in moves[:: max(1, len(moves) // 200)]:
+            if seed == 0 and ply < MAX_PLIES:  # listed moves are accepted: all, or ACCEPTED or so of thousands
+                step = max(1, len(moves) // ACCEPTED)  # spread over the list, from another start each ply
+                for move in moves[ply % step :: step]:
                     game.play(state, move)
             state = game.play(state, rng.choice(moves))
         else:
@@ -248,10 +269,9 @@ def test_any_text_on_a_fresh_game_is_a_move_or_an_illegal_move(game, text):
 
 @each_game
 @FUZZ
-@given(text=st.one_of(st.text(), MOVE_LIKE), seed=st.integers(0, 3), plies=st.integers(0, 40))
+@given(text=st.one_of(st.text(), MOVE_LIKE), seed=st.integers(0, 3), plies=st.integers(0, FUZZ_PLIES))
 def test_any_text_mid_game_is_a_move_or_an_illegal_move(game, text, seed, plies):
-    state = random_moves(game, game.new(game.min_players, seed), random.Random(seed), plies)
-    refuses_cleanly(game, state, text)
+    refuses_cleanly(game, midgame(game, seed, plies), text)
 
 
 # --- declared, not discovered: every game says what it has (bot/games/base.py, GameRules) ---

@@ -203,12 +203,40 @@ def test_resigned_seats_and_the_viewer_are_marked() -> None:
     assert render("volcano", state, viewer=0) != render("volcano", state, viewer=None)
 
 
+RENDERED = 40
+"""How many plies of a playout the render test draws (each takes a fiftieth of a second; a game has hundreds)."""
+
+
+def plies_to_render(states: list[VolcanoState], seed: int) -> list[int]:
+    """The first and last ply, the first that shows each thing the board draws (a turn in progress, a last
+    turn of several steps, a landing, a capture), the tallest stack and the most captures, then a seeded
+    sample of the other plies: `RENDERED` plies in all (every one of a shorter game)."""
+    last = len(states) - 1
+    shown = [
+        lambda s: s.steps,
+        lambda s: len(s.last_steps) > 1,
+        lambda s: s.landings,
+        lambda s: s.captured_last,
+    ]
+    picked = {0, last}
+    picked |= {next((i for i, s in enumerate(states) if shows(s)), last) for shows in shown}
+    picked.add(max(range(len(states)), key=lambda i: max(map(len, states[i].board))))
+    picked.add(max(range(len(states)), key=lambda i: sum(map(len, states[i].captures))))
+    others = sorted(set(range(len(states))) - picked)
+    picked |= set(random.Random(seed).sample(others, max(0, min(len(others), RENDERED - len(picked)))))
+    return sorted(picked)
+
+
 @pytest.mark.parametrize("seats", [2, 5])
 def test_every_ply_of_a_random_playout_renders(seats: int) -> None:
+    """A sample of a playout's plies (`plies_to_render`: its first and last, what each marker needs, and
+    seeded others) renders as a valid PNG."""
     states = playout(seats, 8)
     assert VOLCANO.outcome(states[-1]) is not None
-    for state in states:
-        open_png(render("volcano", state, caption=Caption(names=NAMES[:seats])))
+    plies = plies_to_render(states, seats)
+    assert len(plies) == min(RENDERED, len(states))
+    for ply in plies:
+        open_png(render("volcano", states[ply], caption=Caption(names=NAMES[:seats])))
 
 
 def test_captures_are_grouped_as_they_score() -> None:
