@@ -5,8 +5,10 @@ axial column q sits at bit r * 12 + q + 3), so the six straight lines are fixed 
 NE -11, NW -12, SE +12, SW +11). Tokens stay tile indices 0..59 as in the engine. Moves are ints:
 a placement is its tile, a move is `(src + 1) * 64 + dst`.
 
-`apply` follows the engine exactly (stuck tokens, islands of one player solved with the engine's own
-`solve_island`, cached), so scores, tokens, whose turn and the end of the game agree with `FISH.play`.
+`apply` follows the engine exactly (stuck tokens, islands of one player solved exactly: `island_value`,
+the engine's `solve_island` on bits, cached), so scores, tokens, whose turn and the end of the game agree
+with `FISH.play`; so does the board, but for a solved island's leftovers, which no token can ever reach
+and the model takes off with the rest of the island.
 Playouts approximate: they finish the placement with a cheap heuristic, play a few plies with an
 epsilon-greedy policy in which stuck tokens are removed but islands are not settled, and then judge the
 position by the scores plus a Voronoi count (tiles each player reaches first in fewer moves).
@@ -37,7 +39,6 @@ from bot.games.fish import (
     FishState,
     _axial,
     _tile_at,
-    solve_island,
 )
 
 WIDTH = 12
@@ -124,6 +125,11 @@ def _runs(src: int, ray: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, tu
 
 RUNS = tuple(tuple(_runs(t, ray) for ray in RAY_STEPS[t]) for t in range(TILES))
 """RUNS[t]: per line from t (in RAY_STEPS order), its mask and the moves along it for each free subset."""
+
+
+MEMO_LIMIT = 1000
+"""Entries the memo of `_steps_from` keeps per tile before it starts again: about 150 kB each, under
+10 MB in all (a limit of 20,000 searched no faster, at twenty times the memory)."""
 _STEPS_FROM: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(TILES))
 """_STEPS_FROM[src][free & LINES[src]]: the playout's (src, dst) moves from src, remembered."""
 
@@ -138,7 +144,7 @@ def _steps_from(src: int, free: int) -> tuple[tuple[int, int], ...]:
         found = ()
         for mask, table in RUNS[src]:
             found += table[key & mask]
-        if len(memo) > 20_000:
+        if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[key] = found
     return found
@@ -179,27 +185,101 @@ def _worth(mask: int, masks: tuple[int, int, int]) -> int:
     return (mask & ones).bit_count() + 2 * (mask & twos).bit_count() + 3 * (mask & threes).bit_count()
 
 
-_ISLANDS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, tuple[int, ...]]] = {}
-"""Solved islands, shared by every search: (tiles mask, their values, tokens) -> (total, tiles collected)."""
+_ISLANDS: dict[tuple[int, int, int, int], int] = {}
+"""Solved islands, shared by every search: (tiles, tokens, its 2-fish tiles, its 3-fish tiles) -> total."""
 
 
-def _solve(mask: int, values: Sequence[int], mine: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-    """The engine's award for an island: its total and the tiles it removes (the same line as the engine)."""
-    tiles = []
-    m = mask
-    while m:
-        low = m & -m
-        tiles.append(TILE_OF_BIT[low.bit_length() - 1])
-        m ^= low
-    tiles.sort()
-    key = (mask, tuple(values[t] for t in tiles), mine)
-    hit = _ISLANDS.get(key)
-    if hit is None:
-        total, line, finals = solve_island({t: values[t] for t in tiles}, mine)
+def island_value(mask: int, occ: int, values: Sequence[int], worth: tuple[int, int, int]) -> int:
+    """The most one player's tokens on `occ` can collect on the island `mask` (tiles as bits, those under
+    the tokens included; `values` and `worth` the board's, as in a `FishPos`): the total of the engine's
+    `solve_island`, on bits.
+
+    The same exact branch-and-bound as the engine's (tiles under the tokens' feet, connected parts solved
+    apart and added, the parts' fish as the bound, a memo of exact values and proven upper bounds, moves
+    to tiles with fewer exits first) without the line of play: once an island is awarded, nobody can ever
+    reach its tiles again, so the model takes them all off the board and never needs to know which ones
+    the line collected. Grid shifts and bit counts replace the engine's per-tile loops, and a move from a
+    tile whose other neighbours run round it in one arc (`ONE_ARC`) splits nothing, so needs no flood fill."""
+    _, twos, threes = worth
+    key = (mask, occ, mask & twos, mask & threes)
+    total = _ISLANDS.get(key)
+    if total is None:
+        memo: dict[tuple[int, int], tuple[int, bool]] = {}
+        total, exact = _island_search(mask, occ, -1, values, worth, memo)
+        assert exact
         if len(_ISLANDS) > 50_000:
             _ISLANDS.clear()
-        hit = _ISLANDS[key] = (total, tuple(a for a, _ in line) + tuple(finals))
-    return hit
+        _ISLANDS[key] = total
+    return total
+
+
+def _parts(mask: int, occ: int) -> list[tuple[int, int]]:
+    """`mask` split into connected parts that hold a token, with their tokens; tokenless parts dropped."""
+    found = []
+    left = occ
+    while left:
+        comp = front = left & -left
+        while front:
+            front = _grow(front) & mask & ~comp
+            comp |= front
+        found.append((comp, occ & comp))
+        left &= ~comp
+    return found
+
+
+def _island_search(
+    mask: int,
+    occ: int,
+    floor: int,
+    values: Sequence[int],
+    worth: tuple[int, int, int],
+    memo: dict[tuple[int, int], tuple[int, bool]],
+) -> tuple[int, bool]:
+    """(value, True) if the position's value beats `floor`; else maybe (an upper bound <= floor, False)."""
+    key = (mask, occ)
+    cached = memo.get(key)
+    if cached is not None and (cached[1] or cached[0] <= floor):
+        return cached
+    free = mask & ~occ
+    ordered = []
+    tokens = occ
+    while tokens:
+        low = tokens & -tokens
+        tokens ^= low
+        src = TILE_OF_BIT[low.bit_length() - 1]
+        for _, dst in _steps_from(src, free):
+            ordered.append(((NEAR[dst] & free).bit_count(), -values[dst], src, dst))
+    if not ordered:  # no token can move: each scores the tile it stands on
+        memo[key] = result = (_worth(occ, worth), True)
+        return result
+    ordered.sort()
+    ceiling = _worth(mask, worth)
+    best = -1  # the best line known exactly
+    cut = -1  # the highest upper bound of the lines not known exactly; never above max(best, floor)
+    for _, _, src, dst in ordered:
+        gain = values[src]
+        left, held = mask & ~BIT[src], occ & ~BIT[src] | BIT[dst]
+        split = [(left, held)] if mask & NEAR[src] in ONE_ARC[src] else _parts(left, held)
+        bounds = [_worth(part, worth) for part, _ in split]
+        need = max(best, floor) - gain  # the parts must give more than this together to matter
+        if sum(bounds) <= need:
+            cut = max(cut, gain + sum(bounds))
+            continue
+        total = 0
+        for i, (part, held) in enumerate(split):
+            rest = sum(bounds[i + 1 :])
+            value, exact = _island_search(part, held, need - total - rest, values, worth, memo)
+            total += value
+            if not exact:
+                cut = max(cut, gain + total + rest)
+                break
+        else:
+            if gain + total > best:
+                best = gain + total
+                if best == ceiling:
+                    break
+    memo[key] = result = (best, True) if best >= cut else (cut, False)
+    return result
 
 
 class FishPos:
@@ -256,7 +336,9 @@ class FishPos:
         return self._occ
 
 
-def _settle(values: tuple[int, ...], alive: int, tokens: list[list[int]], scores: list[int]) -> int:
+def _settle(
+    values: tuple[int, ...], worth: tuple[int, int, int], alive: int, tokens: list[list[int]], scores: list[int]
+) -> int:
     """The engine's `_settle` on bitmasks: remove stuck tokens, award one-player islands (mutates
     `tokens` and `scores`, returns the tiles left). A group's flood fill stops as soon as it holds an
     opponent's token or more than ISLAND_LIMIT tiles: early in a game every group is one of those."""
@@ -291,14 +373,12 @@ def _settle(values: tuple[int, ...], alive: int, tokens: list[list[int]], scores
                 seen |= comp
                 if comp & theirs or comp.bit_count() > ISLAND_LIMIT:
                     continue
-                mine = tuple(sorted(u for u in tokens[seat] if comp & BIT[u]))
-                total, collected = _solve(comp, values, mine)
+                mine = [u for u in tokens[seat] if comp & BIT[u]]
                 changed = True
-                scores[seat] += total
+                scores[seat] += island_value(comp, sum(BIT[u] for u in mine), values, worth)
                 for u in mine:
                     tokens[seat].remove(u)
-                for u in collected:
-                    alive &= ~BIT[u]
+                alive &= ~comp  # what the line left behind nobody can reach: off the board with the rest
         if not changed:
             return alive
 
@@ -396,7 +476,7 @@ class FishModel(PublicModel):
             if placed[0] + placed[1] < PLACING_PLIES:
                 turn: int | None = 1 - seat
             else:
-                alive = _settle(values, alive, tokens, scores)
+                alive = _settle(values, position.board.worth, alive, tokens, scores)
                 first = position.first
                 turn = first if tokens[first] else (1 - first if tokens[1 - first] else None)
         else:
@@ -408,13 +488,13 @@ class FishModel(PublicModel):
             alive &= ~BIT[src]
             occ = position.occupied() & ~BIT[src] | BIT[dst]
             if not _still_settled(alive, occ, tokens, seat, src, dst):
-                alive = _settle(values, alive, tokens, scores)
+                alive = _settle(values, position.board.worth, alive, tokens, scores)
                 occ = -1
             turn = 1 - seat if tokens[1 - seat] else (seat if tokens[seat] else None)
         after = FishPos(
             values,
             alive,
-            (tuple(sorted(tokens[0])), tuple(sorted(tokens[1]))),
+            (tuple(tokens[0]), tuple(tokens[1])),
             (scores[0], scores[1]),
             placed,
             position.first,

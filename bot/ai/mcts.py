@@ -24,6 +24,7 @@ choose the same moves from the same random numbers.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -125,7 +126,30 @@ def search(
     Stops after `iterations`, or at `seconds` if that comes first; an iteration budget alone makes the
     choice repeatable (same view, seed and budget, same move). A position with one legal move is not
     searched unless `skip_forced` is False (an analysis still wants its `values`).
+
+    Python's cycle collector is off while it searches: nothing here makes a cycle (the tree only points
+    down, and reference counting frees it), but each of the collector's passes walks every node made so
+    far and every entry of the models' memos, which cost "1, 2, 3" 7% of its search.
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _search(model, view, seat, iterations, seconds, rng, clock, skip_forced)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _search(
+    model: Model,
+    view: Any,
+    seat: int,
+    iterations: int,
+    seconds: float | None,
+    rng: random.Random,
+    clock: Callable[[], float],
+    skip_forced: bool,
+) -> Choice:
     started = clock()
     deadline = None if seconds is None else started + seconds
     first = model.determinize(view, seat, rng)

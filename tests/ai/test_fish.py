@@ -12,8 +12,8 @@ import pytest
 from bot.ai import Level, think
 from bot.ai import fish as fish_ai
 from bot.ai.fish import BIT, MODEL, FishPos, greedy
-from bot.games.fish import FISH, NEIGHBOURS, RAYS, TILES, FishState
-from tests.games.fish_positions import BACKGROUND, position
+from bot.games.fish import FISH, ISLAND_LIMIT, NEIGHBOURS, RAYS, TILES, FishState, solve_island
+from tests.games.fish_positions import BACKGROUND, INDEX, position
 
 QUICK = Level("test", 150, None)
 """An iteration budget and no clock, so choices depend on the seed alone."""
@@ -35,12 +35,18 @@ def random_positions(games: int, every: int = 1) -> list[FishState]:
 
 
 def assert_same(pos: FishPos, state: FishState) -> None:
-    """The model's position says what the engine's state says."""
-    assert pos.tokens == (tuple(sorted(state.tokens[0])), tuple(sorted(state.tokens[1])))
+    """The model's position says what the engine's state says. Its board may lack tiles the engine still
+    has, but only where no token can ever go: a solved island's leftovers, which the model takes off."""
+    assert [sorted(side) for side in pos.tokens] == [sorted(side) for side in state.tokens]
     assert pos.scores == state.scores
     assert pos.turn == state.turn
     assert pos.placed == state.placed
-    assert pos.alive == sum(BIT[t] for t in range(TILES) if state.values[t])
+    engine = sum(BIT[t] for t in range(TILES) if state.values[t])
+    assert pos.alive & ~engine == 0
+    tokens = sum(BIT[t] for side in state.tokens for t in side)
+    for group in slow_components(engine):
+        if group & tokens:
+            assert group & pos.alive == group  # the part still in play is the same tile for tile
 
 
 def test_model_moves_are_the_engines_legal_moves_and_apply_matches_play():
@@ -78,6 +84,43 @@ def test_apply_settles_islands_like_the_engine(mine, theirs, turn, move):
     pos = FishPos.from_state(state)
     code = next(m for m in MODEL.moves(pos) if MODEL.notation(pos, m) == move)
     assert_same(MODEL.apply(pos, code), FISH.play(state, move))
+
+
+def random_island(rng: random.Random, size: int) -> list[int]:
+    """A connected group of `size` tiles grown from a random one."""
+    island = {rng.randrange(TILES)}
+    while len(island) < size:
+        island.add(rng.choice(sorted({n for t in island for n in NEIGHBOURS[t]} - island)))
+    return sorted(island)
+
+
+def test_island_value_is_the_engines_total():
+    """The model's own island solver gives `solve_island`'s exact total on random islands of up to 16
+    tiles (the most the engine solves) with one to four tokens and random fish."""
+    rng = random.Random(1)
+    short = 0
+    for _ in range(600):
+        tiles = random_island(rng, rng.randint(1, ISLAND_LIMIT))
+        values = {t: rng.randint(1, 3) for t in tiles}
+        mine = tuple(sorted(rng.sample(tiles, rng.randint(1, min(4, len(tiles))))))
+        board_values = tuple(values.get(t, 0) for t in range(TILES))
+        worth = fish_ai.board_of(board_values).worth
+        expected = solve_island(values, mine)[0]
+        mask = sum(BIT[t] for t in tiles)
+        assert fish_ai.island_value(mask, sum(BIT[t] for t in mine), board_values, worth) == expected, (values, mine)
+        short += expected < sum(values.values())
+    assert short >= 50  # many islands have tiles their tokens cannot all collect
+
+
+def test_apply_takes_a_solved_island_off_the_board():
+    """The seed's island G1 G2 H1 H2 cut off by F2-G2: the engine leaves what its line did not collect;
+    the model takes every tile of it off, and scores the same."""
+    state = position(ISLAND, ["F2", "A8"], ["A1"], turn=0)
+    pos = FishPos.from_state(state)
+    code = next(m for m in MODEL.moves(pos) if MODEL.notation(pos, m) == "F2-G2")
+    after = MODEL.apply(pos, code)
+    assert after.scores == FISH.play(state, "F2-G2").scores
+    assert not after.alive & sum(BIT[INDEX[t]] for t in ("G1", "G2", "H1", "H2"))
 
 
 def test_playouts_give_values_per_seat_in_range():
@@ -225,6 +268,9 @@ def test_the_quick_settled_check_is_right_whenever_it_says_nothing_changes():
             if fish_ai._still_settled(alive, occ, tokens, seat, src, dst):
                 quick += 1
                 settled_tokens = [side[:] for side in tokens]
-                assert fish_ai._settle(state.values, alive, settled_tokens, [0, 0]) == alive
+                assert (
+                    fish_ai._settle(state.values, fish_ai.board_of(state.values).worth, alive, settled_tokens, [0, 0])
+                    == alive
+                )
                 assert settled_tokens == tokens
     assert quick > moves / 2

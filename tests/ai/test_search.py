@@ -6,6 +6,7 @@ Totals of 2 are winning for the player who leaves them, so the best first move i
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 from typing import Any
@@ -155,3 +156,37 @@ def test_a_fixed_game_searches_exactly_as_the_general_path_would(seats: int) -> 
         fixed = search(TOY_MODEL, start, 0, iterations=500, rng=random.Random(seed))
         general = search(Generic(), start, 0, iterations=500, rng=random.Random(seed))
         assert (fixed.move, fixed.visits, fixed.values) == (general.move, general.visits, general.values)
+
+
+class _Watching(PublicModel):
+    """The toy game's model, noting whether the cycle collector ran during each playout."""
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__(TOY)
+        self.collecting: set[bool] = set()
+        self.fail = fail
+
+    def playout(self, position: Any, rng: random.Random) -> Any:
+        self.collecting.add(gc.isenabled())
+        if self.fail:
+            raise RuntimeError("a model that breaks")
+        return super().playout(position, rng)
+
+
+def test_the_cycle_collector_is_off_while_searching_and_as_it_was_after() -> None:
+    """Off during the search (its passes over the tree cost time and find nothing), then back as it was:
+    on after a search that ended or failed, and still off if the caller had turned it off."""
+    assert gc.isenabled()
+    model = _Watching()
+    search(model, toy(0), 0, iterations=50, rng=random.Random(1))
+    assert model.collecting == {False}
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError, match="breaks"):
+        search(_Watching(fail=True), toy(0), 0, iterations=50, rng=random.Random(1))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        search(_Watching(), toy(0), 0, iterations=50, rng=random.Random(1))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
