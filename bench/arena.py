@@ -14,7 +14,9 @@ reads every bot/ai/*.py of commit BASE (`git show`) into a temporary package, it
 rewritten to that package, so the old search and the new one run in the same process against the same
 engines. Per game it prints, before and after in one run:
 - speed: iterations per second of old and new on the same positions (taken from seeded greedy games),
-  each searched at the level's iteration budget, and how often both chose the same move;
+  each searched at the level's iteration budget --rounds times in turns: the first search (the fair
+  figure, since later rounds find this very search in the memos) and the fastest round (the least
+  disturbed by the machine's other work), and how often both chose the same move;
 - equal time: --games games of new against old with the same thinking time per move (--move-time, the
   search stops by its clock, iterations unlimited): the new version's score (a draw or a cut game counts
   half) with a 95% confidence interval, and each side's think time and iterations per move (p50/p99);
@@ -218,19 +220,34 @@ def sample_positions(game_key: str, count: int, players: int) -> list[Any]:
 class Speed:
     iterations: dict[str, int]
     seconds: dict[str, float]
+    """Each side's first search of the position."""
+    fastest: dict[str, float]
+    """Each side's fastest search of it over the rounds."""
     same: bool
 
 
-def speed_one(task: tuple[str, Any, str]) -> Speed:
-    game_key, state, level = task
+def speed_one(task: tuple[str, Any, str, int]) -> Speed:
+    """Both sides' search of one position, `rounds` times each in turns (old first, then new first, ...).
+    The same seed gives the same search every time, so the fastest round is the least disturbed by the
+    rest of the machine; but from the second round on, a side's memos already hold this very search, so
+    the first round is the fair figure (a worker's memos hold earlier positions, never this one)."""
+    game_key, state, level, rounds = task
     game = GAMES[game_key]
     seat = game.to_move(state)
     view = game.view(state, seat)
     budget = Budget(level, None)
-    choices = {side: searched(side, game_key, view, seat, budget, seed=1) for side in ("old", "new")}
+    choices: dict[str, Any] = {}
+    first: dict[str, float] = {}
+    fastest: dict[str, float] = {}
+    for round_ in range(rounds):
+        for side in ("old", "new") if round_ % 2 == 0 else ("new", "old"):
+            choice = choices[side] = searched(side, game_key, view, seat, budget, seed=1)
+            first.setdefault(side, choice.seconds)
+            fastest[side] = min(fastest.get(side, math.inf), choice.seconds)
     return Speed(
         {side: c.iterations for side, c in choices.items()},
-        {side: c.seconds for side, c in choices.items()},
+        first,
+        fastest,
         choices["old"].move == choices["new"].move,
     )
 
@@ -287,15 +304,19 @@ def per_move(values: list[float], scale: float, unit: str, digits: int = 1) -> s
     return f"p50 {at[0]:,.{digits}f}{unit} p99 {at[1]:,.{digits}f}{unit}"
 
 
-def print_speed(game_key: str, level: str, speeds: list[Speed], started: float) -> None:
-    rate = {
-        side: sum(s.iterations[side] for s in speeds) / max(1e-9, sum(s.seconds[side] for s in speeds))
-        for side in ("old", "new")
-    }
+def print_speed(game_key: str, level: str, speeds: list[Speed], rounds: int, started: float) -> None:
+    def rates(seconds: str) -> str:
+        rate = {
+            side: sum(s.iterations[side] for s in speeds) / max(1e-9, sum(getattr(s, seconds)[side] for s in speeds))
+            for side in ("old", "new")
+        }
+        return f"old {rate['old']:,.0f} it/s, new {rate['new']:,.0f} it/s -> x{rate['new'] / rate['old']:.2f}"
+
+    fastest = f"; fastest of {rounds} rounds {rates('fastest')}" if rounds > 1 else ""
     print(
-        f"{game_key:10} speed, {level} budget on {len(speeds)} positions: "
-        f"old {rate['old']:,.0f} it/s, new {rate['new']:,.0f} it/s -> x{rate['new'] / rate['old']:.2f}; "
-        f"same move {sum(s.same for s in speeds)} of {len(speeds)}   ({time.perf_counter() - started:.0f} s)"
+        f"{game_key:10} speed, {level} budget on {len(speeds)} positions: first search {rates('seconds')}"
+        f"{fastest}; same move {sum(s.same for s in speeds)} of {len(speeds)}   "
+        f"({time.perf_counter() - started:.0f} s)"
     )
     for side in ("old", "new"):
         print(f"{'':10}    {side} think per move: {percentiles([s.seconds[side] for s in speeds])}")
@@ -305,10 +326,11 @@ def print_speed(game_key: str, level: str, speeds: list[Speed], started: float) 
 def run_base(args: argparse.Namespace, pool: Any) -> None:
     for game_key in args.games:
         started = time.perf_counter()
-        tasks = [(game_key, state, args.level) for state in sample_positions(game_key, args.positions, args.players)]
+        positions = sample_positions(game_key, args.positions, args.players)
+        tasks = [(game_key, state, args.level, args.rounds) for state in positions]
         speeds = [s for s in pool.imap_unordered(speed_one, tasks) if s.iterations["new"]]
         if speeds:
-            print_speed(game_key, args.level, speeds, started)
+            print_speed(game_key, args.level, speeds, args.rounds, started)
         matches = [("equal time", Budget(args.level, args.move_time), args.count)]
         matches.append(("equal iterations", Budget(args.level, None), args.iteration_games))
         for name, budget, count in matches:
@@ -346,6 +368,9 @@ def main() -> None:
     parser.add_argument("--move-time", type=float, default=0.05, help="CPU seconds per move, equal-time games")
     parser.add_argument("--iteration-games", type=int, default=40, help="games at equal iterations (with --base)")
     parser.add_argument("--positions", type=int, default=30, help="positions the speed is measured on")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="searches per position and side (first and fastest shown)"
+    )
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first new-against-old game")
     args = parser.parse_args()
     level = LEVELS[args.level]
