@@ -271,7 +271,7 @@ def run_tests(folder: Path, tests: list[str], timeout: float | None) -> tuple[bo
     began = time.perf_counter()
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+            [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *tests],
             cwd=folder,
             env=env,
             capture_output=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,9 +81,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def pytest_terminal_summary(terminalreporter: object) -> None:
-    if _POSTGRES.get("reason"):
-        terminalreporter.write_line(_POSTGRES["reason"], yellow=True)  # type: ignore[attr-defined]
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    reason = _POSTGRES.get("reason")
+    if reason is None:  # with pytest-xdist the workers collect: the reason is among the skips they report
+        skipped = terminalreporter.stats.get("skipped", [])
+        said = {report.longrepr[2] for report in skipped if isinstance(report.longrepr, tuple)}
+        reason = next((text.removeprefix("Skipped: ") for text in sorted(said) if "PostgreSQL" in text), None)
+    if reason:
+        terminalreporter.write_line(reason, yellow=True)
 
 
 def _backend(item: pytest.Item) -> str | None:
