@@ -305,9 +305,10 @@ def per_move(values: list[float], scale: float, unit: str, digits: int = 1) -> s
 
 
 def print_speed(game_key: str, level: str, speeds: list[Speed], rounds: int, started: float) -> None:
-    def rates(seconds: str) -> str:
+    def rates(field: str) -> str:
+        """Both sides' iterations per second over the searches' `field` ("seconds" or "fastest")."""
         rate = {
-            side: sum(s.iterations[side] for s in speeds) / max(1e-9, sum(getattr(s, seconds)[side] for s in speeds))
+            side: sum(s.iterations[side] for s in speeds) / max(1e-9, sum(getattr(s, field)[side] for s in speeds))
             for side in ("old", "new")
         }
         return f"old {rate['old']:,.0f} it/s, new {rate['new']:,.0f} it/s -> x{rate['new'] / rate['old']:.2f}"
