@@ -67,26 +67,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("database", marker.args or BACKENDS, indirect=True)
 
 
-_POSTGRES: dict[str, str | None] = {}
-"""Why the PostgreSQL cases are skipped this run ("reason"; None: a server answers), once asked."""
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     on_postgres = [item for item in items if _backend(item) == "postgresql"]
     if not on_postgres:
         return
-    reason = _POSTGRES["reason"] = no_server()
+    reason = no_server()
     if reason is not None:
         for item in on_postgres:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    reason = _POSTGRES.get("reason")
-    if reason is None:  # with pytest-xdist the workers collect: the reason is among the skips they report
-        skipped = terminalreporter.stats.get("skipped", [])
-        said = {report.longrepr[2] for report in skipped if isinstance(report.longrepr, tuple)}
-        reason = next((text.removeprefix("Skipped: ") for text in sorted(said) if "PostgreSQL" in text), None)
+    """One line saying why the PostgreSQL cases were skipped, read off the skips reported (with pytest-xdist
+    the workers, not this process, collect the tests and ask for a server)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    said = {report.longrepr[2] for report in skipped if isinstance(report.longrepr, tuple)}
+    reason = next((text.removeprefix("Skipped: ") for text in sorted(said) if "PostgreSQL" in text), None)
     if reason:
         terminalreporter.write_line(reason, yellow=True)
 
