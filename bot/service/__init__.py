@@ -285,7 +285,7 @@ class MatchService:
         return await self.store.moves(match_id)
 
     def replay(self, match: Match, records: list[MoveRecord]) -> Any:
-        """The state after `records` (the log, or the moves still standing), rebuilt from the seed."""
+        """The state after `records` (the whole log: its reseeds too), rebuilt from the seed."""
         return self._registry.replay(match, records)
 
     # --- starting: challenges and casual matches, limits, lobbies, death matches ---
