@@ -185,3 +185,18 @@ async def test_a_tournament_result_of_thousands_of_digits_is_refused_in_words(tw
     options = {"round": 1, "board": 1, "result": "9" * 5000, "tournament": held.id}
     reply = await fake.slash("mod", "tournament adjudicate", options)
     assert reply.ephemeral and "Give the result as" in (reply.content or "") and fake.errors == []
+
+
+def test_every_component_says_where_it_belongs() -> None:
+    """`Guarded.home` has no default: a new button that forgot it would be refused with the apology, so
+    each registered component class (every cog's) defines it, and reads its custom_id with `from_match`."""
+    from bot.cogs import base, horizon, lobby, tournament
+    from bot.views import Guarded
+
+    owners = (base.TwoPlayerCog, lobby.LobbyCog, horizon.HorizonCog, tournament.TournamentCog)
+    components = {item for cog in owners for item in cog.components}
+    assert len(components) >= 10
+    for item in components:
+        assert issubclass(item, Guarded)
+        assert item.home is not Guarded.home, item.__name__
+        assert item.from_match.__func__ is not Guarded.from_match.__func__, item.__name__  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot import move_log, posts, records
+from bot import analysis, move_log, posts, records
 from bot.games import GAMES
 from bot.models import Player, computer
 from bot.service import MatchService
@@ -187,3 +187,5 @@ async def test_the_fresh_seed_is_a_log_line_that_replays_and_is_never_shown(serv
     record = records.load_record((await records.build_record(service, match.id)).dumps())
     assert [line.kind for line in record.moves].count(move_log.RESEED) == 3
     assert records.replay_states(record)[-1] == match.state  # the published record replays them
+    states, _, _ = analysis.prepare(record, 10)  # and so does the computer's review of the game
+    assert states[-1] == match.state and len(analysis.steps_of(GEYSER, log)) == len(states) - 1
