@@ -143,7 +143,7 @@ async def test_a_challenge_is_accepted_only_where_it_was_sent_and_as_it_was_stor
     async with fake.run(make_bot(fake, db_path)) as restarted:
         accepted = await fake.click("bob", asked.message, custom_id)
         (match,) = restarted.matches.running()  # type: ignore[attr-defined]
-        assert "is on" in accepted.followups[0].content
+        assert "is on" in accepted.followups[0].content and asked.message.custom_ids == []  # Accept is gone
         assert match.game == "themiscyra" and [p.name for p in match.players] == ["Alice", "Bob"]
         assert match.clock is not None and match.clock.settings == ClockSettings(3600, 7200)
 
@@ -153,7 +153,13 @@ async def test_a_challenge_is_accepted_only_where_it_was_sent_and_as_it_was_stor
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["moves:" + "9" * 25 + ":0", "resign:" + "1" * 5000, "lobby:join:99999999999999999999", "challenge:" + "9" * 19],
+    [
+        "moves:" + "9" * 25 + ":0",
+        "resign:" + "1" * 5000,
+        "lobby:join:99999999999999999999",
+        "challenge:" + "9" * 19,
+        f"challenge:{2**63}",
+    ],
 )
 async def test_a_number_longer_than_any_id_is_refused_in_words(two_servers: Any, custom_id: str) -> None:
     fake, bot, _ = two_servers

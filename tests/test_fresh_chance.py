@@ -20,7 +20,7 @@ import pytest
 
 from bot import analysis, move_log, posts, records
 from bot.games import GAMES
-from bot.models import Player, computer
+from bot.models import MoveRecord, Player, computer
 from bot.service import MatchService
 from tests.conftest import ALICE, BOB
 
@@ -165,10 +165,9 @@ async def test_horizon_hands_and_face_down_cards_stay_after_a_takeback(service: 
 
 async def test_the_fresh_seed_is_a_log_line_that_replays_and_is_never_shown(service: MatchService) -> None:
     seeded(service, 4)
-    match = await service.create_match("geyser", [ALICE, BOB], seed=7)
-    move = await play_until(service, match.id, fires_without_battle, 7)
-    mover = (await service.get(match.id)).players[GEYSER.to_move((await service.get(match.id)).state)]
-    other = BOB if mover == ALICE else ALICE
+    match = await service.create_match("geyser", [ALICE, BOB], seed=8)
+    move = await play_until(service, match.id, lambda s, t: GEYSER.to_move(s) == 1 and fires_without_battle(s, t), 7)
+    mover, other = BOB, ALICE
     for how in ("takeback", "undo", "takeback"):
         await service.move(match.id, mover.id, move)
         await take_back(service, match.id, mover, other, how)
@@ -176,6 +175,7 @@ async def test_the_fresh_seed_is_a_log_line_that_replays_and_is_never_shown(serv
     log = await service.store.log(match.id)
     reseeds = [line for line in log if line.kind == move_log.RESEED]
     assert len(reseeds) == 3 and match.ply == len(log) == log[-1].ply
+    assert all(line.seat == 1 and line.by_id in (BOB.id, MODERATOR.id) for line in reseeds)  # bob's chance
     assert int(reseeds[-1].move) == match.state.seed != match.seed
     assert service.replay(match, log) == match.state  # the whole log rebuilds it, reseeds and all
     history = "\n".join(posts.history_lines(match, log, GEYSER))
@@ -189,3 +189,23 @@ async def test_the_fresh_seed_is_a_log_line_that_replays_and_is_never_shown(serv
     assert records.replay_states(record)[-1] == match.state  # the published record replays them
     states, _, _ = analysis.prepare(record, 10)  # and so does the computer's review of the game
     assert states[-1] == match.state and len(analysis.steps_of(GEYSER, log)) == len(states) - 1
+
+
+@pytest.mark.parametrize(
+    ("seed", "replays"), [("9" * 20, True), ("0", True), ("9" * 21, False), ("12x", False), ("", False), ("-5", False)]
+)
+def test_a_reseed_line_holds_a_whole_number_of_at_most_20_digits(seed: str, replays: bool) -> None:
+    """A record read from a file may hold anything: its reseed lines are read before `int()` sees them."""
+    played = GEYSER.legal_moves(GEYSER.new(2, 7))[0]
+    log = [
+        MoveRecord(1, 0, played, 0.0, None),
+        MoveRecord(2, 0, played, 0.0, None, move_log.UNDO),
+        MoveRecord(3, 0, seed, 0.0, None, move_log.RESEED),
+    ]
+    if replays:
+        (state,) = move_log.positions(GEYSER, 2, 7, {}, log)
+        assert state == GEYSER.reseed(GEYSER.new(2, 7), int(seed))
+    else:
+        with pytest.raises(move_log.ReplayError, match="holds no seed") as refused:
+            move_log.positions(GEYSER, 2, 7, {}, log)
+        assert seed not in str(refused.value) or not seed  # the seed is never written into a message

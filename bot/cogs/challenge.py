@@ -79,7 +79,7 @@ class ChallengeBeforeStoredButton(Guarded, discord.ui.DynamicItem[discord.ui.But
     and nothing stored says otherwise, so it is refused and the challenger asked to challenge again."""
 
     def __init__(self, game: str) -> None:
-        super().__init__(discord.ui.Button(label="Accept", custom_id=f"challenge:{game}:0:0:0:0"))
+        super().__init__(discord.ui.Button(custom_id=f"challenge:{game}:0:0:0:0"))  # never posted again
         self.game = game
 
     @classmethod

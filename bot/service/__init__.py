@@ -325,9 +325,9 @@ class MatchService:
         """A stored challenge, refused in words if there is none (or it was sent before they were stored)."""
         return await self._challenges.get_challenge(challenge)
 
-    async def check_challenge(self, challenge: int, by: Player) -> Challenge:
-        """The stored challenge `by` may accept now; refused if none, accepted before, or someone else's."""
-        return await self._challenges.check_challenge(challenge, by)
+    async def check_challenge(self, challenge: int, by: Player) -> None:
+        """Refuse a challenge `by` may not accept now: none stored, accepted before, or someone else's."""
+        await self._challenges.check_challenge(challenge, by)
 
     async def record_challenge(
         self,

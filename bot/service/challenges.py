@@ -62,20 +62,19 @@ class Challenges:
         found = await self.registry.store.challenge(challenge)
         if found is None:
             raise NoSuchChallenge("There is no such challenge: ask for a new one.")
-        if found.game is None or found.by_id is None or found.to_id is None:
+        if found.game is None:  # a challenge stored whole has its game, and its players
             raise NoSuchChallenge(
                 "This challenge was sent before the bot's update and can no longer be accepted: ask for a new one."
             )
         return found
 
-    async def check_challenge(self, challenge: int, by: Player) -> Challenge:
-        """The stored challenge `by` may accept now; refused if there is none, if it was sent to someone else,
-        or if it was accepted before (front-ends ask before they answer in public)."""
+    async def check_challenge(self, challenge: int, by: Player) -> None:
+        """Refuse a challenge `by` may not accept now: none stored, sent to someone else, or accepted before
+        (front-ends ask before they answer in public)."""
         found = await self.get_challenge(challenge)
         if found.to_id != by.id:
             raise NotInMatch("This challenge is not yours to accept.")
         await self._refuse_accepted(challenge)
-        return found
 
     async def record_challenge(
         self,

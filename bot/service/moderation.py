@@ -167,7 +167,8 @@ class Moderation:
         if game.chance:
             seed = registry.seeds()
             state = game.reseed(state, seed)
-            seat = game.to_move(state) or 0  # whose turn the fresh chance waits for (records check the seat)
+            seat = game.to_move(state)  # whose turn the fresh chance waits for
+            assert seat is not None  # a position a move was played on: someone was to move
             lines.append(MoveRecord(match.ply + len(lines) + 1, seat, str(seed), now, None, move_log.RESEED, by.id))
         clock = match.clock
         if clock is not None:
