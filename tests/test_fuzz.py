@@ -497,6 +497,8 @@ ECHO = re.compile(r"""not ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")…?""")
 
 @FAST
 @given(text=CLOCKS)
+@example(text="9" * 5000)  # thousands of digits: read as a float (no digit limit), refused by its range
+@example(text="1/" + "9" * 5000 + "d")
 def test_parse_clock_gives_settings_or_a_refusal(text: str | None) -> None:
     try:
         clock = parse_clock(text)
