@@ -127,7 +127,7 @@ async def check(db: str, acked: list[tuple[int, int, int, str]]) -> list[str]:
             log = await store.log(match.id)
             if [r.ply for r in log] != list(range(1, len(log) + 1)) or match.ply != len(log):
                 failures.append(f"match {match.id}: ply {match.ply}, log plies {[r.ply for r in log]}")
-            if service.replay(match, await store.moves(match.id)) != match.state:
+            if service.replay(match, await store.log(match.id)) != match.state:
                 failures.append(f"match {match.id}: the stored state is not the replay of its log")
             old = before[match.id]
             assert old is not None

@@ -178,7 +178,7 @@ async def check(service: MatchService, store: Store, tally: Tally) -> list[str]:
                 failures.append(f"match {match_id} ply {record.ply}: log {record} but {sent!r} was acknowledged")
             state = game.play(state, sent)
             checked += 1
-        if state != stored.state or service.replay(stored, await store.moves(match_id)) != stored.state:
+        if state != stored.state or service.replay(stored, await store.log(match_id)) != stored.state:
             failures.append(f"match {match_id}: the log does not replay to the stored state")
         if stored.ply != len(log):
             failures.append(f"match {match_id}: stored ply {stored.ply}, log {len(log)} lines")

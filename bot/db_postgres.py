@@ -287,6 +287,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX tournament_games_by_match ON tournament_games(match_id);
     CREATE INDEX tournament_games_by_series ON tournament_games(series_id);
     """,
+    # 14: challenges stored whole (game, clock, channel); `message_id` is the sending command's id since
+    """
+    ALTER TABLE challenges ADD COLUMN channel_id BIGINT;
+    ALTER TABLE challenges ADD COLUMN game TEXT COLLATE "C";
+    ALTER TABLE challenges ADD COLUMN clock TEXT;
+    """,
 ]
 """PostgreSQL's schema, version by version: the twin of bot/db_sqlite.py's MIGRATIONS."""
 

@@ -280,6 +280,14 @@ MIGRATIONS: list[str] = [
     CREATE INDEX tournament_games_by_match ON tournament_games(match_id);
     CREATE INDEX tournament_games_by_series ON tournament_games(series_id);
     """,
+    # 14: challenges stored whole (their Accept button names only the id): game, clock and channel. Since this
+    #     version a challenge's `message_id` is the id of the command that sent it (a Discord snowflake too),
+    #     known before its post, so the button can carry it; rows from before have no game and are refused
+    """
+    ALTER TABLE challenges ADD COLUMN channel_id INTEGER;  -- where its post is: Accept works there only
+    ALTER TABLE challenges ADD COLUMN game TEXT;           -- NULL: sent before this version
+    ALTER TABLE challenges ADD COLUMN clock TEXT;          -- JSON ClockSettings, NULL: untimed
+    """,
 ]
 """The SQLite schema, one script per version (its number is its place in the list, from 1). Each has its
 PostgreSQL twin at the same number in bot/db_postgres.py: the same tables and columns, in that database's own

@@ -42,6 +42,10 @@ class ChallengeTaken(ServiceError):
     pass
 
 
+class NoSuchChallenge(ServiceError):
+    """A challenge's button names no challenge the bot can accept (never sent, or sent before they were stored)."""
+
+
 class NotSaved(ServiceError):
     """The database could not take the change (it became read-only); it was rolled back (bot/store.py)."""
 

@@ -170,6 +170,21 @@ class Lobby:
 
 
 @dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge as stored when it was sent (bot/service/challenges.py): its Accept button names only its
+    `id`, and the game, the players, the clock and where it may be accepted come from here. `game` is None
+    for one sent before challenges were stored whole: it cannot be accepted (the challenger asks again)."""
+
+    id: int
+    game: str | None
+    by_id: str | None
+    to_id: str | None
+    clock: ClockSettings | None
+    place: Place
+    match_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One line of the append-only move log. An undo line repeats the seat and move it takes back."""
 

@@ -173,10 +173,13 @@ def for_notice(service: Matches, notice: Notice, now: float, overlays: frozenset
 def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[str]:
     """The move log in words, undos included: `3. alice: D4-F3 (0:12)`.
 
-    A game with hidden information gives `public_move`, and only that shows (no hidden card's name)."""
+    A game with hidden information gives `public_move`, and only that shows (no hidden card's name); a
+    reseed line (a takeback's fresh chance) is never shown: its move is a secret seed."""
     public = game.public_move
     lines = []
     for record in records:
+        if record.kind == move_log.RESEED:  # its move is the secret seed behind the chance to come
+            continue
         record = replace(record, move=public(record.move))
         name = match.players[record.seat].name
         if record.kind == "undo":

@@ -30,7 +30,8 @@ from bot.wording import plural
 
 FORMAT = "boardgame-bot record"
 VERSION = 1
-KINDS = ("move", RESIGN, "undo")
+KINDS = ("move", RESIGN, "undo", move_log.RESEED)
+"""A reseed line holds the fresh seed a takeback gave (bot/move_log.py), published like the match's seed."""
 
 # What a record may hold, so an absurd file is refused in words before anything is replayed or drawn.
 MAX_BYTES = 16_000_000

@@ -36,7 +36,7 @@ from bot.db import (
 from bot.db_sqlite import MIGRATIONS, SqliteDatabase
 from bot.games import GAMES, Game, Outcome
 from bot.games.base import BadState
-from bot.models import OVER, RUNNING, AwayPeriod, Lobby, Match, MoveRecord, Place, Player, Series, Takeback
+from bot.models import OVER, RUNNING, AwayPeriod, Challenge, Lobby, Match, MoveRecord, Place, Player, Series, Takeback
 from bot.ratings import PlayerRating, Rating
 from bot.shards import Scope
 from bot.tournaments.model import Tournament
@@ -285,17 +285,44 @@ class Store:
         )
         return [row[0] for row in rows]
 
-    async def insert_challenge(self, message_id: int, guild_id: int | None, by_id: str, to_id: str, at: float) -> None:
+    async def insert_challenge(
+        self,
+        message_id: int,
+        guild_id: int | None,
+        by_id: str,
+        to_id: str,
+        at: float,
+        *,
+        game: str | None = None,
+        clock: ClockSettings | None = None,
+        channel_id: int | None = None,
+    ) -> None:
+        """Store a challenge sent (`message_id`: its id, the sending command's since migration 14)."""
         await self._db.execute(
-            "INSERT INTO challenges (message_id, guild_id, by_id, to_id, created_at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (message_id) DO NOTHING",
-            (message_id, guild_id, by_id, to_id, at),
+            "INSERT INTO challenges (message_id, guild_id, by_id, to_id, created_at, game, clock, channel_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO NOTHING",
+            (message_id, guild_id, by_id, to_id, at, game, _settings_json(clock), channel_id),
         )
 
-    async def challenged(self, message_id: int) -> str | None:
-        """Who a recorded challenge was sent to (None: not recorded)."""
-        to_id = await self._db.fetchval("SELECT to_id FROM challenges WHERE message_id = ?", (message_id,))
-        return None if to_id is None else str(to_id)
+    async def challenge(self, message_id: int) -> Challenge | None:
+        """A stored challenge (None: no such challenge was ever sent)."""
+        row = await self._db.fetchrow("SELECT * FROM challenges WHERE message_id = ?", (message_id,))
+        if row is None:
+            return None
+        clock = json.loads(row["clock"]) if row["clock"] else None
+        return Challenge(
+            id=row["message_id"],
+            game=row["game"],
+            by_id=row["by_id"],
+            to_id=row["to_id"],
+            clock=ClockSettings(**clock) if clock else None,
+            place=Place(row["guild_id"], row["channel_id"]),
+            match_id=row["match_id"],
+        )
+
+    async def delete_challenge(self, message_id: int) -> None:
+        """Forget a challenge that started no match (its post failed)."""
+        await self._db.execute("DELETE FROM challenges WHERE message_id = ? AND match_id IS NULL", (message_id,))
 
     async def accept_challenge(self, message_id: int, match_id: int) -> None:
         """Record the match a challenge started (a challenge sent before this was recorded gets a row now)."""

@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot import discord_ids, posts
 from bot import discord_limits as limits
 from bot.games import GameError
-from bot.models import Match
+from bot.models import Match, Place
 from bot.service import ServiceError
 
 log = logging.getLogger(__name__)
@@ -57,12 +57,59 @@ class ComponentOwner:
         self.bot.remove_dynamic_items(*(item for item in self.components if item not in still))
 
 
+DIGITS = 19
+"""The most digits a number in a custom_id may have: every id the bot writes (a Discord snowflake, a match,
+a ply, a time) has fewer, and a longer one is refused before `int()` reads it."""
+
+
+def number(text: str) -> int:
+    """A number from a custom_id (its template saw digits), refused in words when no id could be that long."""
+    if len(text) > DIGITS or int(text) >= 2**63:
+        raise ServiceError("This button carries a number longer than any the bot writes: it does nothing.")
+    return int(text)
+
+
+def elsewhere(interaction: discord.Interaction, home: Place) -> str | None:
+    """Why a click here cannot act on what belongs at `home` (None: it may): another server, or another
+    channel than the one its post is in (a match's thread or the channel it opened in, as stored). An
+    ephemeral message was only ever shown to the clicker, in answer to their own command anywhere in the
+    server, so only its server counts."""
+    if home.guild_id is None or interaction.guild_id != home.guild_id:
+        return "This button belongs to another server: it does nothing here."
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        return None
+    if interaction.channel_id is None or interaction.channel_id not in (home.channel_id, home.thread_id):
+        return "This button belongs to a post in another channel: use the one there."
+    return None
+
+
 class Guarded:
-    """Every button and menu: `check` (who may click, what must still hold) runs as the item's
-    interaction_check, then `act` does the work; a refusal from either goes through `answer_error`.
+    """Every button and menu: where it belongs (`home`) is checked first, then `check` (who may click, what
+    must still hold) runs as the item's interaction_check, then `act` does the work; a refusal from any of
+    them goes through `answer_error`. Each item is built from its custom_id by `from_match`, whose numbers
+    go through `number`; a custom_id that cannot be read becomes a `Refused` item, refused in words.
 
     discord.py swallows what a dynamic item's check or callback raises (the click would fail silently
     after 3 s), so both are caught here."""
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Any:
+        """The item its custom_id (read by the template into `match`) describes."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Any:
+        try:
+            return cls.from_match(match)
+        except ServiceError as error:
+            return Refused(item, str(error))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        """Where what the item acts on belongs: its match's, lobby's, tournament's or challenge's place."""
+        raise NotImplementedError
 
     async def check(self, interaction: discord.Interaction) -> None:
         """Raise ServiceError to refuse the click; the default lets everyone through."""
@@ -72,6 +119,8 @@ class Guarded:
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         try:
+            if (why := elsewhere(interaction, await self.home(interaction))) is not None:
+                raise ServiceError(why)
             await self.check(interaction)
         except Exception as error:
             await answer_error(interaction, error, f"the check of {type(self).__name__}")
@@ -83,6 +132,24 @@ class Guarded:
             await self.act(interaction)
         except Exception as error:
             await answer_error(interaction, error, f"the click on {type(self).__name__}")
+
+
+class Refused(Guarded, discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s:.+)"):
+    """What a custom_id that cannot be read becomes (never registered, so it matches nothing by itself):
+    every click on it is refused with the reason."""
+
+    def __init__(self, item: discord.ui.Item[Any], why: str) -> None:
+        super().__init__(item)
+        self.why = why
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        raise ServiceError(self.why)
+
+
+async def match_home(interaction: discord.Interaction, match_id: int) -> Place:
+    """The place of a match: where its board controls, takeback buttons and menus belong."""
+    match: Match = await service_of(interaction).get(match_id)
+    return match.place
 
 
 def board_view(match: Match, game: Any) -> discord.ui.View:
@@ -126,10 +193,11 @@ class PlayButton(
         self.match_id, self.ply, self.move = match_id, ply, move
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PlayButton:
-        return cls(int(match["match"]), int(match["ply"]), match["move"])
+    def from_match(cls, match: re.Match[str]) -> PlayButton:
+        return cls(number(match["match"]), number(match["ply"]), match["move"])
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
         await play_choice(interaction, self.match_id, self.ply, self.move)
@@ -144,10 +212,11 @@ class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         self.match_id, self.ply = match_id, ply
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> PlaySelect:
-        return cls(int(match["match"]), int(match["ply"]))
+    def from_match(cls, match: re.Match[str]) -> PlaySelect:
+        return cls(number(match["match"]), number(match["ply"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
@@ -198,10 +267,11 @@ class MovesButton(
         self.match_id, self.ply = match_id, ply
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MovesButton:
-        return cls(int(match["match"]), int(match["ply"]))
+    def from_match(cls, match: re.Match[str]) -> MovesButton:
+        return cls(number(match["match"]), number(match["ply"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def check(self, interaction: discord.Interaction) -> None:
         """Only the player to move, on the newest board."""
@@ -239,10 +309,11 @@ class ResignButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ResignButton:
-        return cls(int(match["match"]))
+    def from_match(cls, match: re.Match[str]) -> ResignButton:
+        return cls(number(match["match"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
         await ask_to_resign(interaction, self.match_id)
@@ -273,10 +344,11 @@ class ConfirmResignButton(
         self.match_id = match_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ConfirmResignButton:
-        return cls(int(match["match"]))
+    def from_match(cls, match: re.Match[str]) -> ConfirmResignButton:
+        return cls(number(match["match"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

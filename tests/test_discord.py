@@ -51,7 +51,7 @@ async def play(fake: DiscordFake, bot: GameBot, match_id: int, channel: Any, pli
 async def test_a_challenge_is_accepted_and_played_in_its_own_thread(fake: DiscordFake, bot: GameBot) -> None:
     challenge = await fake.slash("alice", "fish challenge", {"opponent": "bob"})
     refused = await fake.click("carol", challenge.message, label="Accept")
-    assert refused.ephemeral and "Only" in (refused.content or "") and fake.threads == []
+    assert refused.ephemeral and "not yours to accept" in (refused.content or "") and fake.threads == []
     thread = await start_challenge(fake)
     assert "alice vs bob" in thread.name.lower()
     (first,) = boards(fake, thread)

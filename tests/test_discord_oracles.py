@@ -133,7 +133,7 @@ async def test_who_may_accept_comes_from_the_stored_challenge_not_only_the_butto
     asked = await fake.slash("alice", "fish challenge", {"opponent": "bob"}, channel="games")
     carol = f"discord:{fake.user('carol')['id']}"
     for _ in range(100):  # the bot records the challenge just after answering
-        if await bot.matches.store.challenged(asked.message.id) is not None:
+        if await bot.matches.store.challenge(int(asked.interaction["id"])) is not None:
             break
         await asyncio.sleep(0.02)
     async with bot.matches.store.transaction():  # the record says carol; the button still says bob

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import NonInteractiveExampleWarning
 
 from bot.clock import ClockSettings, FakeTime
-from bot.cogs.base import Refusal, find_match, parse_clock, split_ply
+from bot.cogs.base import PLY_DIGITS, Refusal, find_match, parse_clock, split_ply
+from bot.cogs.tournament import parse_places
 from bot.games import GAMES, BadOptions, Game, IllegalMove
 from bot.local import Terminal
 from bot.models import Place, Player
@@ -496,6 +497,8 @@ ECHO = re.compile(r"""not ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")…?""")
 
 @FAST
 @given(text=CLOCKS)
+@example(text="9" * 5000)  # thousands of digits: read as a float (no digit limit), refused by its range
+@example(text="1/" + "9" * 5000 + "d")
 def test_parse_clock_gives_settings_or_a_refusal(text: str | None) -> None:
     try:
         clock = parse_clock(text)
@@ -517,13 +520,34 @@ def test_parse_clock_gives_settings_or_a_refusal(text: str | None) -> None:
 @example(value="D4-F3@²")  # a superscript two is a digit to str.isdigit, but int() refuses it
 @example(value="D4-F3@١٢")
 @example(value="a1 a2 @a1@12")
+@example(value="A1@" + "9" * 5000)  # int() refuses more than 4,300 digits: refused in words before it
+@example(value="A1@1234567890")
 def test_move_values_split_into_text_and_ply(value: str) -> None:
-    text, ply = split_ply(value)
+    try:
+        text, ply = split_ply(value)
+    except Refusal as error:
+        mark = value.rpartition("@")[2]
+        assert mark.isascii() and mark.isdigit() and len(mark) > PLY_DIGITS
+        assert "names no board" in str(error) and len(str(error)) <= MAX_MESSAGE
+        return
     if ply is None:
         assert text == value
     else:
         assert value == f"{text}@{value.rpartition('@')[2]}" and ply >= 0
         assert value.rpartition("@")[2].isascii()
+
+
+@FAST
+@given(text=st.one_of(st.text(max_size=20), st.from_regex(r"[0-9]{1,6000}(,[0-9]{1,10}){0,3}", fullmatch=True)))
+@example(text="9" * 5000)  # `/tournament adjudicate result:` with 5,000 digits
+def test_tournament_results_are_places_or_a_refusal(text: str) -> None:
+    for seats in (2, 3):
+        try:
+            places = parse_places(text, seats)
+        except Refusal as error:
+            assert "Give the result as" in str(error) and len(str(error)) <= MAX_MESSAGE
+        else:
+            assert places == "void" or all(isinstance(p, int) and 0 <= p < 1000 for p in places)
 
 
 def interaction(guild: int | None, channel: int | None) -> Any:

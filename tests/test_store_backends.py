@@ -24,7 +24,7 @@ from bot.db import NEWER, POSTGRESQL, READ_ONLY, SQLITE, UNREADABLE, StoreUnusab
 from bot.db_postgres import libpq_environment, numbered
 from bot.errors import NotSaved
 from bot.games import GAMES
-from bot.models import MoveRecord, Place, Player
+from bot.models import Challenge, MoveRecord, Place, Player
 from bot.ratings import PlayerRating, Rating
 from bot.service import MatchService
 from bot.store import MIGRATIONS, Store
@@ -89,11 +89,14 @@ async def test_discord_ids_beyond_32_bits_and_times_come_back_exactly(store: Sto
     place = Place(SNOWFLAKE, SNOWFLAKE + 1, SNOWFLAKE + 2)
     match = await service.create_match("fish", [ALICE, BOB], seed=2**48 - 1, place=place, clock=ClockSettings(30, 60))
     await service.board_posted(match.id, 0, message=(SNOWFLAKE + 3, SNOWFLAKE + 4))
-    await service.record_challenge(SNOWFLAKE + 5, SNOWFLAKE, ALICE, BOB)
+    clock = ClockSettings(14 * 86_400, 30 * 86_400)
+    await service.record_challenge(SNOWFLAKE + 5, SNOWFLAKE, ALICE, BOB, game="fish", clock=clock, channel_id=SNOWFLAKE)
     loaded = await store.load_match(match.id)
     assert loaded is not None and loaded.place == place and loaded.board == (SNOWFLAKE + 3, SNOWFLAKE + 4)
     assert loaded.seed == 2**48 - 1 and loaded.created_at == 1_700_000_000.123456
-    assert await store.challenged(SNOWFLAKE + 5) == BOB.id
+    challenge = await store.challenge(SNOWFLAKE + 5)  # stored whole: the Accept button names only its id
+    assert challenge == Challenge(SNOWFLAKE + 5, "fish", ALICE.id, BOB.id, clock, Place(SNOWFLAKE, SNOWFLAKE))
+    assert await store.challenge(SNOWFLAKE + 6) is None
     assert (
         await store.open_challenges(SNOWFLAKE, ALICE.id, 0) == 1 and await store.open_challenges(None, ALICE.id, 0) == 0
     )

@@ -269,13 +269,13 @@ def test_the_death_match_keeps_its_seconds_and_defaults_with_the_new_caps() -> N
     assert (reserve.min_value, reserve.max_value, reserve.default) == (0, 30 * DAY, 60)
 
 
-def test_a_30_day_clock_fits_the_challenge_button() -> None:
-    biggest = 2**64 - 1  # the largest snowflake
-    button = AcceptChallengeButton("themiscyra", biggest, biggest, ClockSettings(14 * DAY, 30 * DAY))
+def test_the_challenge_button_names_only_the_stored_challenge() -> None:
+    biggest = 2**63 - 1  # the largest id either database keeps
+    button = AcceptChallengeButton(biggest)
     custom_id = button.item.custom_id
     assert custom_id is not None and len(custom_id) <= 100
     found = re.fullmatch(CHALLENGE, custom_id)
-    assert found is not None and (found["move"], found["reserve"]) == ("1209600", "2592000")
+    assert found is not None and found.groupdict() == {"id": str(biggest)}  # no game, player or clock in it
 
 
 @pytest.mark.parametrize(
@@ -504,11 +504,11 @@ async def test_geyser_new_takes_a_clock_and_a_wrong_clock_is_refused_privately(f
     assert fake.rejected == []
 
 
-async def test_a_14_day_30_day_challenge_rides_in_its_button(fake: DiscordFake, bot: GameBot) -> None:
+async def test_a_14_day_30_day_challenge_is_kept_with_the_challenge(fake: DiscordFake, bot: GameBot) -> None:
     asked = await fake.slash("alice", "fish challenge", {"opponent": "bob", "clock": "14d/30d"}, channel="games")
     assert asked.message is not None and "with 14 d a move + 30 d reserve" in asked.message.content
     (custom_id,) = custom_ids(asked.message)
-    assert custom_id.endswith(":1209600:2592000") and len(custom_id) <= 100
+    assert custom_id == f"challenge:{asked.interaction['id']}"  # the stored challenge's id, and nothing else
     await fake.click("bob", asked.message, label="Accept")
     match = await bot.matches.get(1)
     assert match.clock is not None and match.clock.settings == ClockSettings(14 * DAY, 30 * DAY)

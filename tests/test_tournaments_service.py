@@ -317,7 +317,8 @@ async def test_sign_up_closes_by_itself_at_its_time_while_the_bot_runs(
     fake_time.advance(20)
     await eventually(lambda: bool(service.running()))  # round 1's game, started by the scheduler
     assert (await service.get_tournament(due)).status == PLAYING
-    assert any(n.kind == "started" for n in heard)
+    # its notice goes out once the start's lock is released, a moment after the game is in the registry
+    await eventually(lambda: any(n.kind == "started" for n in heard))
     fake_time.advance(3600)
     for _ in range(100):  # one player at its closing time: cancelled, in words
         if (await service.get_tournament(lonely)).status == CANCELLED:

@@ -465,7 +465,7 @@ async def service_refusals(tmp_path: Path) -> list[str]:
         await _refused(out, service.add_computer(small.id, BOB))
         await service.leave_lobby(small.id, BOB)
         await _refused(out, service.join_lobby(small.id, ALICE))
-        await service.record_challenge(77, 1, ALICE, BOB)
+        await service.record_challenge(77, 1, ALICE, BOB, game="fish", channel_id=2)
         out.append(await service.challenge_refusal(1, ALICE) or "")
         await service.create_match("fish", [ALICE, computer()], place=here)
         await _refused(out, service.create_match("fish", [ALICE, computer("hard")], place=here))

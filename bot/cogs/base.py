@@ -20,7 +20,7 @@ from bot import clock as clocks
 from bot import discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.clock import CLOCK_HELP, ClockSettings
-from bot.cogs.challenge import AcceptChallengeButton
+from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButton
 from bot.cogs.places import match_channel_refusal
 from bot.cogs.takeback import TakebackButton
 from bot.games import GAMES, GameError
@@ -60,13 +60,19 @@ def server_id(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
+PLY_DIGITS = 9
+"""The most digits a board's ply mark (`@12`) may have: a billion lines of log is more than any match has."""
+
+
 def split_ply(value: str) -> tuple[str, int | None]:
     """A move value and the ply of the board it was offered on: `D4-F3@12` -> ("D4-F3", 12).
 
-    Only ASCII digits count: `str.isdigit` also accepts "²", which `int` refuses.
-    """
+    Only ASCII digits count: `str.isdigit` also accepts "²", which `int` refuses. A mark longer than
+    PLY_DIGITS is refused before `int` reads it (it would refuse thousands of digits with an error)."""
     head, mark, seen = value.rpartition("@")
     if mark and seen.isascii() and seen.isdigit():
+        if len(seen) > PLY_DIGITS:
+            raise Refusal(f"`@{seen[:12]}…` names no board: the number after @ is the board's, as suggested.")
         return head, int(seen)
     return value, None
 
@@ -372,7 +378,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
 class TwoPlayerCog(GameCog):
     """Games for two: a player challenges another, who accepts with a button, or the bot, which plays."""
 
-    components = (*GameCog.components, AcceptChallengeButton)
+    components = (*GameCog.components, AcceptChallengeButton, ChallengeBeforeStoredButton)
 
     @app_commands.command(description="Challenge someone to a game (they accept with a button), or the bot itself")
     @app_commands.describe(
@@ -405,15 +411,22 @@ class TwoPlayerCog(GameCog):
             if (why := await self.service.challenge_refusal(guild_id, me)) is not None:
                 raise Refusal(why)
             timing = f" with {settings.describe()}" if settings else ""
-            view = discord.ui.View(timeout=None)
-            view.add_item(AcceptChallengeButton(self.game_key, interaction.user.id, opponent.id, settings))
-            await interaction.response.send_message(
-                f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
-                view=view,
-                allowed_mentions=limits.pinging(opponent.id),
+            # stored first, under the command's id, so a click as soon as it shows finds it
+            challenged, here = discord_ids.player(opponent), interaction.channel_id
+            await self.service.record_challenge(
+                interaction.id, guild_id, me, challenged, game=self.game_key, clock=settings, channel_id=here
             )
-            sent = await interaction.original_response()
-            await self.service.record_challenge(sent.id, guild_id, me, discord_ids.player(opponent))
+            view = discord.ui.View(timeout=None)
+            view.add_item(AcceptChallengeButton(interaction.id))
+            try:
+                await interaction.response.send_message(
+                    f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
+                    view=view,
+                    allowed_mentions=limits.pinging(opponent.id),
+                )
+            except discord.HTTPException:
+                await self.service.withdraw_challenge(interaction.id)  # never shown: it counts for nothing
+                raise
 
     async def _against_computer(
         self, interaction: discord.Interaction, settings: ClockSettings | None, level: str

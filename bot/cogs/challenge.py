@@ -1,4 +1,9 @@
-"""The Accept button of a challenge (`/<game> challenge`): restart-proof, it carries the whole challenge."""
+"""The Accept button of a challenge (`/<game> challenge`): restart-proof, it names the stored challenge.
+
+The challenge is stored whole when sent (game, players, clock, channel; bot/service/challenges.py) under
+the id of the command that sent it, and the button carries only that id: what it starts is read from the
+store, so a button whose custom_id was tampered with can name a challenge, never make one up.
+"""
 
 from __future__ import annotations
 
@@ -9,69 +14,80 @@ from typing import Any
 import discord
 
 from bot import discord_ids
-from bot.clock import ClockSettings
 from bot.cogs.places import match_channel_refusal
-from bot.models import Place
+from bot.models import Challenge, Place
 from bot.service import ServiceError
-from bot.views import Guarded, defer_public, service_of
+from bot.views import Guarded, defer_public, number, service_of
 
-CHALLENGE = r"challenge:(?P<game>[a-z]+):(?P<by>\d+):(?P<to>\d+):(?P<move>\d+):(?P<reserve>\d+)"
+CHALLENGE = r"challenge:(?P<id>\d+)"
+BEFORE_STORED = r"challenge:(?P<game>[a-z]+):\d+:\d+:\d+:\d+"
+"""The custom_id of challenges sent before they were stored: game, challenger, challenged and clock."""
 
 
 class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE):
-    """Only the challenged player may accept; the match starts in the channel of the challenge.
+    """Only the challenged player may accept, in the channel of the challenge, where the match starts."""
 
-    The clock rides in the custom_id (0/0 for none), so a challenge needs no storage until accepted.
-    """
-
-    def __init__(self, game: str, by: int, to: int, clock: ClockSettings | None) -> None:
-        move, reserve = (int(clock.move_seconds), int(clock.reserve_seconds)) if clock else (0, 0)
+    def __init__(self, challenge_id: int) -> None:
         super().__init__(
-            discord.ui.Button(
-                label="Accept",
-                style=discord.ButtonStyle.success,
-                custom_id=f"challenge:{game}:{by}:{to}:{move}:{reserve}",
-            )
+            discord.ui.Button(label="Accept", style=discord.ButtonStyle.success, custom_id=f"challenge:{challenge_id}")
         )
-        self.game, self.by, self.to, self.clock = game, by, to, clock
+        self.challenge_id = challenge_id
+        self.challenge: Challenge | None = None
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> AcceptChallengeButton:
-        move = int(match["move"])
-        clock = ClockSettings(move, int(match["reserve"])) if move else None
-        return cls(match["game"], int(match["by"]), int(match["to"]), clock)
+    def from_match(cls, match: re.Match[str]) -> AcceptChallengeButton:
+        return cls(number(match["id"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        self.challenge = await service_of(interaction).get_challenge(self.challenge_id)
+        return self.challenge.place
 
     async def check(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.to:
-            raise ServiceError(f"Only <@{self.to}> can accept this challenge.")
-        if interaction.guild is None or interaction.channel is None:
-            raise ServiceError("Challenges are accepted in a server channel.")
+        # the stored challenge decides who may accept; before answering in public
+        await service_of(interaction).check_challenge(self.challenge_id, discord_ids.player(interaction.user))
         if (why := match_channel_refusal(interaction)) is not None:
             raise ServiceError(why)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild is not None and interaction.channel is not None  # check() saw to it
+        challenge = self.challenge
+        assert challenge is not None and challenge.game is not None and challenge.by_id is not None  # home()
+        assert interaction.guild is not None and interaction.channel is not None  # home(): its server, its channel
         try:
-            challenger = interaction.guild.get_member(self.by) or await interaction.guild.fetch_member(self.by)
+            by = number(challenge.by_id.removeprefix("discord:"))
+            challenger = interaction.guild.get_member(by) or await interaction.guild.fetch_member(by)
         except discord.NotFound:
             await interaction.response.edit_message(
                 content="This challenge is void: the challenger has left the server.", view=None
             )
             return
-        message_id = interaction.message.id if interaction.message is not None else interaction.id
-        # the stored challenge decides who may accept, not only the custom_id; before answering in public
-        await service_of(interaction).check_challenge(message_id, discord_ids.player(interaction.user))
         await defer_public(interaction)
         match = await service_of(interaction).create_match(
-            self.game,
+            challenge.game,
             [discord_ids.player(challenger), discord_ids.player(interaction.user)],
-            clock=self.clock,
+            clock=challenge.clock,
             place=Place(interaction.guild.id, interaction.channel.id),
-            challenge=message_id,  # a second click, even a simultaneous one, is refused here
+            challenge=challenge.id,  # a second click, even a simultaneous one, is refused here
         )
         if interaction.message is not None:
             with contextlib.suppress(discord.HTTPException):  # gone meanwhile: the match is on all the same
                 await interaction.message.edit(view=None)
         await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
+
+
+class ChallengeBeforeStoredButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEFORE_STORED):
+    """The Accept button of a challenge sent before challenges were stored: what it says cannot be trusted
+    and nothing stored says otherwise, so it is refused and the challenger asked to challenge again."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"challenge:{game}:0:0:0:0"))  # never posted again
+        self.game = game
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> ChallengeBeforeStoredButton:
+        return cls(match["game"])
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        raise ServiceError(
+            "This challenge was sent before the bot's update and can no longer be accepted: ask for a new one"
+            f" (`/{self.game} challenge`)."
+        )

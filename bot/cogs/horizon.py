@@ -20,9 +20,9 @@ from discord import app_commands
 from bot import discord_app, discord_ids
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.games.horizon import HORIZON, card_name
-from bot.models import Match
+from bot.models import Match, Place
 from bot.service import MatchService, ServiceError
-from bot.views import Guarded
+from bot.views import Guarded, match_home, number
 from renderers import Caption, describe, render
 
 
@@ -62,10 +62,11 @@ class CardSelect(
         self.match_id, self.ply = match_id, ply
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CardSelect:
-        return cls(int(match["match"]), int(match["ply"]))
+    def from_match(cls, match: re.Match[str]) -> CardSelect:
+        return cls(number(match["match"]), number(match["ply"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def check(self, interaction: discord.Interaction) -> None:
         await menu_check(interaction, self.match_id, self.ply)
@@ -119,10 +120,11 @@ class SpaceSelect(
         self.match_id, self.ply, self.card = match_id, ply, card
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> SpaceSelect:
-        return cls(int(match["match"]), int(match["ply"]), match["card"])
+    def from_match(cls, match: re.Match[str]) -> SpaceSelect:
+        return cls(number(match["match"]), number(match["ply"]), match["card"])
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = interaction.client.matches  # type: ignore[attr-defined]

@@ -50,10 +50,12 @@ class LobbyButton(
         self.action, self.lobby_id = action, lobby_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(match["action"], int(match["id"]))
+    def from_match(cls, match: re.Match[str]) -> LobbyButton:
+        return cls(match["action"], views.number(match["id"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        lobby: Lobby = await views.service_of(interaction).get_lobby(self.lobby_id)
+        return lobby.place
 
     async def act(self, interaction: discord.Interaction) -> None:
         service = views.service_of(interaction)

@@ -11,9 +11,9 @@ from typing import Any
 import discord
 
 from bot import discord_ids
-from bot.models import Takeback
+from bot.models import Place, Takeback
 from bot.service import ServiceError
-from bot.views import Guarded, service_of
+from bot.views import Guarded, match_home, number, service_of
 
 TAKEBACK = r"takeback:(?P<answer>yes|no):(?P<match>\d+):(?P<ply>\d+):(?P<seat>\d+):(?P<until>\d+)"
 
@@ -34,10 +34,12 @@ class TakebackButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         self.accept, self.match_id, self.ply, self.seat, self.until = accept, match_id, ply, seat, until
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TakebackButton:
-        return cls(match["answer"], int(match["match"]), int(match["ply"]), int(match["seat"]), int(match["until"]))
+    def from_match(cls, match: re.Match[str]) -> TakebackButton:
+        numbers = (number(match[field]) for field in ("match", "ply", "seat", "until"))
+        return cls(match["answer"], *numbers)
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        return await match_home(interaction, self.match_id)
 
     async def check(self, interaction: discord.Interaction) -> None:
         match = await service_of(interaction).get(self.match_id)

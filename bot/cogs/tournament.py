@@ -92,10 +92,12 @@ class TournamentButton(
         self.action, self.tournament_id = action, tournament_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TournamentButton:
-        return cls(match["action"], int(match["id"]))
+    def from_match(cls, match: re.Match[str]) -> TournamentButton:
+        return cls(match["action"], views.number(match["id"]))
+
+    async def home(self, interaction: discord.Interaction) -> Place:
+        held: HeldTournament = await views.service_of(interaction).get_tournament(self.tournament_id)
+        return held.place
 
     async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = views.service_of(interaction)
@@ -114,6 +116,10 @@ class TournamentButton(
         )
 
 
+PLACE_DIGITS = 3
+"""The most digits a place may have (a game seats a handful): longer is refused before `int()` reads it."""
+
+
 def parse_places(text: str, seats: int) -> list[int] | str:
     """A moderator's result: `1-0`, `0-1`, `draw` (two players), places by seat `2,1,3`, or `void`."""
     words = text.strip().lower().replace(" ", "")
@@ -124,7 +130,7 @@ def parse_places(text: str, seats: int) -> list[int] | str:
         if words in known:
             return known[words]
     parts = words.split(",")
-    if not all(p.isascii() and p.isdigit() for p in parts):
+    if not all(p.isascii() and p.isdigit() and len(p) <= PLACE_DIGITS for p in parts):
         two = "`1-0` (the first seat won), `0-1`, `draw`, " if seats == 2 else ""
         raise Refusal(
             f"Give the result as {two}places by seat like `2,1,3`, or `void`, not {limits.shorten(text, 40)!r}."

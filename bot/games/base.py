@@ -262,6 +262,7 @@ class Game(Protocol):
     own_message: tuple[str, ...]
 
     def resign(self, state: Any, seat: int) -> Any: ...
+    def reseed(self, state: Any, seed: int) -> Any: ...
     def choices(self, state: Any) -> list[str]: ...
     def public_move(self, move: str) -> str: ...
     def private_lines(self, state: Any, seat: int) -> tuple[str, ...]: ...
@@ -294,6 +295,13 @@ class GameRules:
     def resign(self, state: Any, seat: int) -> Any:
         """The state after `seat` leaves (only where `seats_can_leave`)."""
         raise IllegalMove("Nobody can leave this game and let the others play on.")
+
+    def reseed(self, state: Any, seed: int) -> Any:
+        """The same position with fresh chance behind it: every roll and every card nobody has seen yet now
+        comes from `seed`, what anyone knows stays. A takeback or an undo reseeds the position it goes back
+        to, so replaying a move cannot show again the dice or the card it showed (games with `chance`
+        override this; a game without chance has nothing to redraw)."""
+        return state
 
     def choices(self, state: Any) -> list[str]:
         """Moves to offer as buttons or a menu under the board (Geyser's again / retreat); none by default."""

@@ -387,6 +387,10 @@ class Geyser(GameRules):
     def events(self, state: GeyserState) -> tuple[str, ...]:
         return state.events
 
+    def reseed(self, state: GeyserState, seed: int) -> GeyserState:
+        """Every die from here on comes from `seed` (the counter goes on): no die was rolled before it is."""
+        return replace(state, seed=seed)
+
     def view(self, state: GeyserState, seat: int | None) -> GeyserState:
         """Nothing is hidden but the seed, which would tell the dice to come."""
         return replace(state, seed=None)

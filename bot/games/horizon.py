@@ -338,6 +338,14 @@ class Horizon(GameRules):
     def events(self, state: HorizonState) -> tuple[str, ...]:
         return state.events
 
+    def reseed(self, state: HorizonState, seed: int) -> HorizonState:
+        """Fresh chance from `seed`: the deck, the only cards nobody has seen, is shuffled again, and the rolls
+        and later shuffles come from `seed`. Hands and face-down cards stay: someone knows them. Every view
+        stays as it was (the counters go on)."""
+        deck = sorted(state.deck)
+        random.Random(f"horizon:{seed}:reseed").shuffle(deck)
+        return replace(state, deck=tuple(deck), seed=seed)
+
     def view(self, state: HorizonState, seat: int | None) -> HorizonState:
         """What `seat` may know (None: a spectator): other hands, unknown face-down cards and the deck order
         become `??`, and the seed goes."""

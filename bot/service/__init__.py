@@ -58,7 +58,19 @@ from bot.errors import (  # re-exported (__all__): the front-ends catch them fro
 )
 from bot.games import Game
 from bot.metrics import Metrics
-from bot.models import AwayPeriod, Lobby, Match, MoveRecord, Notice, Place, Player, Series, Takeback, UserLimits
+from bot.models import (
+    AwayPeriod,
+    Challenge,
+    Lobby,
+    Match,
+    MoveRecord,
+    Notice,
+    Place,
+    Player,
+    Series,
+    Takeback,
+    UserLimits,
+)
 from bot.move_log import RESIGN
 from bot.ratings import PlayerRating
 from bot.service.away import AWAY_DAYS, AWAY_DAYS_A_YEAR, AwayAnswer, AwayTime
@@ -285,7 +297,7 @@ class MatchService:
         return await self.store.moves(match_id)
 
     def replay(self, match: Match, records: list[MoveRecord]) -> Any:
-        """The state after `records` (the log, or the moves still standing), rebuilt from the seed."""
+        """The state after `records` (the whole log: its reseeds too), rebuilt from the seed."""
         return self._registry.replay(match, records)
 
     # --- starting: challenges and casual matches, limits, lobbies, death matches ---
@@ -309,13 +321,34 @@ class MatchService:
             game_key, players, options=options, seed=seed, clock=clock, place=place, challenge=challenge
         )
 
+    async def get_challenge(self, challenge: int) -> Challenge:
+        """A stored challenge, refused in words if there is none (or it was sent before they were stored)."""
+        return await self._challenges.get_challenge(challenge)
+
     async def check_challenge(self, challenge: int, by: Player) -> None:
-        """Refuse a challenge accepted before, or one sent to someone else than `by`."""
+        """Refuse a challenge `by` may not accept now: none stored, accepted before, or someone else's."""
         await self._challenges.check_challenge(challenge, by)
 
-    async def record_challenge(self, challenge: int, guild_id: int | None, by: Player, to: Player) -> None:
-        """A challenge was sent: it counts as open until accepted, and only `to` may accept it."""
-        await self._challenges.record_challenge(challenge, guild_id, by, to)
+    async def record_challenge(
+        self,
+        challenge: int,
+        guild_id: int | None,
+        by: Player,
+        to: Player,
+        *,
+        game: str | None = None,
+        clock: ClockSettings | None = None,
+        channel_id: int | None = None,
+    ) -> None:
+        """A challenge was sent: it counts as open until accepted, and only `to` may accept it (in
+        `channel_id`, for `game` with `clock`, as stored: the button names only `challenge`)."""
+        await self._challenges.record_challenge(
+            challenge, guild_id, by, to, game=game, clock=clock, channel_id=channel_id
+        )
+
+    async def withdraw_challenge(self, challenge: int) -> None:
+        """A challenge that could not be posted: it no longer counts, and nobody can accept it."""
+        await self._challenges.withdraw_challenge(challenge)
 
     async def challenge_refusal(self, guild_id: int | None, by: Player) -> str | None:
         """Why `by` may not send another challenge here now, or None."""

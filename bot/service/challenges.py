@@ -1,9 +1,11 @@
 """Matches started at once, with every player known: a challenge accepted, the terminal's `new`, a game
 against the computer (`create_match`); and the bookkeeping that makes a challenge start one match only.
 
-A challenge is recorded with its message id when sent (it counts against its sender's limit until it is
-accepted, and only the challenged may accept it); the match it starts is stored with it in the match's own
-transaction, so a double click or a click on an old message after a restart is refused.
+A challenge is stored whole when sent (game, players, clock, where: `Challenge`), under an id the front-end
+gives (Discord: the sending command's); it counts against its sender's limit until it is accepted, and
+only the challenged may accept it. Accepting reads everything from the stored challenge, never from the
+button that names it. The match it starts is stored with it in the match's own transaction, so a double
+click or a click on an old message after a restart is refused.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from typing import Any
 
 from bot import posts
 from bot.clock import ClockSettings
-from bot.errors import ChallengeTaken, LimitReached, NotInMatch
-from bot.models import Match, Notice, Place, Player
+from bot.errors import ChallengeTaken, LimitReached, NoSuchChallenge, NotInMatch
+from bot.models import Challenge, Match, Notice, Place, Player
 from bot.service.limits import Limits
 from bot.service.registry import Registry, new_match
 
@@ -54,20 +56,57 @@ class Challenges:
         await registry.notify([Notice("started", match, posts.start_lines(match, game))])
         return match
 
+    async def get_challenge(self, challenge: int) -> Challenge:
+        """The stored challenge; refused in words if none was sent with that id, or if it was sent before
+        challenges were stored whole (nothing says what it was, so the challenger asks again)."""
+        found = await self.registry.store.challenge(challenge)
+        if found is None:
+            raise NoSuchChallenge("There is no such challenge: ask for a new one.")
+        if found.game is None:  # a challenge stored whole has its game, and its players
+            raise NoSuchChallenge(
+                "This challenge was sent before the bot's update and can no longer be accepted: ask for a new one."
+            )
+        return found
+
     async def check_challenge(self, challenge: int, by: Player) -> None:
-        """Refuse a challenge accepted before, or one sent to someone else than `by` as it was recorded
+        """Refuse a challenge `by` may not accept now: none stored, sent to someone else, or accepted before
         (front-ends ask before they answer in public)."""
-        to = await self.registry.store.challenged(challenge)
-        if to is not None and to != by.id:
+        found = await self.get_challenge(challenge)
+        if found.to_id != by.id:
             raise NotInMatch("This challenge is not yours to accept.")
         await self._refuse_accepted(challenge)
 
-    async def record_challenge(self, challenge: int, guild_id: int | None, by: Player, to: Player) -> None:
+    async def record_challenge(
+        self,
+        challenge: int,
+        guild_id: int | None,
+        by: Player,
+        to: Player,
+        *,
+        game: str | None = None,
+        clock: ClockSettings | None = None,
+        channel_id: int | None = None,
+    ) -> None:
         """A challenge was sent (its id is the front-end's): it counts as open until it is accepted, and
-        only `to` may accept it."""
+        only `to` may accept it, in `channel_id`, for `game` with `clock`."""
         store = self.registry.store
         async with store.transaction():
-            await store.insert_challenge(challenge, guild_id, by.id, to.id, self.registry.time.now())
+            await store.insert_challenge(
+                challenge,
+                guild_id,
+                by.id,
+                to.id,
+                self.registry.time.now(),
+                game=game,
+                clock=clock,
+                channel_id=channel_id,
+            )
+
+    async def withdraw_challenge(self, challenge: int) -> None:
+        """Forget a challenge nobody accepted (its post failed): it no longer counts against its sender."""
+        store = self.registry.store
+        async with store.transaction():
+            await store.delete_challenge(challenge)
 
     async def _refuse_accepted(self, challenge: int) -> None:
         if (started := await self.registry.store.challenge_match(challenge)) is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot import posts
+from bot import move_log, posts
 from bot.errors import NotInMatch, ServiceError
 from bot.games import Termination
 from bot.models import ABORTED, Match, MoveRecord, Notice, Player
@@ -151,23 +151,36 @@ class Moderation:
         lock held): an undo line by `by` for each, newest first, each with an action-log line of `kind` (undo;
         `takeback` for a takeback by agreement, bot/service/takebacks.py), and `also` written with them. The
         reserve each move spent beyond its allowance is refunded and the turn they interrupt is charged to
-        nobody: the next turn starts with its board post. Returns the lines taken back."""
+        nobody: the next turn starts with its board post. In a game with chance the position gets a fresh
+        secret seed (a `reseed` line, bot/move_log.py), so playing the same move again cannot show the dice
+        or the card it showed. Returns the lines taken back."""
         registry = self.registry
         taken = standing[cut:]
         game = registry.game(match)
-        state = registry.replay(match, standing[:cut])
+        log = await registry.store.log(match.id)
+        state = move_log.positions(game, len(match.players), match.seed, match.options, log)[cut]
         now = registry.time.now()
+        lines = [
+            MoveRecord(match.ply + number, record.seat, record.move, now, None, move_log.UNDO, by.id)
+            for number, record in enumerate(reversed(taken), start=1)
+        ]
+        if game.chance:
+            seed = registry.seeds()
+            state = game.reseed(state, seed)
+            seat = game.to_move(state)  # whose turn the fresh chance waits for
+            assert seat is not None  # a position a move was played on: someone was to move
+            lines.append(MoveRecord(match.ply + len(lines) + 1, seat, str(seed), now, None, move_log.RESEED, by.id))
         clock = match.clock
         if clock is not None:
             for record in taken:
                 clock = clock.add_time(record.seat, max(0.0, (record.took or 0.0) - clock.settings.move_seconds))
             clock = clock.new_turn(game.to_move(state))
         async with registry.commit(match):
-            for number, record in enumerate(reversed(taken), start=1):
-                undo = MoveRecord(match.ply + number, record.seat, record.move, now, None, "undo", by.id)
-                await registry.store.append_move(match.id, undo)
-                await registry.store.log_action(match.id, kind, by.id, f"undid {record.move}", now)
-            match.state, match.ply, match.clock = state, match.ply + len(taken), clock
+            for line in lines:
+                await registry.store.append_move(match.id, line)
+                if line.kind == move_log.UNDO:
+                    await registry.store.log_action(match.id, kind, by.id, f"undid {line.move}", now)
+            match.state, match.ply, match.clock = state, match.ply + len(lines), clock
             await registry.store.update_match(match, now)
             if also is not None:
                 await also()

@@ -44,6 +44,11 @@ class Pending:
     """The game-over post's rating change line, if the game was rated."""
 
 
+def fresh_seed() -> int:
+    """A secret random seed: a new match's, and the fresh chance a takeback or an undo gives (bot/move_log.py)."""
+    return secrets.randbits(48)
+
+
 def new_match(
     game: Game,
     players: tuple[Player, ...],
@@ -57,7 +62,7 @@ def new_match(
 ) -> Match:
     """A fresh match, not yet stored: every way a game starts (a challenge, a lobby, a death match) builds it
     here. A secret random seed unless one is given; bad options raise BadOptions before anything is stored."""
-    seed = secrets.randbits(48) if seed is None else seed
+    seed = fresh_seed() if seed is None else seed
     state = game.new(len(players), seed, **options)
     return Match(
         id=0,
@@ -87,6 +92,8 @@ class Registry:
         self._series: dict[int, Series] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
+        self.seeds: Callable[[], int] = fresh_seed
+        """Where the fresh seeds of takebacks and undos come from (tests give a seeded generator)."""
         self.ownership: Ownership = EveryShard()
         """Which matches this process acts on (bot/shards.py): only those are loaded, and every change to one
         checks, inside its transaction, that this process still holds its shard's lease."""
@@ -197,7 +204,7 @@ class Registry:
         return series
 
     def replay(self, match: Match, records: list[MoveRecord]) -> Any:
-        """The state after `records` (the log, or the moves still standing), rebuilt from the seed."""
+        """The state after `records` (the whole log: its reseeds too), rebuilt from the seed."""
         return move_log.final_position(self.game(match), len(match.players), match.seed, match.options, records)
 
     # --- changing ---

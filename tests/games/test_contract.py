@@ -274,6 +274,32 @@ def test_any_text_mid_game_is_a_move_or_an_illegal_move(game, text, seed, plies)
     refuses_cleanly(game, midgame(game, seed, plies), text)
 
 
+# --- fresh chance (GameRules.reseed: a takeback's new seed, bot/move_log.py) ---
+
+
+@each_game
+def test_a_reseed_redraws_only_what_nobody_knows(game):
+    """Every view is the same after a reseed (nothing anyone saw changes), and so are the moves; in a game
+    with chance what comes next differs with the seed, and a game without chance keeps its state."""
+    seats = game.min_players
+    for plies in (0, 7, FUZZ_PLIES):
+        state = midgame(game, 2, plies)
+        again = game.reseed(state, 424_242)
+        check_state(game, again, seats)
+        assert game.reseed(state, 424_242) == again  # pure: the log's seed replays it
+        for viewer in (None, *range(seats)):
+            assert game.view(again, viewer) == game.view(state, viewer)
+        assert game.legal_moves(again) == game.legal_moves(state)
+        if not game.chance:
+            assert again == state
+            continue
+        assert again != state
+        if game.to_move(state) is None:
+            continue
+        futures = {game.dumps(random_moves(game, game.reseed(state, s), random.Random(5), 30)) for s in range(8)}
+        assert len(futures) > 1
+
+
 # --- declared, not discovered: every game says what it has (bot/games/base.py, GameRules) ---
 
 
