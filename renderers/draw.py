@@ -49,6 +49,9 @@ PANEL: Colour = (18, 36, 56)
 PANEL_BOX: Colour = (28, 52, 78)
 HIGHLIGHT: Colour = (255, 201, 64)
 ALERT: Colour = (226, 62, 62)
+LAST_MOVE: Colour = (255, 214, 64)
+"""The last move's squares are tinted this (from and to, under the pieces, as lichess does); the mover is the
+piece standing there, so one colour for every seat."""
 SEAT_COLOURS: tuple[Colour, ...] = (
     (232, 117, 26),
     (47, 111, 219),

@@ -40,7 +40,6 @@ from bot.wording import listing
 from renderers.draw import (
     HIGHLIGHT,
     INK,
-    MUTED,
     PANEL,
     SEAT_COLOURS,
     TEXT,
@@ -481,6 +480,7 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
     """The side panel's facts: a card per player, the round, the result or the turn, the last move, the dice."""
     live = caption.result is None and state.phase != "over"
     turn = state.turn if live else None
+    winners = state.winners if state.phase == "over" and caption.result is None else ()
     seats = []
     for seat in range(state.seats):
         held = state.controls(seat)
@@ -493,40 +493,39 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 score=str(held),
                 score_colour=HIGHLIGHT if held >= 3 else TEXT,
                 score_icon=_geyser_icon(),
+                won=seat in winners,
                 tag="out" if seat in state.out else None,
-                info=(Line(f"{state.on_board(seat)} on the island · {state.supply[seat]} in supply", 12),),
+                info=(Line(f"{state.on_board(seat)} on the island · {state.supply[seat]} left"),),
             )
         )
-    lead: list[Line] = []
-    if state.phase == "play":
-        last = state.round >= state.rounds
-        lead.append(Line(f"Round {state.round} of {state.rounds}", 15, HIGHLIGHT if last else TEXT, bold=True))
-        lead.append(Line("Last round" if last else f"Next fire roll: {caption.name(state.roller)}", 12))
-    elif state.phase == "start":
-        lead.append(Line(f"Setup · {state.rounds} rounds", 15, TEXT, bold=True))
-    banner, note = caption.result, None
+    last_round = state.phase == "play" and state.round >= state.rounds
+    if state.phase == "start":
+        lead = (Line(f"Setup · {state.rounds} rounds", colour=TEXT, bold=True), Line(""))
+    else:
+        ending = last_round or state.phase == "over"
+        roller = "Last round" if ending else f"Next fire roll: {caption.name(state.roller)}"
+        lead = (
+            Line(f"Round {state.round} of {state.rounds}", colour=HIGHLIGHT if last_round else TEXT, bold=True),
+            Line(roller),
+        )
+    banner = caption.result
     if banner is None and state.phase == "over":
         names = [caption.name(s) for s in state.winners]
         verb = "wins" if len(names) == 1 else "share the win"
         banner = f"{listing(names)} {verb}" if names else "Game over"
-        note = f"({state.end})" if state.end else None
-    notes: list[Line] = []
-    if turn is not None and banner is None:
-        pending = state.pending is not None or state.phase == "start"
-        notes.append(Line(_choice_text(state, turn), 12, HIGHLIGHT if pending else MUTED, bold=pending, max_lines=3))
-    if state.last_move is not None and state.last_seat is not None:
-        notes.append(Line(f"Last: {caption.name(state.last_seat)} {_move_words(state)}", 12, max_lines=3))
+    pending = turn is not None and banner is None and (state.pending is not None or state.phase == "start")
+    choice = _choice_text(state, turn) if pending and turn is not None else ""
+    last = f"Last: {_move_words(state)}" if state.last_move is not None and state.last_seat is not None else ""
     return captioned(
         "Geyser",
         caption,
         seats=tuple(seats),
-        lead=tuple(lead),
+        lead=lead,
         banner=banner,
-        banner_note=note,
         turn=None if turn is None or banner is not None else Turn(seat_token(turn, 9), f"{caption.name(turn)} to move"),
-        notes=tuple(notes),
+        notes=(Line(choice, colour=HIGHLIGHT, bold=True, max_lines=2), Line(last, colour=TEXT)),
         blocks=_dice_blocks(state, caption),
-        key=(KeyEntry("= geysers held; 3 open the Mother", _geyser_icon()),),
+        key=(KeyEntry("geysers held", _geyser_icon()),),
     )
 
 
@@ -547,25 +546,29 @@ def _move_words(state: GeyserState) -> str:
 
 
 def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ...]:
-    """The last battle's dice (each rimmed in its side's colour) and the last firing phase's, with words."""
-    blocks: list[Strip | Line] = []
+    """The last battle's dice (each rimmed in its side's colour) and the last firing phase's, each with a
+    line of words; both slots are there while nothing was rolled, so the picture keeps its size."""
+    battle: tuple[tuple[int, Colour], ...] = ()
+    battle_words = ""
     if len(state.last_battle) == 6:
         attacker, a_die, a_bonus, defender, d_die, d_bonus = state.last_battle
         a_total, d_total = a_die + a_bonus, d_die + d_bonus
-        dice = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
-        blocks.append(Strip(DIE + 2, partial(_paint_dice, dice)))
+        battle = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
         verdict = "tie!" if a_total == d_total else f"{caption.name(attacker if a_total > d_total else defender)} wins"
-        blocks.append(Line(
-            f"Battle: {caption.name(attacker)} {a_die} + {a_bonus} = {a_total} against "
-            f"{caption.name(defender)} {d_die} + {d_bonus} = {d_total}: {verdict}",
-            12, HIGHLIGHT if a_total == d_total else TEXT, max_lines=4,
-        ))  # fmt: skip
+        battle_words = f"Battle: {caption.name(attacker)} {a_die}+{a_bonus} v {caption.name(defender)} {d_die}+{d_bonus}: {verdict}"
+    fire: tuple[tuple[int, Colour], ...] = ()
+    fire_words = ""
     if state.last_fire is not None:
         one, two = state.last_fire
-        blocks.append(Strip(DIE + 2, partial(_paint_dice, ((one, FIRE_RIM), (two, FIRE_RIM)))))
+        fire = ((one, FIRE_RIM), (two, FIRE_RIM))
         fired = "calm" if one + two == 7 and state.seven != "mother" else fired_label(state)
-        blocks.append(Line(f"Fire roll {one} + {two} = {one + two}: {fired}", 12, HIGHLIGHT, max_lines=2))
-    return tuple(blocks)
+        fire_words = f"Fire {one}+{two} = {one + two}: {fired}"
+    return (
+        Strip(DIE + 2, partial(_paint_dice, battle)),
+        Line(battle_words, colour=TEXT, max_lines=2),
+        Strip(DIE + 2, partial(_paint_dice, fire)),
+        Line(fire_words, colour=HIGHLIGHT),
+    )
 
 
 def _paint_dice(dice: tuple[tuple[int, Colour], ...], image: Image.Image, box: tuple[int, int, int, int]) -> None:

@@ -46,6 +46,7 @@ from renderers.draw import (
 )
 from renderers.overlays import Box, box_at
 from renderers.panel import (
+    MIN_SIZE,
     KeyEntry,
     Line,
     Panel,
@@ -592,7 +593,7 @@ def _draw_names(
         if roll:
             die = die_box(seat, viewer)
             paste(image, die_face(roll, seat_colour(seat)), ((die[0] + die[2]) // 2, (die[1] + die[3]) // 2))
-            text(draw, (die[0] - 6, cy), "rolled", 13, MUTED, bold=True, anchor="rm")
+            text(draw, (die[0] - 6, cy), "rolled", MIN_SIZE, MUTED, bold=True, anchor="rm")
     for placed in board_texts(view, viewer, caption):
         paint_text(draw, placed)
 
@@ -605,23 +606,25 @@ def board_texts(view: HorizonState, viewer: int | None, caption: Caption) -> lis
         top, bottom = rows(seat, viewer)["name"]
         right = BOARD_RIGHT - 6
         if seat == view.last_seat and view.last_roll:
-            right = die_box(seat, viewer)[0] - 6 - round(length("rolled", 13, True)) - 10
+            right = die_box(seat, viewer)[0] - 6 - round(length("rolled", MIN_SIZE, True)) - 10
         tail = f"escaped {view.escaped[seat]}/{TOKENS}"
-        tail_left = right - round(length(tail, 13, True)) - 2
-        placed.append(fitted(tail, (tail_left, top, right, bottom), 13, bold=True,
+        tail_left = right - round(length(tail, MIN_SIZE, True)) - 2
+        placed.append(fitted(tail, (tail_left, top, right, bottom), MIN_SIZE, bold=True,
                              colour=HIGHLIGHT if view.escaped[seat] else TEXT, align="right"))  # fmt: skip
         words = f"Your path ({caption.name(seat)})" if seat == viewer else f"{caption.name(seat)}'s path"
-        placed.append(fitted(words, (BOARD_LEFT + 24, top, tail_left - 12, bottom), 15, bold=True))
+        placed.append(fitted(words, (BOARD_LEFT + 24, top, tail_left - 12, bottom), 17, bold=True))
     y = HAND_TOP + HAND_LABEL_H // 2
     if viewer in (0, 1):
         other = 1 - viewer
         words = f"{caption.name(other)} holds {len(view.hands[other])}"
-        placed.append(fitted(words, (BOARD_LEFT + 130, y - 11, BOARD_RIGHT - 4, y + 11), 13, colour=MUTED,
+        placed.append(fitted(words, (BOARD_LEFT + 130, y - 11, BOARD_RIGHT - 4, y + 11), MIN_SIZE, colour=MUTED,
                              align="right"))  # fmt: skip
         return placed
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
-        placed.append(fitted(caption.name(seat), (BOARD_LEFT + 24, row_y, BOARD_LEFT + 244, row_y + 36), 14, bold=True))
+        placed.append(
+            fitted(caption.name(seat), (BOARD_LEFT + 24, row_y, BOARD_LEFT + 244, row_y + 36), MIN_SIZE, bold=True)
+        )
     return placed
 
 
@@ -634,7 +637,7 @@ def _draw_hand(
         hand = view.hands[viewer]
         text(draw, (BOARD_LEFT + 4, y), "Your hand", 15, TEXT, bold=True, anchor="lm")
         if not hand:
-            text(draw, (BOARD_LEFT + 4, y + 40), "no cards", 13, MUTED, anchor="lm")
+            text(draw, (BOARD_LEFT + 4, y + 40), "no cards", MIN_SIZE, MUTED, anchor="lm")
         for k, card in enumerate(hand):
             left, top, _, _ = hand_box(k)
             sprite = card_sprite(card)  # "??" here would be a back: nothing but the view is drawn
@@ -651,7 +654,7 @@ def _draw_hand(
         for j in range(shown):
             image.paste(back, (x + j * 26, row_y), back)
         cards = f"{count} card{'' if count == 1 else 's'}"
-        text(draw, (x + shown * 26 + 6, row_y + 17), cards, 13, MUTED, bold=True, anchor="lm")
+        text(draw, (x + shown * 26 + 6, row_y + 17), cards, MIN_SIZE, MUTED, bold=True, anchor="lm")
 
 
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
@@ -674,9 +677,9 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
 
 def _where(view: HorizonState, seat: int) -> str:
     if view.escaped[seat] >= TOKENS:
-        return "all tokens out"
+        return "all out"
     position = view.positions[seat]
-    return "token in the hole" if position == 0 else f"token on {position}"
+    return "in the hole" if position == 0 else f"on {position}"
 
 
 def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
@@ -687,9 +690,9 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
     for seat in (0, 1):
         held = len(view.hands[seat])
         if view.setup:
-            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS} · {held} in hand"
+            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS} · {held} held"
         else:
-            info = f"{_where(view, seat)} · {held} in hand"
+            info = f"{_where(view, seat)} · {held} held"
         seats.append(
             seat_card(
                 caption,
@@ -698,32 +701,23 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
                 turn,
                 score=f"{view.escaped[seat]}/{TOKENS}",
                 score_colour=HIGHLIGHT if view.escaped[seat] else TEXT,
-                info=(Line(info, 12),),
+                won=view.winner == seat and caption.result is None and view.turn is None,
+                info=(Line(info),),
             )
         )
     head, tail = _phase_line(view)
     top = f" (top {view.discard[-1]})" if view.discard else ""
     lead = (
-        Line(f"{head} {tail}", 13, TEXT, bold=True),
-        Line(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}", 12),
+        Line(f"{head} {tail}", colour=TEXT, bold=True),
+        Line(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}"),
     )
-    banner, note = caption.result, None
+    banner = caption.result
     if banner is None and view.turn is None:
         banner = "Draw" if view.winner is None else f"{caption.name(view.winner)} wins"
-        note = f"({view.end})" if view.end else None
-    notes: list[Line] = []
-    if turn is not None:
-        hint = "Place a card face down on any empty space." if view.setup else "Place a card (or Swap), then roll."
-        notes.append(Line(hint, 12))
     play = _play_words(view, caption)
-    if play:
-        notes.append(Line(f"Last: {play}", 12, max_lines=3))
-    chain = _chain_words(view)
-    if chain:
-        notes.append(Line(chain, 12, max_lines=4))
-    key = [KeyEntry("face up (shown by a Mimic)", _rim_swatch(FACE_UP_RIM))]
+    key = [KeyEntry("face up (a Mimic)", _rim_swatch(FACE_UP_RIM))]
     if viewer in (0, 1):
-        key.append(KeyEntry("face down, known to you", _rim_swatch(KNOWN_RIM)))
+        key.append(KeyEntry("known to you", _rim_swatch(KNOWN_RIM)))
     key += [KeyEntry("locked by a Swap", _lock()), KeyEntry("who placed it", _placer_dot(0))]
     return captioned(
         "Event Horizon",
@@ -731,9 +725,8 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
         seats=tuple(seats),
         lead=lead,
         banner=banner,
-        banner_note=note,
         turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=tuple(notes),
+        notes=(Line(f"Last: {play}" if play else "", max_lines=2), Line(_chain_words(view), max_lines=2)),
         key=tuple(key),
     )
 
@@ -751,11 +744,11 @@ def _rim_swatch(colour: Colour) -> Image.Image:
 def _phase_line(view: HorizonState) -> tuple[str, str]:
     """The phase in a bold head and a muted tail."""
     if view.setup:
-        return "Setup:", f"placing {SETUP_PLACEMENTS} cards each"
+        return "Setup:", f"{SETUP_PLACEMENTS} cards each"
     if view.turn is not None:
         return f"Turn {view.turns[view.turn] + 1} of {view.turn_cap}", "each"
     played = max(view.turns)
-    return f"{played} turn{'' if played == 1 else 's'}", f"(cap {view.turn_cap} each)"
+    return f"{played} turn{'' if played == 1 else 's'}", f"of {view.turn_cap}"
 
 
 def _play_words(view: HorizonState, caption: Caption) -> str:

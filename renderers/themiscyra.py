@@ -44,6 +44,7 @@ STONE_R = 18  # stone radius
 RING_IN = 19.5  # the ring band, dark edges included
 RING_OUT = 25
 SPRITE = SQUARE  # stone sprites are one square, centred on it
+SIDES = ("Black", "White")  # seat 0 plays Black, seat 1 White (docs/rules/themiscyra.md)
 PER_SEAT = RINGS // 2  # rings each player places in setup (and so owns)
 
 BOARD_BG: Colour = (20, 30, 38)
@@ -307,6 +308,7 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
     outcome = THEMISCYRA.outcome(state)
     live = caption.result is None and outcome is None and state.winner is None
     turn = THEMISCYRA.to_move(state) if live else None
+    winner = state.winner if caption.result is None else None
     seats = []
     for seat in (0, 1):
         stones = state.stones[seat].bit_count()
@@ -318,37 +320,25 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
                 turn,
                 token=_icon(seat, 11),
                 border=HIGHLIGHT,
-                info=(Line(f"{stones} stone{'' if stones == 1 else 's'} · {len(state.rings_of(seat))} rings", 12),),
+                won=seat == winner,
+                info=(Line(f"{SIDES[seat]} · {stones} stone{'' if stones == 1 else 's'}", colour=TEXT),),
                 strip=Strip(20, partial(_paint_rings, len(state.rings_of(seat)))),
             )
         )
-    banner, note = caption.result, None
+    banner = caption.result
     if banner is None and state.winner is not None:
-        banner = f"{caption.name(state.winner)} wins"
-        note = f"({outcome.reason})" if outcome is not None and outcome.reason else None
-    lead: list[Line] = []
-    if state.setup:
-        lead.append(Line(f"Setup: {state.rings.bit_count()} of {RINGS} rings down", 13, TEXT, bold=True))
-    notes: list[Line] = []
-    if turn is not None:
-        hint = "Place 2 stones in a line, ring one" if state.setup else (
-            "Place 2 stones in a line, then move one of your rings onto one of them")  # fmt: skip
-        notes.append(Line(hint, 12, max_lines=3))
-    if state.last is not None:
-        who = f" ({caption.name(state.last_seat)})" if state.last_seat is not None else ""
-        notes.append(Line(f"Last turn{who}", 13))
-        notes.append(Line(turn_text(state.last), 20, TEXT, bold=True, max_lines=1))
-    key = (KeyEntry("shaded: open areas", _area_swatch()),) if "areas" in caption.overlays else ()
+        banner = f"{caption.name(state.winner)} ({SIDES[state.winner]}) wins"
+    setup = f"Setup: {state.rings.bit_count()} of {RINGS} rings" if state.setup else ""
+    last = f"Last: {turn_text(state.last)}" if state.last is not None else ""
+    areas = "areas" in caption.overlays
     return captioned(
         "Themiscyra",
         caption,
         seats=tuple(seats),
-        lead=tuple(lead),
         banner=banner,
-        banner_note=note,
-        turn=Turn(_icon(turn, 8), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=tuple(notes),
-        key=key,
+        turn=Turn(_icon(turn, 8), f"{caption.name(turn)} ({SIDES[turn]}) to move") if turn is not None else None,
+        notes=(Line(setup, colour=TEXT, bold=True), Line(last, colour=TEXT, bold=True)),
+        key=(KeyEntry("shaded: open areas" if areas else "", _area_swatch() if areas else None),),
     )
 
 

@@ -516,9 +516,9 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
     live = caption.result is None and outcome is None
     turn = VOLCANO.to_move(state) if live else None
     scores = VOLCANO.scores(state)
+    winners = outcome.winners if outcome is not None and caption.result is None else ()
     seats = []
     for seat in range(state.seats):
-        captured = state.captures[seat]
         seats.append(
             seat_card(
                 caption,
@@ -526,37 +526,31 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
                 viewer,
                 turn,
                 score=f"{scores[seat]:g}",
+                won=seat in winners,
                 tag="resigned" if seat in state.resigned else None,
-                info=() if captured else (Line("no captures", 12),),
-                strip=Strip(30, partial(_paint_captures, captured)) if captured else None,
+                strip=Strip(30, partial(_paint_captures, state.captures[seat])),
             )
         )
-    banner, note = caption.result, None
+    banner = caption.result
     if banner is None and outcome is not None:
-        winners = sorted(outcome.winners)
-        best = max((outcome.scores[s] for s in winners), default=0)
-        if not winners:
+        ranked = sorted(outcome.winners)
+        best = max((outcome.scores[s] for s in ranked), default=0)
+        if not ranked:
             banner = "Game over: nobody wins"
-        elif len(winners) == 1:
-            banner = f"{caption.name(winners[0])} wins with {best:g}"
+        elif len(ranked) == 1:
+            banner = f"{caption.name(ranked[0])} wins with {best:g}"
         else:
-            banner = f"{listing([caption.name(s) for s in winners])} share the win with {best:g}"
-        note = f"({state.end})" if state.end else None
-    notes: list[Line] = []
-    if state.steps:
-        notes.append(Line(f"This turn (white): {', '.join(state.steps)}", 12, TEXT, max_lines=3))
-    if state.last_steps and state.last_seat is not None:
-        taken = len(state.captured_last)
-        got = f" · captured {taken}" if taken else ""
-        notes.append(Line(f"Last: {caption.name(state.last_seat)} {', '.join(state.last_steps)}{got}", 12, max_lines=3))
+            banner = f"{listing([caption.name(s) for s in ranked])} share the win with {best:g}"
+    this_turn = f"This turn (white): {', '.join(state.steps)}" if state.steps else ""
+    taken = f" · took {len(state.captured_last)}" if state.captured_last else ""
+    last = f"Last: {', '.join(state.last_steps)}{taken}" if state.last_steps else ""
     return captioned(
         "Volcano",
         caption,
         seats=tuple(seats),
         banner=banner,
-        banner_note=note,
         turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=tuple(notes),
+        notes=(Line(this_turn, colour=TEXT, max_lines=2), Line(last, max_lines=2)),
     )
 
 
