@@ -555,7 +555,8 @@ def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ..
         a_total, d_total = a_die + a_bonus, d_die + d_bonus
         battle = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
         verdict = "tie!" if a_total == d_total else f"{caption.name(attacker if a_total > d_total else defender)} wins"
-        battle_words = f"Battle: {caption.name(attacker)} {a_die}+{a_bonus} v {caption.name(defender)} {d_die}+{d_bonus}: {verdict}"
+        sides = f"{caption.name(attacker)} {a_die}+{a_bonus} v {caption.name(defender)} {d_die}+{d_bonus}"
+        battle_words = f"Battle: {sides}: {verdict}"
     fire: tuple[tuple[int, Colour], ...] = ()
     fire_words = ""
     if state.last_fire is not None:

@@ -231,7 +231,7 @@ def test_the_last_move_tints_only_its_two_tiles_and_never_the_token(
     moved = FISH.play(to_move(turn), move)
     image = rgb(render("fish", moved))
     bare = rgb(render("fish", replace(moved, last_move=None, last_seat=None)))
-    src, over, dst = tiles
+    src, _over, dst = tiles
     assert count(image, tile_box(src), fish._ice(0, LAST_MOVE)) >= 600  # the gap the token left, tinted
     assert count(bare, tile_box(src), fish._ice(0, LAST_MOVE)) == 0
     assert count(image, tile_box(dst), fish._ice(1, LAST_MOVE)) >= 300  # the ice round the token

@@ -449,7 +449,7 @@ def test_a_shared_win_at_the_round_cap_names_every_winner() -> None:
     ]
     assert all(shown_whole(words) for words, _ in shown)
     assert len({box for _, box in shown}) == 1  # one box for any result: the picture keeps its size
-    for final, image in zip(finals, (one, two, three), strict=True):  # and each winner's card says so
+    for final in finals:  # and each winner's card says so
         assert sum(t.words == "★ wins" for t in laid_out(final)[0].texts) == len(final.winners)
     long = Caption(names=("a name far too long to fit in the panel, really", "b" * 40, "Ørjan Søndergård-Ĳsselmeer"))
     shared = shot(finals[2], caption=long)

@@ -13,8 +13,7 @@ from PIL import Image
 
 from bot.games import GAMES
 from renderers import PANELS, render
-from renderers.draw import Caption, SeatClock
-from renderers.draw import HIGHLIGHT
+from renderers.draw import HIGHLIGHT, Caption, SeatClock
 from renderers.panel import MIN_SIZE, Layout, break_lines, cut_lines, fit_lines, lay_out
 
 SEATS = {"fish": (2,), "volcano": (1, 3, 6), "themiscyra": (2,), "geyser": (2, 4), "horizon": (2,)}
