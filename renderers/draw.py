@@ -99,6 +99,14 @@ class Caption:
     result: str | None = None  # how a game ended off the board (time, resignation, abort), shown instead of the turn
     overlays: frozenset[str] = frozenset()  # optional extra layers a game may draw, e.g. "areas" (Themiscyra)
 
+    def typed(self, seat: int) -> str:
+        """The seat's name as typed (at most NAME_CAP characters), else Player N: for words, not pictures
+        (the alt text reads an emoji or a script no font here has as it is)."""
+        if seat < len(self.names) and self.names[seat].strip():
+            name = self.names[seat].strip()
+            return name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
+        return f"Player {seat + 1}"
+
     def name(self, seat: int) -> str:
         """The seat's name, at most NAME_CAP characters (a longer one ends in an ellipsis), else Player N.
 

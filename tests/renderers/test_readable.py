@@ -129,3 +129,18 @@ def test_with_noto_installed_cjk_names_are_drawn_in_it_not_as_boxes() -> None:
         glyph = _drawn(char)
         assert glyph.crop(glyph.getbbox()).tobytes() != box.tobytes()
     assert length(CJK, 15) > 40
+
+
+THAI = "สมชาย ใจดี"
+
+
+@pytest.mark.skipif(
+    not any("Thai" in path.name for path in fallback_files(False)),
+    reason="no Thai font here (Debian: apt install fonts-noto-core); .ci/run installs it",
+)
+def test_with_notos_core_fonts_a_thai_name_is_drawn_not_replaced() -> None:
+    assert Caption(names=(THAI,)).name(0) == THAI  # not "Player 1"
+    parts = runs(f"bob {THAI}", 15)
+    assert "".join(part for _, part in parts) == f"bob {THAI}"
+    assert any("Thai" in str(face.path) for face, _ in parts)
+    assert _drawn(THAI).getbbox() is not None and length(THAI, 15) > 30
