@@ -2,8 +2,10 @@
 
 Pointy-top hexes, rows A (top) to H (bottom), the 7-tile rows shifted right by half a tile (fish.md). A tile
 shows its worth twice, as 1-3 fish and as an ice shade, plus its name; a removed tile is open water with a
-faint outline and name so players keep their bearings. Tile, token and marker sprites depend on few inputs,
-so they are painted once and pasted; a board is a background copy, some pastes, an arrow and the panel.
+faint outline and name so players keep their bearings. The last move's tiles are tinted under the token
+(`tints`), never crossed by an arrow, and tiles the engine scored are tinted in their scorer's colour and
+dotted. Tile, token and marker sprites depend on few inputs, so they are painted once and pasted; a board
+is a background copy, some pastes and the panel.
 """
 
 from __future__ import annotations
