@@ -495,7 +495,7 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 score_icon=_geyser_icon(),
                 won=seat in winners,
                 tag="out" if seat in state.out else None,
-                info=(Line(f"{state.on_board(seat)} on the island · {state.supply[seat]} left"),),
+                info=(Line(f"{state.on_board(seat)} on board · {state.supply[seat]} left"),),
             )
         )
     last_round = state.phase == "play" and state.round >= state.rounds

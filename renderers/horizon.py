@@ -690,7 +690,7 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
     for seat in (0, 1):
         held = len(view.hands[seat])
         if view.setup:
-            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS} · {held} held"
+            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS}"
         else:
             info = f"{_where(view, seat)} · {held} held"
         seats.append(
