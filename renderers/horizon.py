@@ -689,10 +689,7 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
     seats = []
     for seat in (0, 1):
         held = len(view.hands[seat])
-        if view.setup:
-            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS}"
-        else:
-            info = f"{_where(view, seat)} · {held} held"
+        info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS}" if view.setup else f"{_where(view, seat)} · {held} held"
         seats.append(
             seat_card(
                 caption,
