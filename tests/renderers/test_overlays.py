@@ -7,6 +7,8 @@ and over many random legal positions the marks each renderer computes and draws.
 - Geyser: the last move's arrow never covers the token it moved (nor one left where it came from, nor any
   other), and the token's pixels are exactly those drawn without the arrow.
 - Horizon: the placer's dot and the last play's corner marks never meet.
+- "1, 2, 3" (issue #34): the last move is a tint under the tokens, so every token and every fish on the
+  board is drawn exactly as without it, and only the move's own tiles change.
 """
 
 from __future__ import annotations
@@ -239,3 +241,42 @@ def test_horizon_the_placer_dot_and_the_last_play_marks_never_meet(viewer: int |
             for box in marks:
                 assert not intersects(dot, box), (view.last_play, dot, box)
     assert met >= 50
+
+
+# --- "1, 2, 3" ---
+
+
+def test_fish_the_last_move_tint_changes_only_its_own_tiles_and_never_a_token() -> None:
+    from bot.games.fish import FishMove
+    from renderers import fish
+
+    checked = 0
+    for seed in range(10):
+        for state in playout("fish", 2, seed)[1::4]:
+            if state.last_move is None or state.cleared:
+                continue
+            marked, bare = png(render("fish", state)), png(render("fish", replace(state, last_move=None)))
+            move = FishMove.parse(state.last_move)
+            own = [fish.tile_centre(t) for t in (move.src, move.dst) if t is not None]
+            boxes = [(x - fish.HEX_W // 2, y - fish.HEX_R, x + fish.HEX_W // 2, y + fish.HEX_R + 4) for x, y in own]
+            for seat, tiles in enumerate(state.tokens):  # every token, the moved one included, pixel for pixel
+                for tile in tiles:
+                    x, y = fish.tile_centre(tile)
+                    token = (x - 13, y + fish.TOKEN_DROP - 13, x + 13, y + fish.TOKEN_DROP + 13)  # inside the disc
+                    assert same(marked, bare, token), (seed, state.last_move, seat, tile)
+            outside = Image.new("1", marked.size, 1)  # and nothing on the board outside the move's own tiles
+            outside.paste(0, (fish.PANEL_LEFT - 4, 0, *marked.size))  # (the panel says "Last: ...")
+            for box in boxes:
+                outside.paste(0, tuple(round(v) for v in box))
+            difference = Image.new("1", marked.size, 0)
+            difference.paste(1, mask=_differs(marked, bare))
+            assert not Image.composite(difference, Image.new("1", marked.size, 0), outside).getbbox(), state.last_move
+            checked += 1
+    assert checked >= 60
+
+
+def _differs(a: Image.Image, b: Image.Image) -> Image.Image:
+    """A mask of the pixels where two images differ."""
+    from PIL import ImageChops
+
+    return ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v else 0).convert("1")
