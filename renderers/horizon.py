@@ -7,13 +7,14 @@ Each mat is a row of columns: the black hole (space 0) on the left, spaces 1-8, 
 right, with the space numbers on one shared row between the two mats, so space N of both mats line up (what
 a Mimic copies). The viewer's mat is at the bottom (seat 0's for a spectator). Going outwards from the
 numbers, a mat has its card slots, its token lane (a track from the hole to the exit holding the active
-token), its chain lane and its name row. A known card is a face: a band in its kind's colour with the code
+token) and its name row. A known card is a face: a band in its kind's colour with the code
 (T3, F2, B1, MI) over a cream body with the words (Move To 3, Fwd 2, Back 1, Mimic); a face-up card (shown
 by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock marks a
 card a Swap put there, a dot in a seat's colour who placed it, and a rounded outline in the mover's colour
 the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
-a die in the mover's name row; the last chain is numbered arrows along the mover's chain lane. The viewer's
-hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
+a die in the mover's name row; the last chain is told in the slots its cards left on the mover's mat, each
+numbered in order with its code and where it sent the token ("→5"), so no two links hide each other. The
+viewer's hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
 Sprites depend on few inputs, so they are painted once and pasted.
 """
 
@@ -71,11 +72,10 @@ CARD_W = 51
 CARD_H = 80
 TOP = 6
 NAME_H = 30  # a mat's name row (name, escaped, the die)
-CHAIN_H = 40  # a mat's chain lane (two levels of arrows)
 LANE_H = 38  # a mat's token lane
 CARD_ROW = CARD_H + 8
 NUMBERS_H = 24
-MAT_H = NAME_H + CHAIN_H + LANE_H + CARD_ROW
+MAT_H = NAME_H + LANE_H + CARD_ROW
 MID_TOP = TOP + MAT_H  # the numbers row
 MID_BOTTOM = MID_TOP + NUMBERS_H
 BOARD_BOTTOM = MID_BOTTOM + MAT_H
@@ -150,9 +150,9 @@ def column_x(k: int) -> int:
 
 
 def rows(mat_seat: int, viewer: int | None) -> dict[str, tuple[int, int]]:
-    """(top, bottom) of a mat's rows: "name", "chain", "lane" (tokens) and "cards"; mirrored for the top mat."""
-    order = ("cards", "lane", "chain", "name")
-    heights = {"cards": CARD_ROW, "lane": LANE_H, "chain": CHAIN_H, "name": NAME_H}
+    """(top, bottom) of a mat's rows: "name", "lane" (tokens) and "cards"; mirrored for the top mat."""
+    order = ("cards", "lane", "name")
+    heights = {"cards": CARD_ROW, "lane": LANE_H, "name": NAME_H}
     spans: dict[str, tuple[int, int]] = {}
     if is_bottom(mat_seat, viewer):
         y = MID_BOTTOM
@@ -195,12 +195,6 @@ def token_centre(mat_seat: int, position: int, viewer: int | None) -> tuple[int,
     """Where the active token on `position` (0-8) of a mat is drawn: its column in the token lane."""
     top, bottom = rows(mat_seat, viewer)["lane"]
     return column_x(position), (top + bottom) // 2
-
-
-def chain_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
-    """A mat's chain lane, where the last chain's arrows are drawn."""
-    top, bottom = rows(mat_seat, viewer)["chain"]
-    return BOARD_LEFT, top, BOARD_RIGHT, bottom
 
 
 def die_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
@@ -389,17 +383,6 @@ def die_face(value: int, rim: Colour) -> Image.Image:
 
 
 @cache
-def _chain_arrow(length: int, backwards: bool, colour: Colour) -> Image.Image:
-    """A chain link's arrow: the mover's colour with a white rim and a dark edge, level, left or right."""
-    angle = 180.0 if backwards else 0.0
-    rim = arrow_layer(length, angle, WHITE, shaft=7, head_width=19, head_length=14, outline_width=3)
-    body = arrow_layer(length, angle, colour, shaft=7, head_width=19, head_length=14, outline=WHITE,
-                       outline_width=1.2)  # fmt: skip
-    rim.alpha_composite(body, ((rim.width - body.width) // 2, (rim.height - body.height) // 2))
-    return rim
-
-
-@cache
 def _number(n: int, colour: Colour) -> Image.Image:
     """A chain link's number on a white disc rimmed in the mover's colour."""
     badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
@@ -555,30 +538,32 @@ def _draw_tokens(image: Image.Image, view: HorizonState, viewer: int | None) -> 
             paste(image, _token(seat), token_centre(seat, position, viewer))
 
 
-def _draw_chain(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
-    """The last chain: arrow k from the card's space to where the token went, on alternating levels."""
+def chain_marks(view: HorizonState) -> list[tuple[int, int, str, str]]:
+    """(number, space, card, where it sent the token) for each card of the last chain, in order. Each
+    card resolves once and leaves, so every link has a slot of its own, now empty, to be drawn in."""
+    marks = []
+    for k, (space, card, _start, end) in enumerate(view.last_chain[:CHAIN_CAP]):
+        where = "out" if end >= ESCAPE else str(max(0, end))
+        marks.append((k + 1, space, card, where))
+    return marks
+
+
+def _draw_chain(image: Image.Image, draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None) -> None:
+    """The last chain, in the mover's own slots its cards left: each numbered in order (a disc rimmed in the
+    mover's colour), with the card's code and where it sent the token ("→ 5"). No mark meets another, nor a
+    card or a token."""
     mover = view.last_seat
-    if mover is None or not view.last_chain:
+    if mover is None:
         return
     colour = seat_colour(mover)
-    top, bottom = rows(mover, viewer)["chain"]
-    cy = (top + bottom) // 2
-    links = view.last_chain[:CHAIN_CAP]
-    near_first = is_bottom(mover, viewer)  # level 0 is the one next to the token lane
-    badges: list[tuple[int, int, int]] = []
-    for k, (_space, _card, start, end) in enumerate(links):
-        level = k % 2
-        offset = -9 if (level == 0) == near_first else 9
-        y = cy + offset
-        sx, ex = column_x(max(0, min(ESCAPE, start))), column_x(max(0, min(ESCAPE, end)))
-        if sx != ex:
-            direction = 1 if ex > sx else -1
-            tail, tip = sx + direction * 9, ex - direction * 6
-            length = abs(tip - tail)
-            paste(image, _chain_arrow(length, direction < 0, colour), ((tail + tip) // 2, y))
-        badges.append((k + 1, sx, y))
-    for n, x, y in badges:  # numbers over every arrow
-        paste(image, _number(n, colour), (x, y))
+    for number, space, card, where in chain_marks(view):
+        if not 1 <= space <= SPACES or view.mats[mover][space - 1] is not None:
+            continue
+        left, top, right, _ = slot_box(mover, space, viewer)
+        cx = (left + right) // 2
+        paste(image, _number(number, colour), (cx, top + 15))
+        text(draw, (cx, top + 42), card, MIN_SIZE, TEXT, bold=True, anchor="mm")
+        text(draw, (cx, top + 64), f"→{where}", MIN_SIZE, HIGHLIGHT, bold=True, anchor="mm")
 
 
 def _draw_names(
@@ -664,7 +649,7 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
     board = ImageDraw.Draw(image)
     _draw_slots(image, view, viewer)
     _draw_last_play(board, view, viewer)
-    _draw_chain(image, view, viewer)
+    _draw_chain(image, board, view, viewer)
     _draw_copies(image, view, viewer)
     _draw_tokens(image, view, viewer)
     _draw_names(image, board, view, viewer, caption)
@@ -779,7 +764,7 @@ __all__ = [
     "PANEL_LEFT",
     "WIDTH",
     "card_sprite",
-    "chain_box",
+    "chain_marks",
     "die_box",
     "draw",
     "hand_box",

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.games.geyser import GEYSER, GEYSERS, LAND, MOTHER, RING_OF, SQUARE_NAMES, STARTS, GeyserState, parse_square
 from renderers import Caption, SeatClock, geyser, render
-from renderers.draw import HIGHLIGHT, INK, TEXT
+from renderers.draw import HIGHLIGHT, INK, LAST_MOVE, TEXT, TO_SHARE
 from renderers.panel import Layout, Line, Panel, PlacedText, Strip, lay_out
 from tests.renderers.pixels import (
     Box,
@@ -230,14 +230,42 @@ def test_a_controlled_geysers_rim_takes_the_owners_colour() -> None:
     assert crop(images[0], "e5").tobytes() != crop(images[1], "e5").tobytes()
 
 
-def test_the_last_move_is_an_arrow_in_the_movers_colour() -> None:
+def ground(image: Image.Image, name: str) -> tuple[int, int, int]:
+    """A pixel of a square's ground (its top-left corner) no token, crater, badge or start mark reaches."""
+    left, top, _, _ = geyser.square_box(square(name))
+    return image.getpixel((left + 3, top + 3))  # type: ignore[no-any-return]
+
+
+def token_core(at: int) -> tuple[int, int, int, int]:
+    """The square inside a token's disc: only the token is drawn there."""
+    cx, cy = geyser.square_centre(at)
+    half = round(geyser.TOKEN_R * 0.65)
+    return cx - half, cy - half, cx + half, cy + half
+
+
+def nearer(image: Image.Image, bare: Image.Image, name: str) -> int:
+    """How much nearer LAST_MOVE the square's ground came than without the last move (0: not at all)."""
+    distance = lambda c: sum(abs(a - b) for a, b in zip(c, LAST_MOVE, strict=True))  # noqa: E731
+    return distance(ground(bare, name)) - distance(ground(image, name))
+
+
+def test_the_last_move_tints_the_square_left_and_more_the_square_reached() -> None:
     state = GEYSER.play(position({"c3": (0, 1), "h9": (1, 1)}), "c3-d3")
     assert state.last_move == (parse_square("c3"), parse_square("d3"))
     image, bare = shot(state), shot(replace(state, last_move=None))
     assert board(image) != board(bare)
-    (sx, sy), (ex, _) = centre("c3"), centre("d3")
-    assert image.getpixel(((sx + ex) // 2, sy)) == geyser.SEAT_COLOURS[0]  # the shaft crosses the border
-    assert bare.getpixel(((sx + ex) // 2, sy)) != geyser.SEAT_COLOURS[0]
+    assert nearer(image, bare, "d3") > nearer(image, bare, "c3") > 30
+    assert same(image, bare, token_core(square("d3")))  # the token itself is drawn as it was
+
+
+def test_a_token_put_on_the_board_tints_its_square() -> None:
+    state = GEYSER.new(3, 1)
+    placed = GEYSER.play(state, GEYSER.legal_moves(state)[0])
+    where = next(s for s, held in enumerate(placed.board) if held is not None)
+    assert placed.last_move is None and geyser.tints(placed) == {where: TO_SHARE}
+    image, bare = shot(placed), shot(replace(placed, events=()))
+    assert nearer(image, bare, SQUARE_NAMES[where]) > 30
+    assert same(image, bare, token_core(where))
 
 
 def battle_state() -> GeyserState:
@@ -555,16 +583,12 @@ def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
 
 
 @pytest.mark.parametrize(("turn", "move"), [(0, "c3-d3"), (1, "h9-h10")])
-def test_the_last_move_marks_its_two_squares_in_the_movers_colour_and_no_other(turn: int, move: str) -> None:
+def test_the_last_move_tints_its_two_squares_and_no_other(turn: int, move: str) -> None:
     state = GEYSER.play(position(TWO, turn=turn), move)
     src, dst = move.split("-")
     assert state.last_move == (parse_square(src), parse_square(dst)) and state.last_seat == turn
     image, bare = rgb(render("geyser", state)), rgb(render("geyser", replace(state, last_move=None)))
-    mover = geyser.seat_colour(turn)
-    box = geyser.square_box(square(src))
-    assert count(image, box, mover) >= 80  # the arrow's tail on the square the token left
-    assert count(bare, box, mover) == 0
-    assert not same(image, bare, geyser.square_box(square(dst)))  # its head, over the token
+    assert nearer(image, bare, dst) > nearer(image, bare, src) > 30
     for name in set(SQUARE_NAMES) - {src, dst}:
         assert same(image, bare, geyser.square_box(square(name))), name
 

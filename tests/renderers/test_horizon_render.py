@@ -335,32 +335,37 @@ def test_tokens_are_drawn_on_their_space_in_their_colour() -> None:
     assert board(out) != board(image)
 
 
-def test_the_chain_arrows_and_the_die_change_pixels() -> None:
+def test_the_chain_is_numbered_in_the_slots_its_cards_left_and_the_die_changes_pixels() -> None:
     state = first_state(lambda s: len(s.last_chain) >= 2 and s.last_roll is not None)
     mover = state.last_seat
     assert mover is not None
+    marks = horizon.chain_marks(state)
+    assert [m[0] for m in marks] == list(range(1, len(state.last_chain) + 1))
+    assert len({m[1] for m in marks}) == len(marks)  # a slot of its own for every link
     for viewer in (None, mover):
         image = shot(state, viewer)
         bare = shot(replace(state, last_chain=(), last_roll=None), viewer)
-        chain = horizon.chain_box(mover, viewer)
-        assert crop(image, chain).tobytes() != crop(bare, chain).tobytes()
-        assert horizon.seat_colour(mover) in colours(image, chain)
-        assert horizon.seat_colour(mover) not in colours(bare, chain)
+        for _number, space, _card, _where in marks:
+            assert state.mats[mover][space - 1] is None  # the card left
+            slot = horizon.slot_box(mover, space, viewer)
+            assert crop(image, slot).tobytes() != crop(bare, slot).tobytes()
+            assert horizon.seat_colour(mover) in colours(image, slot)  # the number's rim
+            assert horizon.seat_colour(mover) not in colours(bare, slot)
         die = horizon.die_box(mover, viewer)
         assert crop(image, die).tobytes() != crop(bare, die).tobytes()
         assert horizon.DIE_FACE in colours(image, die) and horizon.DIE_FACE not in colours(bare, die)
-        # the other mat's chain lane stays empty
-        other = horizon.chain_box(1 - mover, viewer)
+        # nothing changes but those slots and the die on the board
+        other = horizon.mat_box(1 - mover, viewer)
         assert crop(image, other).tobytes() == crop(bare, other).tobytes()
-    # another roll is another face; another chain other arrows
+    # another roll is another face; another chain other marks
     roll = state.last_roll
     assert roll is not None
     rolled = shot(replace(state, last_roll=roll % 3 + 1))
     die = horizon.die_box(mover, None)
     assert crop(rolled, die).tobytes() != crop(shot(state), die).tobytes()
     shorter = shot(replace(state, last_chain=state.last_chain[:1]))
-    chain = horizon.chain_box(mover, None)
-    assert crop(shorter, chain).tobytes() != crop(shot(state), chain).tobytes()
+    last = horizon.slot_box(mover, marks[-1][1], None)
+    assert crop(shorter, last).tobytes() != crop(shot(state), last).tobytes()
 
 
 def test_a_mimic_copy_is_drawn_across_the_numbers() -> None:
