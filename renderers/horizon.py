@@ -111,12 +111,14 @@ EXIT_FILL: Colour = (22, 74, 70)
 EXIT_EDGE: Colour = (120, 232, 196)
 DIE_FACE: Colour = (252, 250, 244)
 KIND_COLOURS: dict[str, Colour] = {
-    "T": (20, 140, 150),  # Move To: teal
-    "F": (46, 150, 62),  # Forward: green
-    "B": (200, 50, 56),  # Backward: red
-    "M": (146, 76, 204),  # Mimic: purple
-    "S": (104, 114, 136),  # Swap: slate
+    "T": (10, 124, 174),  # Move To: sea blue
+    "F": (40, 196, 40),  # Forward: green
+    "B": (186, 56, 50),  # Backward: red
+    "M": (144, 56, 214),  # Mimic: purple
+    "S": (66, 70, 88),  # Swap: slate
 }
+"""Apart by at least ΔE 25 under every common colour vision, as the seat colours; the code on the band
+(T3, F2, B1, MI, SW) tells the kind without colour too."""
 PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1))}
 
 
