@@ -167,6 +167,8 @@ def test_nothing_the_viewer_cannot_know_changes_a_single_byte(viewer: int | None
     rng = random.Random(99 if viewer is None else viewer)
     checked_slots = 0
     for state in sample_positions():
+        if HORIZON.outcome(state) is not None:
+            continue  # the final board shows every card (test_the_final_board_turns_every_card_face_up)
         original = render("horizon", state, viewer, caption=CAPTION)
         for _ in range(2):
             changed = hidden_changed(state, viewer, rng)
@@ -179,6 +181,20 @@ def test_nothing_the_viewer_cannot_know_changes_a_single_byte(viewer: int | None
                 assert full_before != full_after
                 checked_slots += 1
     assert checked_slots >= 10
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 1])
+def test_the_final_board_turns_every_card_face_up(viewer: int | None) -> None:
+    game = playout(101)
+    last, before = game[-1], game[-2]
+    assert HORIZON.outcome(last) is not None
+    down = [(mat, n) for mat in (0, 1) for n, slot in enumerate(last.mats[mat], 1) if slot and not slot.face_up]
+    assert down and hidden_slots(before, None)  # face down when the game ended, hidden one ply before
+    image = shot(last, viewer)
+    for mat, space in down:
+        inside = colours(image, horizon.slot_box(mat, space, viewer))
+        assert horizon.CARD_FACE in inside and horizon.BACK not in inside, (mat, space)
+    assert horizon.BACK in colours(shot(before, viewer), (0, 0, horizon.PANEL_LEFT - 4, horizon.BOARD_BOTTOM))
 
 
 def test_a_spectator_image_shows_backs_for_every_face_down_card() -> None:
