@@ -2,10 +2,11 @@
 # Settings come from the environment (.env.example says what each one means).
 FROM python:3.11-slim
 
-# fonts-noto-cjk: the fallback font for Chinese, Japanese and Korean names on boards (renderers/draw.py
-# FALLBACK_FONTS); the Latin fonts ship in data/fonts.
+# fonts-noto-cjk and fonts-noto-core: the fallback fonts for names in scripts DejaVu lacks on boards
+# (Chinese, Japanese, Korean; Thai, Arabic, Devanagari...: renderers/draw.py FALLBACK_FONTS); the Latin
+# fonts ship in data/fonts.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-noto-cjk \
+    && apt-get install -y --no-install-recommends fonts-noto-cjk fonts-noto-core \
     && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -119,7 +119,7 @@ def text_board(key: str, state: Any, caption: Caption) -> str:
     lines.append(_status(game, view, caption, account))
     if caption.clocks:
         clocks = [
-            f"{caption.name(seat)} {_clock(clock)}{', running' if clock.running else ''}"
+            f"{caption.typed(seat)} {_clock(clock)}{', running' if clock.running else ''}"
             for seat, clock in enumerate(caption.clocks)
         ]
         lines.append("Clocks: " + "; ".join(clocks) + ".")
@@ -139,7 +139,7 @@ def _public(key: str, state: Any) -> Any:
 
 
 def _names(caption: Caption, seats: int) -> list[str]:
-    return [caption.name(seat) for seat in range(seats)]
+    return [caption.typed(seat) for seat in range(seats)]
 
 
 def _intro(game: Any, caption: Caption) -> str:
@@ -173,7 +173,7 @@ def _status(game: Any, view: Any, caption: Caption, account: Account) -> str:
                 if len(account.labels) > 1
                 else f"Game over ({outcome.reason})."
             )
-        winners = [caption.name(s) for s in sorted(outcome.winners)]
+        winners = [caption.typed(s) for s in sorted(outcome.winners)]
         verb = "wins" if len(winners) == 1 else "win"
         return f"Game over: {listing(winners)} {verb} ({outcome.reason})."
     turn = f"{account.labels[seat]} to move{account.turn}"
@@ -187,7 +187,7 @@ def _scores(game: Any, view: Any, caption: Caption, account: Account) -> str:
     if not scores:
         return ""
     shown = [
-        f"{caption.name(seat)} {score:g}" + (" (out)" if seat in account.out else "")
+        f"{caption.typed(seat)} {score:g}" + (" (out)" if seat in account.out else "")
         for seat, score in enumerate(scores)
     ]
     return f"{game.score_label}: {', '.join(shown)}."

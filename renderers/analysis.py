@@ -32,14 +32,21 @@ from renderers.draw import (
     text,
     to_png,
 )
+from renderers.panel import break_lines
 
-WIDTH, HEIGHT = 800, 560
+WIDTH, HEIGHT = 800, 582
 """Like a board (800 wide), so it reads at the same scale beside one on a phone."""
 SCALE = 2
 """Drawn at this many times the size, then reduced: smooth lines without per-shape supersampling."""
-LEFT, TOP, RIGHT, BOTTOM = 66, 86, WIDTH - 24, HEIGHT - 78
-"""The plot's box (px): 0-100% labels to its left, the title lines above, move numbers and the legend
-below (a legend of several rows makes the picture taller, never the plot smaller)."""
+LEFT, TOP, RIGHT, BOTTOM = 80, 108, WIDTH - 24, HEIGHT - 78
+"""The plot's box (px): 0-100% labels to its left (and "move" under them, clear of the edge), the title
+and two lines of result above, move numbers and the legend below (a legend of several rows makes the
+picture taller, never the plot smaller)."""
+SUBTITLE_LINES = 2
+MULTIPLES = 4
+"""From this many seats on, the plot is small multiples: a panel per seat with its own line in its colour
+over the others' in grey, so six lines never tangle."""
+CELL_GAP = 14
 LEGEND_ROW = 34
 TITLE_SIZE, LABEL_SIZE, LEGEND_SIZE, BADGE_SIZE = 26, 19, 21, 19
 MARKS = 10
@@ -67,7 +74,6 @@ def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
     s = SCALE
     image = Image.new("RGB", (WIDTH * s, height * s), PANEL)
     pen = ImageDraw.Draw(image)
-    left, top, right, bottom = LEFT, TOP, RIGHT, BOTTOM
 
     def x_of(ply: float) -> float:
         return where(analysis, ply, 0)[0] * s
@@ -79,8 +85,51 @@ def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
     match = f"Match #{analysis.match_id} · " if analysis.match_id is not None else ""
     title = header or f"{match}{analysis.title} · chances to win"
     text(pen, (18 * s, 14 * s), fit(title, TITLE_SIZE * s, (WIDTH - 36) * s, bold=True), TITLE_SIZE * s, bold=True)
-    text(pen, (18 * s, 48 * s), fit(_result(analysis, names), LABEL_SIZE * s, (WIDTH - 36) * s), LABEL_SIZE * s, MUTED)
+    for k, line in enumerate(subtitle(analysis, names)):
+        text(pen, (18 * s, (48 + k * 26) * s), line, LABEL_SIZE * s, MUTED)
 
+    if seats >= MULTIPLES:
+        _multiples(image, pen, analysis)
+    else:
+        _one_plot(image, pen, analysis, x_of, y_of)
+    text(pen, ((LEFT - 14) * s, (BOTTOM + 9) * s), "move", LABEL_SIZE * s, MUTED, anchor="ra")
+
+    # the legend: each seat's token, name and share of the result
+    y = BOTTOM + 58
+    for row in legend_rows:
+        x = 18.0
+        for seat, label in row:
+            token = seat_token(seat, 11 * s, ring_width=2 * s)
+            image.paste(token, (round((x + 11) * s - token.width / 2), round(y * s - token.height / 2)), token)
+            text(pen, ((x + 28) * s, y * s), label, LEGEND_SIZE * s, TEXT, anchor="lm")
+            x += 28 + length(label, LEGEND_SIZE) + 26
+        y += LEGEND_ROW
+    return image.reduce(s)
+
+
+def subtitle(analysis: Analysis, names: Sequence[str]) -> list[str]:
+    """The result in at most SUBTITLE_LINES lines, never cut: with the winners' names if they fit, else
+    how many shared it (the legend names each seat and says who won), else without the reason."""
+    count = len(analysis.winners)
+    wordings = [_result(analysis, names)]
+    if count > 1:
+        wordings += [f"{count} players shared the win ({analysis.reason})", f"{count} players shared the win"]
+    elif count:
+        wordings.append(f"{names[min(analysis.winners)]} won")
+    else:
+        wordings.append("A draw")
+    for words in wordings:
+        lines = break_lines(words, LABEL_SIZE, WIDTH - 36, False)
+        if len(lines) <= SUBTITLE_LINES:
+            return lines
+    return break_lines(wordings[-1], LABEL_SIZE, WIDTH - 36, False)[:SUBTITLE_LINES]
+
+
+def _one_plot(image: Image.Image, pen: ImageDraw.ImageDraw, analysis: Analysis, x_of: Scale, y_of: Scale) -> None:
+    """Every seat's line in one plot (up to three seats), its shapes along it, the swings' numbers."""
+    s = SCALE
+    seats = len(analysis.names)
+    left, top, right, bottom = LEFT, TOP, RIGHT, BOTTOM
     # the plot: background, swing bands, grid and axes
     pen.rectangle((left * s, top * s, right * s, bottom * s), fill=INK)
     for swing in analysis.swings:
@@ -97,7 +146,6 @@ def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
         x = x_of(ply)
         pen.line((x, bottom * s, x, (bottom + 6) * s), fill=MUTED, width=2 * s)
         text(pen, (x, (bottom + 9) * s), str(ply), LABEL_SIZE * s, TEXT, anchor="ma")
-    text(pen, ((left - 14) * s, (bottom + 9) * s), "move", LABEL_SIZE * s, MUTED, anchor="ra")
 
     # one line per seat, outlined so crossing lines stay apart, then its shapes along it
     paths = [[(x_of(p.ply), y_of(p.chances[seat])) for p in analysis.points] for seat in range(seats)]
@@ -129,17 +177,87 @@ def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
         pen.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=HIGHLIGHT, outline=INK, width=2 * s)
         text(pen, (cx, cy), str(swing.number), BADGE_SIZE * s, INK, bold=True, anchor="mm")
 
-    # the legend: each seat's token, name and share of the result
-    y = bottom + 58
-    for row in legend_rows:
-        x = 18.0
-        for seat, label in row:
-            token = seat_token(seat, 11 * s, ring_width=2 * s)
-            image.paste(token, (round((x + 11) * s - token.width / 2), round(y * s - token.height / 2)), token)
-            text(pen, ((x + 28) * s, y * s), label, LEGEND_SIZE * s, TEXT, anchor="lm")
-            x += 28 + length(label, LEGEND_SIZE) + 26
-        y += LEGEND_ROW
-    return image.reduce(s)
+
+def _multiples(image: Image.Image, pen: ImageDraw.ImageDraw, analysis: Analysis) -> None:
+    """A panel per seat (3 across, 2 for four seats): its line thick in its colour with its shape at the
+    end, the others thin in grey under it, the swings' bands, and a swing's number in its seat's panel."""
+    s = SCALE
+    seats = len(analysis.names)
+    pen.rectangle((LEFT * s, TOP * s, RIGHT * s, BOTTOM * s), fill=PANEL)
+    for seat in range(seats):
+        box = cell_box(seats, seat)
+        x_of, y_of = _cell_scale(analysis, box)
+        pen.rectangle(tuple(v * s for v in box), fill=INK)
+        for swing in analysis.swings:
+            x0, x1 = x_of(swing.start), x_of(swing.end)
+            if x1 - x0 < 6 * s:
+                x0, x1 = (x0 + x1) / 2 - 3 * s, (x0 + x1) / 2 + 3 * s
+            pen.rectangle((x0, box[1] * s, x1, box[3] * s), fill=_mix(INK, HIGHLIGHT, 0.22))
+        for tenth in (0, 50, 100):
+            y = y_of(tenth / 100)
+            pen.line((box[0] * s, y, box[2] * s, y), fill=MUTED if tenth == 50 else GRID, width=s)
+            ends = (tenth == 100 and box[1] == TOP) or (tenth == 0 and box[3] == BOTTOM) or tenth == 50
+            if box[0] == LEFT and ends:  # the first column says the scale (no two labels meet between rows)
+                text(pen, ((LEFT - 8) * s, y), f"{tenth}%", LABEL_SIZE * s, TEXT, anchor="rm")
+        if box[3] == BOTTOM:  # the bottom row says the moves: 0 once, the last under every panel
+            for ply in (0, analysis.moves) if box[0] == LEFT else (analysis.moves,):
+                x = x_of(ply)
+                pen.line((x, BOTTOM * s, x, (BOTTOM + 6) * s), fill=MUTED, width=2 * s)
+                text(pen, (x, (BOTTOM + 9) * s), str(ply), LABEL_SIZE * s, TEXT, anchor="ma")
+        paths = [[(x_of(p.ply), y_of(p.chances[other])) for p in analysis.points] for other in range(seats)]
+        for other in range(seats):
+            if other != seat and len(paths[other]) > 1:
+                pen.line(paths[other], fill=GRID, width=2 * s, joint="curve")
+        if len(paths[seat]) > 1:
+            pen.line(paths[seat], fill=INK, width=8 * s, joint="curve")
+            pen.line(paths[seat], fill=SEAT_COLOURS[seat % len(SEAT_COLOURS)], width=4 * s, joint="curve")
+        token = seat_token(seat, 9 * s, ring_width=2 * s)
+        for cx, cy in ((box[0] + 14, box[1] + 14), (None, None)):
+            if cx is None:
+                cx, cy = x_of(analysis.moves) / s, y_of(_end_chance(analysis, seat)) / s
+            image.paste(token, (round(cx * s - token.width / 2), round(cy * s - token.height / 2)), token)
+        taken = [((box[0] + 14) * s, (box[1] + 14) * s)]  # the seat's token, then each number placed
+        for swing in analysis.swings:
+            if swing.seat == seat:
+                cx = (x_of(swing.start) + x_of(swing.end)) / 2
+                cy = next(
+                    y
+                    for y in [(box[1] + 14 + 30 * k) * s for k in range(12)]
+                    if _clear_of(taken, cx, y) or y >= (box[3] - 14) * s
+                )
+                taken.append((cx, cy))
+                radius = 13 * s
+                pen.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=HIGHLIGHT, outline=INK,
+                            width=2 * s)  # fmt: skip
+                text(pen, (cx, cy), str(swing.number), (BADGE_SIZE - 2) * s, INK, bold=True, anchor="mm")
+
+
+def _clear_of(taken: list[tuple[float, float]], x: float, y: float) -> bool:
+    """Whether a swing's number at (x, y) keeps clear of the token and numbers already in its panel."""
+    return all(abs(x - tx) >= 28 * SCALE or abs(y - ty) >= 28 * SCALE for tx, ty in taken)
+
+
+def cell_box(seats: int, seat: int) -> tuple[int, int, int, int]:
+    """The panel of `seat` among `seats` small multiples, inside the plot's box."""
+    columns = 2 if seats == 4 else 3
+    rows = -(-seats // columns)
+    row, column = divmod(seat, columns)
+    width = (RIGHT - LEFT - (columns - 1) * CELL_GAP) / columns
+    height = (BOTTOM - TOP - (rows - 1) * CELL_GAP) / rows
+    left, top = LEFT + column * (width + CELL_GAP), TOP + row * (height + CELL_GAP)
+    return round(left), round(top), round(left + width), round(top + height)
+
+
+def _cell_scale(analysis: Analysis, box: tuple[int, int, int, int]) -> tuple[Scale, Scale]:
+    s = SCALE
+
+    def x_of(ply: float) -> float:
+        return (box[0] + (box[2] - box[0]) * ply / max(1, analysis.moves)) * s
+
+    def y_of(chance: float) -> float:
+        return (box[3] - (box[3] - box[1]) * chance) * s
+
+    return x_of, y_of
 
 
 def where(analysis: Analysis, ply: float, chance: float) -> tuple[float, float]:

@@ -49,6 +49,12 @@ PANEL: Colour = (18, 36, 56)
 PANEL_BOX: Colour = (28, 52, 78)
 HIGHLIGHT: Colour = (255, 201, 64)
 ALERT: Colour = (226, 62, 62)
+LAST_MOVE: Colour = (255, 214, 64)
+"""The last move's squares are tinted this (from and to, under the pieces, as lichess does); the mover is the
+piece standing there, so one colour for every seat."""
+FROM_SHARE, TO_SHARE = 0.3, 0.5
+"""How much of the tint a move's squares take (`tint`): the square left lighter than the one reached, so the
+way it went reads even where pieces stand on both."""
 SEAT_COLOURS: tuple[Colour, ...] = (
     (232, 117, 26),
     (47, 111, 219),
@@ -95,6 +101,14 @@ class Caption:
     paused: bool = False  # show a clear PAUSED badge
     result: str | None = None  # how a game ended off the board (time, resignation, abort), shown instead of the turn
     overlays: frozenset[str] = frozenset()  # optional extra layers a game may draw, e.g. "areas" (Themiscyra)
+
+    def typed(self, seat: int) -> str:
+        """The seat's name as typed (at most NAME_CAP characters), else Player N: for words, not pictures
+        (the alt text reads an emoji or a script no font here has as it is)."""
+        if seat < len(self.names) and self.names[seat].strip():
+            name = self.names[seat].strip()
+            return name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
+        return f"Player {seat + 1}"
 
     def name(self, seat: int) -> str:
         """The seat's name, at most NAME_CAP characters (a longer one ends in an ellipsis), else Player N.
@@ -223,6 +237,12 @@ def paste(image: Image.Image, sprite: Image.Image, centre: tuple[int, int]) -> N
     image.paste(sprite, (centre[0] - sprite.width // 2, centre[1] - sprite.height // 2), sprite)
 
 
+def tint(image: Image.Image, box: tuple[int, int, int, int], colour: Colour, share: float) -> None:
+    """Mixes `share` of `colour` into every pixel of `box`: a square's ground, before its pieces are drawn."""
+    region = image.crop(box)
+    image.paste(Image.blend(region, Image.new(region.mode, region.size, colour), share), box[:2])
+
+
 @cache
 def disc(radius: int, fill: Colour, ring: Colour | None = WHITE, ring_width: float = 3) -> Image.Image:
     """A filled circle with an optional light ring and a thin dark outline, so it shows on any colour."""
@@ -306,37 +326,6 @@ def _arrow_corners(start: Point, end: Point, shaft: float, head_width: float, he
         at(bx, by, -shaft / 2),
         at(*start, -shaft / 2),
     ]
-
-
-def arrow(
-    image: Image.Image,
-    start: Point,
-    end: Point,
-    colour: Colour,
-    *,
-    shaft: float = 10,
-    head_width: float = 28,
-    head_length: float = 24,
-    outline: Colour = INK,
-    outline_width: float = 2.5,
-) -> None:
-    """A thick arrow from `start` with its tip on `end`, in `colour` with a dark rim for any background.
-
-    It is painted level on a strip just big enough, then turned into place: supersampling the whole
-    bounding box of a long diagonal arrow would cost more than the rest of a board.
-    """
-    angle = -math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
-    layer = arrow_layer(
-        math.dist(start, end),
-        angle,
-        colour,
-        shaft=shaft,
-        head_width=head_width,
-        head_length=head_length,
-        outline=outline,
-        outline_width=outline_width,
-    )
-    paste(image, layer, (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2)))
 
 
 def arrow_layer(

@@ -2,36 +2,38 @@
 
 Pointy-top hexes, rows A (top) to H (bottom), the 7-tile rows shifted right by half a tile (fish.md). A tile
 shows its worth twice, as 1-3 fish and as an ice shade, plus its name; a removed tile is open water with a
-faint outline and name so players keep their bearings. Tile, token and marker sprites depend on few inputs,
-so they are painted once and pasted; a board is a background copy, some pastes, an arrow and the panel.
+faint outline and name so players keep their bearings. The last move's tiles are tinted under the token
+(`tints`), never crossed by an arrow, and tiles the engine scored are tinted in their scorer's colour and
+dotted. Tile, token and marker sprites depend on few inputs, so they are painted once and pasted; a board
+is a background copy, some pastes and the panel.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from functools import cache, partial
 
 from PIL import Image, ImageDraw
 
 from bot.games.fish import FISH, ROW_LETTERS, TILE_NAMES, TILES, FishMove, FishState, row_col
 from renderers.draw import (
-    INK,
+    LAST_MOVE,
     MUTED,
     PANEL,
     PANEL_BOX,
     SEAT_COLOURS,
+    TEXT,
     WHITE,
     Caption,
     Colour,
     Point,
     antialiased,
-    arrow,
     disc,
     paste,
     seat_token,
     text,
 )
-from renderers.panel import Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 HEX_W = 66  # across the flat sides; also the distance between neighbours in a row
 HEX_R = 38  # centre to a pointy corner
@@ -93,31 +95,49 @@ def _paint_fish(draw: ImageDraw.ImageDraw, s: int, x: float, y: float, ink: Colo
     draw.ellipse(((x - 8) * s, (y - 2.6) * s, (x - 5.2) * s, (y + 0.2) * s), fill=eye)
 
 
+def _blend(base: Colour, tint: Colour, share: float) -> Colour:
+    """`base` with `share` of `tint` mixed in."""
+    return tuple(round(x + (y - x) * share) for x, y in zip(base, tint, strict=True))  # type: ignore[return-value]
+
+
+TINT_SHARE = {True: 0.5, False: 0.75}  # how much of a tint ice (True) and water take: on dark water, more
+
+
 @cache
-def _floe(value: int, occupied: bool) -> Image.Image:
-    """A tile worth `value` (0: open water), centred at (HEX_W / 2, HEX_R); no fish under a token."""
+def _floe(value: int, occupied: bool, tint: Colour | None = None) -> Image.Image:
+    """A tile worth `value` (0: open water), centred at (HEX_W / 2, HEX_R); no fish under a token. `tint`
+    colours the whole tile under what stands on it (the last move's tiles, a scored island's)."""
     cx, cy = HEX_W / 2, HEX_R
 
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         corners = _hex(cx, cy, ICE_SCALE)
         if not value:
+            if tint is not None:
+                draw.polygon(_scaled(corners, s), fill=_ice(0, tint))
             draw.line(_scaled([*corners, corners[0]], s), fill=GAP_LINE, width=2 * s)
             return
         draw.polygon(_scaled(_hex(cx, cy + ICE_DEPTH, ICE_SCALE), s), fill=ICE_EDGE[value])
-        draw.polygon(_scaled(corners, s), fill=ICE[value])
+        draw.polygon(_scaled(corners, s), fill=_ice(value, tint))
         for dx, dy in () if occupied else FISH_SPOTS[value]:
-            _paint_fish(draw, s, cx + dx, cy + dy, FISH_INK[value], ICE[value])
+            _paint_fish(draw, s, cx + dx, cy + dy, FISH_INK[value], _ice(value, tint))
 
     return antialiased((HEX_W, 2 * HEX_R + ICE_DEPTH), paint)
 
 
+def _ice(value: int, tint: Colour | None) -> Colour:
+    """A tile's fill: its ice shade (or water), tinted if asked."""
+    base = ICE.get(value, WATER)
+    return base if tint is None else _blend(base, tint, TINT_SHARE[value > 0])
+
+
 @cache
-def _label(name: str, value: int) -> Image.Image:
-    """A tile's name with a rim of its own ice (or water) colour, so it stays readable over the arrow."""
-    rim = ICE.get(value, WATER)
+def _label(name: str, value: int, tint: Colour | None = None) -> Image.Image:
+    """A tile's name with a rim of its own fill colour, so it stays readable over any mark."""
+    rim = _ice(value, tint)
     sprite = Image.new("RGBA", (34, 20), (*rim, 0))  # transparent in the rim colour: no dark fringe
     draw = ImageDraw.Draw(sprite)
-    text(draw, (17, 10), name, 13, LABEL_INK[value], bold=True, anchor="mm", outline=rim, outline_width=1.5)
+    ink = LABEL_INK[value] if tint is None or value else WHITE
+    text(draw, (17, 10), name, 13, ink, bold=True, anchor="mm", outline=rim, outline_width=1.5)
     return sprite
 
 
@@ -131,24 +151,30 @@ def _value_badge(value: int) -> Image.Image:
 
 
 @cache
-def _hex_marker(colour: Colour, dotted: bool) -> Image.Image:
-    """A hex ring around a whole cell: solid for a placement, dotted for tiles the engine cleared."""
+def _dotted_ring(colour: Colour) -> Image.Image:
+    """A dotted hex ring around a whole cell: a tile the engine cleared on its own (a scored island)."""
     side = (HEX_W + 10, 2 * HEX_R + 10)
     cx, cy = side[0] / 2, side[1] / 2
 
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         corners = _hex(cx, cy, 1.0)
-        if dotted:
-            for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True):
-                for k in range(5):
-                    x, y = ax + (bx - ax) * k / 5, ay + (by - ay) * k / 5
-                    draw.ellipse(((x - 2) * s, (y - 2) * s, (x + 2) * s, (y + 2) * s), fill=colour)
-            return
-        ring = _scaled([*corners, corners[0], corners[1]], s)
-        draw.line(ring, fill=INK, width=8 * s, joint="curve")
-        draw.line(ring, fill=colour, width=4 * s, joint="curve")
+        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True):
+            for k in range(5):
+                x, y = ax + (bx - ax) * k / 5, ay + (by - ay) * k / 5
+                draw.ellipse(((x - 2.5) * s, (y - 2.5) * s, (x + 2.5) * s, (y + 2.5) * s), fill=colour)
 
     return antialiased(side, paint)
+
+
+@cache
+def _key_tint() -> Image.Image:
+    """The key's sample of a last-move tile: ice tinted in a seat's colour."""
+    return _floe(1, True, LAST_MOVE).resize((16, 19), Image.Resampling.LANCZOS)
+
+
+@cache
+def _key_dots() -> Image.Image:
+    return _dotted_ring(CLEARED_DOTS).resize((18, 21), Image.Resampling.LANCZOS)
 
 
 @cache
@@ -163,67 +189,63 @@ def _background() -> Image.Image:
     return image
 
 
-def _draw_last_move(image: Image.Image, state: FishState, move: FishMove) -> None:
-    """An arrow for a move (from the gap it left), a ring for a placement, in the mover's colour."""
-    seat = state.last_seat
-    colour = WHITE if seat is None else SEAT_COLOURS[seat]
-    dx, dy = tile_centre(move.dst)
-    if move.src is None:
-        paste(image, _hex_marker(colour, False), (dx, dy))
-        return
-    sx, sy = tile_centre(move.src)
-    # Stop at the token's rim rather than hide it; short of the centre if the engine removed the token.
-    stop = (TOKEN_RADIUS + 3 if state.owner(move.dst) is not None else 12) / math.dist((sx, sy), (dx, dy))
-    arrow(image, (sx, sy), (dx - (dx - sx) * stop, dy - (dy - sy) * stop), colour)
-    paste(image, disc(7, colour, ring=None), (sx, sy))  # a round tail marks where the token came from
-
-
-def _badge_offset(tile: int, move: FishMove | None) -> tuple[int, int]:
-    """Lower right of the token, or lower left when the last move's arrow comes in from the lower right."""
-    if move is not None and move.src is not None and move.dst == tile:
-        (sx, sy), (dx, dy) = tile_centre(move.src), tile_centre(tile)
-        if sx > dx and sy > dy:
-            return -18, 20
-    return 18, 20
+def tints(state: FishState) -> dict[int, Colour]:
+    """The tiles drawn tinted, and in whose colour: the last move's (from and to, or the placement) in the
+    mover's, and the tiles the engine cleared in their scorer's (read off its events, which name the seat
+    and the tiles). Only the tiles' ground changes: a token stands on top, a fish is never on such a tile."""
+    tinted: dict[int, Colour] = {}
+    if state.last_move and state.last_seat is not None:
+        move = FishMove.parse(state.last_move)
+        for tile in (move.src, move.dst):
+            if tile is not None:
+                tinted[tile] = LAST_MOVE
+    cleared = set(state.cleared)
+    for event in state.events:
+        seat = re.search(r"\{(\d)\}", event)
+        if seat is None:
+            continue
+        named = {TILE_NAMES.index(word) for word in re.findall(r"\b[A-H]\d\b", event) if word in TILE_NAMES}
+        for tile in named & cleared:
+            tinted[tile] = SEAT_COLOURS[int(seat.group(1))]
+    return tinted
 
 
 def draw(state: FishState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: board, markers, last move, names, tokens, then the panel."""
     image = _background().copy()
     occupied = set(state.tokens[0]) | set(state.tokens[1])
+    tinted = tints(state)
     for tile in range(TILES):
         cx, cy = tile_centre(tile)
-        floe = _floe(state.values[tile], tile in occupied)
+        floe = _floe(state.values[tile], tile in occupied, tinted.get(tile))
         image.paste(floe, (cx - HEX_W // 2, cy - HEX_R), floe)
     for tile in state.cleared:
-        paste(image, _hex_marker(CLEARED_DOTS, True), tile_centre(tile))
-    move = FishMove.parse(state.last_move) if state.last_move else None
-    if move is not None:
-        _draw_last_move(image, state, move)
+        paste(image, _dotted_ring(CLEARED_DOTS), tile_centre(tile))
     for tile in range(TILES):
         cx, cy = tile_centre(tile)
-        paste(image, _label(TILE_NAMES[tile], state.values[tile]), (cx, cy - LABEL_RISE))
+        paste(image, _label(TILE_NAMES[tile], state.values[tile], tinted.get(tile)), (cx, cy - LABEL_RISE))
     for seat, tiles in enumerate(state.tokens):
         for tile in tiles:
             cx, cy = tile_centre(tile)
             paste(image, seat_token(seat, TOKEN_RADIUS), (cx, cy + TOKEN_DROP))
             if state.values[tile]:
-                bx, by = _badge_offset(tile, move)
-                paste(image, _value_badge(state.values[tile]), (cx + bx, cy + by))
+                paste(image, _value_badge(state.values[tile]), (cx + 18, cy + 20))
     return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
 def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
-    """The side panel's facts: one card per seat (name, score, tokens, clock), then whose turn or the result."""
+    """The side panel's facts: one card per seat (name, score, tokens, clock), then whose turn or the result,
+    the last move and what the engine scored. Every slot is there from the first move to the last."""
     outcome = FISH.outcome(state)
     live = caption.result is None and outcome is None
     turn = FISH.to_move(state) if live else None
+    winners = outcome.winners if outcome is not None and caption.result is None else ()
     seats = [
         seat_card(
             caption, seat, viewer, turn,
             token=seat_token(seat, 12),
             score=str(state.scores[seat]),
-            info=(Line(_tokens_words(state, seat), 12),),
+            won=seat in winners,
             strip=Strip(18, partial(_paint_tokens, state, seat)),
         )
         for seat in (0, 1)
@@ -236,31 +258,18 @@ def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
             banner = f"{caption.name(winner)} wins {max(a, b)}–{min(a, b)}"
         else:
             banner = f"Draw, {a}–{b}"
-    notes: list[Line] = []
-    if state.last_move:
-        seat = state.last_seat
-        by = "" if seat is None else f" ({caption.name(seat)})"
-        notes.append(Line(f"Last move: {state.last_move}{by}", 13))
-    if state.cleared:
-        names = " ".join(TILE_NAMES[t] for t in state.cleared)
-        notes.append(Line(f"Scored by the engine (dotted): {names}", 12, CLEARED_DOTS, max_lines=3))
+    last = f"Last: {state.last_move}" if state.last_move else ""
+    scored = " ".join(TILE_NAMES[t] for t in state.cleared)
     verb = "to place a token" if state.placing else "to move"
     return captioned(
         "1, 2, 3",
         caption,
-        subtitle="Hey, That's My Fish!",
         seats=tuple(seats),
         banner=banner,
         turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} {verb}") if turn is not None else None,
-        notes=tuple(notes),
+        notes=(Line(last, colour=TEXT, bold=True), Line(f"Scored: {scored}" if scored else "", colour=CLEARED_DOTS)),
+        key=(KeyEntry("tinted: the last move", _key_tint()), KeyEntry("dotted: scored alone", _key_dots())),
     )
-
-
-def _tokens_words(state: FishState, seat: int) -> str:
-    on_board, in_game = len(state.tokens[seat]), state.tokens_left(seat)
-    if on_board < in_game:
-        return f"{on_board} placed · {in_game - on_board} to place"
-    return f"{on_board} token{'' if on_board == 1 else 's'} on the ice"
 
 
 def _paint_tokens(state: FishState, seat: int, image: Image.Image, box: tuple[int, int, int, int]) -> None:

@@ -5,20 +5,20 @@ data/geyser_map.txt. A normal geyser is a pale crater with its ring ("6/8" ... "
 Mother Geyser is a bigger, hot crater tagged "M·7". A controlled geyser's rim takes its controller's colour.
 Starting squares have a cream inset outline and an "S" (only f1 and f11 in a two-player game: a6 and k6 are
 plain land then). The panel shows the round as "Round 17 of 100" (gold in the last round). Tokens are discs
-in their seat colour with a white count badge when several share a square. The last move is an arrow in the
-mover's colour that never covers a token (`last_move_arrow`: between them, or beside them); the last
-battle's dice (attacker on top, each die rimmed in its side's colour, with its
-+geysers bonus and total) sit in the top-left water corner, the last firing phase's two dice in the
-top-right one (dark cards over the water), and the geysers they fired boil: a red square and a gold pool (a
-red and gold star for the Mother). Squares a pending choice may use (a new token, a start) get dotted rings.
+in their seat colour with a white count badge when several share a square. The last move's squares are
+tinted under the tokens as lichess does (`tints`: the square left lighter; a token put on the board tints
+its square), a mark unlike any token that never covers one; the last battle's dice (attacker on top, each
+die rimmed in its side's colour, with its +geysers bonus and total) sit in the top-left water corner, the
+last firing phase's two dice in the top-right one (dark cards over the water), and the geysers they fired
+boil: a red square and a gold pool (a red and gold star for the Mother). Squares a pending choice may use
+(a new token, a start) get dotted rings.
 Sprites depend on few inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+import re
 from functools import cache, partial
 
 from PIL import Image, ImageDraw
@@ -38,24 +38,26 @@ from bot.games.geyser import (
 )
 from bot.wording import listing
 from renderers.draw import (
+    FROM_SHARE,
     HIGHLIGHT,
     INK,
-    MUTED,
+    LAST_MOVE,
     PANEL,
     SEAT_COLOURS,
     TEXT,
+    TO_SHARE,
     WHITE,
     Caption,
     Colour,
     antialiased,
-    arrow_layer,
     disc,
     font,
     paste,
     seat_token,
     text,
+    tint,
 )
-from renderers.overlays import Box, arrow_box, box_at, place, trim
+from renderers.overlays import Box, box_at
 from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 SQUARE = 48  # side of a board square
@@ -278,87 +280,41 @@ def tag_box(square: int) -> Box:
     return left, top, left + width, top + 14
 
 
-@dataclass(frozen=True, slots=True)
-class MoveArrow:
-    """The last move's arrow as drawn: tail, tip and shape (`BIG` on the step itself, `SMALL` beside it)."""
-
-    tail: tuple[float, float]
-    tip: tuple[float, float]
-    shape: tuple[float, float, float, float]  # shaft, head width, head length, rim
-
-    @property
-    def box(self) -> Box:
-        return arrow_box(self.tail, self.tip, *self.shape)
+PLACED = re.compile(r"(?:starts on|starts opposite, on|re-enters on|places a new token on) ([a-k]\d+)")
+"""How the engine's events name a square a token was put on (`GeyserRules._apply`)."""
 
 
-BIG = (8.0, 22.0, 16.0, 3.5)
-SMALL = (5.0, 12.0, 10.0, 2.5)
-ARROW_GAP = 1.5  # an arrow stops this far short of a token's disc or a tag, its rim included
-ARROW_MIN = 14  # an arrow on the step shorter than this moves beside it
+def tints(state: GeyserState) -> dict[int, float]:
+    """The squares the last move tints under its tokens, as lichess does, and how much of LAST_MOVE each
+    takes: a step's square left (lighter) and the one it went to; a token put on the board (a start, a
+    re-entry, a new token after a claim, read off the move's events) its square. A mark unlike any token."""
+    if state.last_seat is None:
+        return {}
+    tinted: dict[int, float] = {}
+    if state.last_move is not None:
+        src, dst = state.last_move
+        tinted = {src: FROM_SHARE, dst: TO_SHARE}
+    for event in state.events:
+        for name in PLACED.findall(event):
+            tinted[SQUARE_NAMES.index(name)] = TO_SHARE
+    return tinted
 
 
-def _marks(state: GeyserState, squares: Iterable[int]) -> tuple[list[Box], list[Box]]:
-    """(token discs and count badges, ring tags) on these squares: what an arrow must not and should not hide."""
-    pieces, tags = [], []
-    for square in squares:
-        held = state.board[square]
-        if held is not None:
-            pieces.append(token_box(square))
-            if held[1] > 1:
-                pieces.append(badge_box(square))
-        if square in GEYSERS or square == MOTHER:
-            tags.append(tag_box(square))
-    return pieces, tags
-
-
-def last_move_arrow(state: GeyserState) -> MoveArrow | None:
-    """The last move's arrow, None without one. On the step from centre to centre, starting off what
-    stands on the square it came from (near its centre if nothing does) and stopping ARROW_GAP px short of
-    the token on the square it went to and of ring tags (`overlays.trim`). When that leaves less than
-    ARROW_MIN (tokens on both squares, a tag between them), a small arrow runs beside the step instead, on
-    the grid line of either side (`overlays.place`: the first that covers no token or badge, and no tag if
-    it can), clear of the tokens on the step's two squares and of those beside them."""
-    if state.last_move is None or state.last_seat is None:
-        return None
-    src, dst = state.last_move
-    start, end = square_centre(src), square_centre(dst)
-    norm = math.dist(start, end)
-    ux, uy = (end[0] - start[0]) / norm, (end[1] - start[1]) / norm
-    pieces, tags = _marks(state, (src, dst))
-    low, high = trim(start, end, [*pieces, *tags], BIG[3] + ARROW_GAP)
-    low, high = max(low, 0.1), min(high, 0.9)
-    length = round((high - low) * norm)
-    tip = (start[0] + (end[0] - start[0]) * high, start[1] + (end[1] - start[1]) * high)
-    if length >= ARROW_MIN:
-        return MoveArrow((tip[0] - ux * length, tip[1] - uy * length), tip, BIG)
-    half = SQUARE / 2
-    beside = [
-        MoveArrow((start[0] + ux * 4 + side * -uy * half, start[1] + uy * 4 + side * ux * half),
-                  (end[0] - ux * 4 + side * -uy * half, end[1] - uy * 4 + side * ux * half), SMALL)
-        for side in (-1, 1)
-    ]  # fmt: skip
-    row, col = divmod(src, SIZE)
-    rows, cols = range(max(0, row - 2), min(SIZE, row + 3)), range(max(0, col - 2), min(SIZE, col + 3))
-    around = [r * SIZE + c for r in rows for c in cols]
-    near_pieces, near_tags = _marks(state, around)
-    boxes = [arrow.box for arrow in beside]
-    return beside[boxes.index(place(boxes, near_pieces, near_tags))]
-
-
-@cache
-def _arrow(dx: int, dy: int, length: int, colour: Colour, shape: tuple[float, float, float, float]) -> Image.Image:
-    """The last move's arrow for a step of (dx, dy) squares, `length` px long, in a shape (`BIG`, `SMALL`).
-
-    The mover's colour with a white rim and a dark edge, so it shows on any square.
-    """
-    angle = -math.degrees(math.atan2(dy, dx))
-    shaft, head_width, head_length, edge = shape
-    rim = arrow_layer(length, angle, WHITE, shaft=shaft, head_width=head_width, head_length=head_length,
-                      outline_width=edge)  # fmt: skip
-    body = arrow_layer(length, angle, colour, shaft=shaft, head_width=head_width, head_length=head_length,
-                       outline=WHITE, outline_width=edge * 0.43)  # fmt: skip
-    rim.alpha_composite(body, ((rim.width - body.width) // 2, (rim.height - body.height) // 2))
-    return rim
+def _draw_tints(image: Image.Image, state: GeyserState) -> None:
+    """The last move's squares tinted: each square's bare ground (`_ground`) takes the tint and gets its
+    craters back, clipped to the square (the Mother's is wider than its own), so only the ground changes,
+    never a crater, a token or a tag, nor a pixel outside the square."""
+    for square, share in tints(state).items():
+        left, top, right, bottom = square_box(square)
+        box = (left + 1, top + 1, right - 1, bottom - 1)
+        region = _ground(state.start_squares).crop(box)
+        tint(region, (0, 0, *region.size), LAST_MOVE, share)
+        for crater in (square, MOTHER):
+            if crater in GEYSERS or crater == MOTHER:
+                sprite = _crater(crater == MOTHER, None)
+                cx, cy = square_centre(crater)
+                region.paste(sprite, (cx - sprite.width // 2 - box[0], cy - sprite.height // 2 - box[1]), sprite)
+        image.paste(region, box[:2])
 
 
 def _is_coast(square: int, dx: int, dy: int) -> bool:
@@ -371,6 +327,16 @@ def _is_coast(square: int, dx: int, dy: int) -> bool:
 def _background(starts: tuple[int, ...]) -> Image.Image:
     """Water, land, coast, the game's starting squares, unclaimed geysers, coordinates and the panel: what
     never changes in a game."""
+    image = _ground(starts).copy()
+    for square in GEYSERS:
+        paste(image, _crater(False, None), square_centre(square))
+    paste(image, _crater(True, None), square_centre(MOTHER))
+    return image
+
+
+@cache
+def _ground(starts: tuple[int, ...]) -> Image.Image:
+    """The background without its craters: what a tinted square is painted from."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BOARD_BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((PANEL_LEFT - 4, 0, WIDTH, HEIGHT), fill=PANEL)
@@ -400,9 +366,6 @@ def _background(starts: tuple[int, ...]) -> Image.Image:
         draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=START_MARK, width=2)
         draw.rectangle((left + 4, top + 4, left + 15, top + 17), fill=INK)
         text(draw, (left + 10, top + 11), "S", 11, START_MARK, bold=True, anchor="mm")
-    for square in GEYSERS:
-        paste(image, _crater(False, None), square_centre(square))
-    paste(image, _crater(True, None), square_centre(MOTHER))
     for k in range(SIZE):
         cx, _ = square_centre(k)
         text(draw, (cx, BOARD_TOP + BOARD_SIDE + 15), "abcdefghijk"[k], 18, COORD, bold=True, anchor="mm")
@@ -437,19 +400,10 @@ def _draw_choices(image: Image.Image, state: GeyserState) -> None:
         paste(image, _choice_ring(seat_colour(seat)), square_centre(square))
 
 
-def _draw_last_move(image: Image.Image, state: GeyserState) -> None:
-    arrow = last_move_arrow(state)
-    if arrow is None or state.last_move is None or state.last_seat is None:
-        return
-    (sr, sc), (dr, dc) = (divmod(square, SIZE) for square in state.last_move)
-    (tx, ty), (hx, hy) = arrow.tail, arrow.tip
-    layer = _arrow(dc - sc, dr - sr, round(math.dist(arrow.tail, arrow.tip)), seat_colour(state.last_seat), arrow.shape)
-    paste(image, layer, (round((tx + hx) / 2), round((ty + hy) / 2)))
-
-
 def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: island, eruptions, geysers, tokens, last move, dice, panel."""
     image = _background(state.start_squares).copy()
+    _draw_tints(image, state)
     for square in fired_squares(state):
         paste(image, _burst(square == MOTHER), square_centre(square))
         paste(image, _crater(square == MOTHER, None, fired=True), square_centre(square))
@@ -461,8 +415,7 @@ def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Imag
     for square, held in enumerate(state.board):
         if held is not None:
             paste(image, _token(held[0]), square_centre(square))
-    _draw_last_move(image, state)
-    for square in [*sorted(GEYSERS), MOTHER]:  # ring tags over tokens and arrows: always readable
+    for square in [*sorted(GEYSERS), MOTHER]:  # ring tags over tokens: always readable
         _paste_tag(image, square)
     for square, held in enumerate(state.board):
         if held is not None and held[1] > 1:
@@ -481,6 +434,7 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
     """The side panel's facts: a card per player, the round, the result or the turn, the last move, the dice."""
     live = caption.result is None and state.phase != "over"
     turn = state.turn if live else None
+    winners = state.winners if state.phase == "over" and caption.result is None else ()
     seats = []
     for seat in range(state.seats):
         held = state.controls(seat)
@@ -493,40 +447,39 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 score=str(held),
                 score_colour=HIGHLIGHT if held >= 3 else TEXT,
                 score_icon=_geyser_icon(),
+                won=seat in winners,
                 tag="out" if seat in state.out else None,
-                info=(Line(f"{state.on_board(seat)} on the island · {state.supply[seat]} in supply", 12),),
+                info=(Line(f"{state.on_board(seat)} on board · {state.supply[seat]} left"),),
             )
         )
-    lead: list[Line] = []
-    if state.phase == "play":
-        last = state.round >= state.rounds
-        lead.append(Line(f"Round {state.round} of {state.rounds}", 15, HIGHLIGHT if last else TEXT, bold=True))
-        lead.append(Line("Last round" if last else f"Next fire roll: {caption.name(state.roller)}", 12))
-    elif state.phase == "start":
-        lead.append(Line(f"Setup · {state.rounds} rounds", 15, TEXT, bold=True))
-    banner, note = caption.result, None
+    last_round = state.phase == "play" and state.round >= state.rounds
+    if state.phase == "start":
+        lead = (Line(f"Setup · {state.rounds} rounds", colour=TEXT, bold=True), Line(""))
+    else:
+        ending = last_round or state.phase == "over"
+        roller = "Last round" if ending else f"Next fire roll: {caption.name(state.roller)}"
+        lead = (
+            Line(f"Round {state.round} of {state.rounds}", colour=HIGHLIGHT if last_round else TEXT, bold=True),
+            Line(roller),
+        )
+    banner = caption.result
     if banner is None and state.phase == "over":
         names = [caption.name(s) for s in state.winners]
         verb = "wins" if len(names) == 1 else "share the win"
         banner = f"{listing(names)} {verb}" if names else "Game over"
-        note = f"({state.end})" if state.end else None
-    notes: list[Line] = []
-    if turn is not None and banner is None:
-        pending = state.pending is not None or state.phase == "start"
-        notes.append(Line(_choice_text(state, turn), 12, HIGHLIGHT if pending else MUTED, bold=pending, max_lines=3))
-    if state.last_move is not None and state.last_seat is not None:
-        notes.append(Line(f"Last: {caption.name(state.last_seat)} {_move_words(state)}", 12, max_lines=3))
+    pending = turn is not None and banner is None and (state.pending is not None or state.phase == "start")
+    choice = _choice_text(state, turn) if pending and turn is not None else ""
+    last = f"Last: {_move_words(state)}" if state.last_move is not None and state.last_seat is not None else ""
     return captioned(
         "Geyser",
         caption,
         seats=tuple(seats),
-        lead=tuple(lead),
+        lead=lead,
         banner=banner,
-        banner_note=note,
         turn=None if turn is None or banner is not None else Turn(seat_token(turn, 9), f"{caption.name(turn)} to move"),
-        notes=tuple(notes),
+        notes=(Line(choice, colour=HIGHLIGHT, bold=True, max_lines=2), Line(last, colour=TEXT)),
         blocks=_dice_blocks(state, caption),
-        key=(KeyEntry("= geysers held; 3 open the Mother", _geyser_icon()),),
+        key=(KeyEntry("geysers held", _geyser_icon()),),
     )
 
 
@@ -547,25 +500,30 @@ def _move_words(state: GeyserState) -> str:
 
 
 def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ...]:
-    """The last battle's dice (each rimmed in its side's colour) and the last firing phase's, with words."""
-    blocks: list[Strip | Line] = []
+    """The last battle's dice (each rimmed in its side's colour) and the last firing phase's, each with a
+    line of words; both slots are there while nothing was rolled, so the picture keeps its size."""
+    battle: tuple[tuple[int, Colour], ...] = ()
+    battle_words = ""
     if len(state.last_battle) == 6:
         attacker, a_die, a_bonus, defender, d_die, d_bonus = state.last_battle
         a_total, d_total = a_die + a_bonus, d_die + d_bonus
-        dice = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
-        blocks.append(Strip(DIE + 2, partial(_paint_dice, dice)))
+        battle = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
         verdict = "tie!" if a_total == d_total else f"{caption.name(attacker if a_total > d_total else defender)} wins"
-        blocks.append(Line(
-            f"Battle: {caption.name(attacker)} {a_die} + {a_bonus} = {a_total} against "
-            f"{caption.name(defender)} {d_die} + {d_bonus} = {d_total}: {verdict}",
-            12, HIGHLIGHT if a_total == d_total else TEXT, max_lines=4,
-        ))  # fmt: skip
+        sides = f"{caption.name(attacker)} {a_die}+{a_bonus} v {caption.name(defender)} {d_die}+{d_bonus}"
+        battle_words = f"Battle: {sides}: {verdict}"
+    fire: tuple[tuple[int, Colour], ...] = ()
+    fire_words = ""
     if state.last_fire is not None:
         one, two = state.last_fire
-        blocks.append(Strip(DIE + 2, partial(_paint_dice, ((one, FIRE_RIM), (two, FIRE_RIM)))))
+        fire = ((one, FIRE_RIM), (two, FIRE_RIM))
         fired = "calm" if one + two == 7 and state.seven != "mother" else fired_label(state)
-        blocks.append(Line(f"Fire roll {one} + {two} = {one + two}: {fired}", 12, HIGHLIGHT, max_lines=2))
-    return tuple(blocks)
+        fire_words = f"Fire {one}+{two} = {one + two}: {fired}"
+    return (
+        Strip(DIE + 2, partial(_paint_dice, battle)),
+        Line(battle_words, colour=TEXT, max_lines=2),
+        Strip(DIE + 2, partial(_paint_dice, fire)),
+        Line(fire_words, colour=HIGHLIGHT),
+    )
 
 
 def _paint_dice(dice: tuple[tuple[int, Colour], ...], image: Image.Image, box: tuple[int, int, int, int]) -> None:
@@ -595,16 +553,15 @@ __all__ = [
     "HEIGHT",
     "PANEL_LEFT",
     "WIDTH",
-    "MoveArrow",
     "badge_box",
     "die_face",
     "draw",
     "fired_label",
     "fired_squares",
-    "last_move_arrow",
     "seat_colour",
     "square_box",
     "square_centre",
     "tag_box",
+    "tints",
     "token_box",
 ]

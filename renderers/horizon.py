@@ -7,13 +7,14 @@ Each mat is a row of columns: the black hole (space 0) on the left, spaces 1-8, 
 right, with the space numbers on one shared row between the two mats, so space N of both mats line up (what
 a Mimic copies). The viewer's mat is at the bottom (seat 0's for a spectator). Going outwards from the
 numbers, a mat has its card slots, its token lane (a track from the hole to the exit holding the active
-token), its chain lane and its name row. A known card is a face: a band in its kind's colour with the code
+token) and its name row. A known card is a face: a band in its kind's colour with the code
 (T3, F2, B1, MI) over a cream body with the words (Move To 3, Fwd 2, Back 1, Mimic); a face-up card (shown
 by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock marks a
 card a Swap put there, a dot in a seat's colour who placed it, and a rounded outline in the mover's colour
 the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
-a die in the mover's name row; the last chain is numbered arrows along the mover's chain lane. The viewer's
-hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
+a die in the mover's name row; the last chain is told in the slots its cards left on the mover's mat, each
+numbered in order with its code and where it sent the token ("→5"), so no two links hide each other. The
+viewer's hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
 Sprites depend on few inputs, so they are painted once and pasted.
 """
 
@@ -46,6 +47,7 @@ from renderers.draw import (
 )
 from renderers.overlays import Box, box_at
 from renderers.panel import (
+    MIN_SIZE,
     KeyEntry,
     Line,
     Panel,
@@ -70,11 +72,10 @@ CARD_W = 51
 CARD_H = 80
 TOP = 6
 NAME_H = 30  # a mat's name row (name, escaped, the die)
-CHAIN_H = 40  # a mat's chain lane (two levels of arrows)
 LANE_H = 38  # a mat's token lane
 CARD_ROW = CARD_H + 8
 NUMBERS_H = 24
-MAT_H = NAME_H + CHAIN_H + LANE_H + CARD_ROW
+MAT_H = NAME_H + LANE_H + CARD_ROW
 MID_TOP = TOP + MAT_H  # the numbers row
 MID_BOTTOM = MID_TOP + NUMBERS_H
 BOARD_BOTTOM = MID_BOTTOM + MAT_H
@@ -110,12 +111,14 @@ EXIT_FILL: Colour = (22, 74, 70)
 EXIT_EDGE: Colour = (120, 232, 196)
 DIE_FACE: Colour = (252, 250, 244)
 KIND_COLOURS: dict[str, Colour] = {
-    "T": (20, 140, 150),  # Move To: teal
-    "F": (46, 150, 62),  # Forward: green
-    "B": (200, 50, 56),  # Backward: red
-    "M": (146, 76, 204),  # Mimic: purple
-    "S": (104, 114, 136),  # Swap: slate
+    "T": (10, 124, 174),  # Move To: sea blue
+    "F": (40, 196, 40),  # Forward: green
+    "B": (186, 56, 50),  # Backward: red
+    "M": (144, 56, 214),  # Mimic: purple
+    "S": (66, 70, 88),  # Swap: slate
 }
+"""Apart by at least ΔE 25 under every common colour vision, as the seat colours; the code on the band
+(T3, F2, B1, MI, SW) tells the kind without colour too."""
 PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1))}
 
 
@@ -149,9 +152,9 @@ def column_x(k: int) -> int:
 
 
 def rows(mat_seat: int, viewer: int | None) -> dict[str, tuple[int, int]]:
-    """(top, bottom) of a mat's rows: "name", "chain", "lane" (tokens) and "cards"; mirrored for the top mat."""
-    order = ("cards", "lane", "chain", "name")
-    heights = {"cards": CARD_ROW, "lane": LANE_H, "chain": CHAIN_H, "name": NAME_H}
+    """(top, bottom) of a mat's rows: "name", "lane" (tokens) and "cards"; mirrored for the top mat."""
+    order = ("cards", "lane", "name")
+    heights = {"cards": CARD_ROW, "lane": LANE_H, "name": NAME_H}
     spans: dict[str, tuple[int, int]] = {}
     if is_bottom(mat_seat, viewer):
         y = MID_BOTTOM
@@ -194,12 +197,6 @@ def token_centre(mat_seat: int, position: int, viewer: int | None) -> tuple[int,
     """Where the active token on `position` (0-8) of a mat is drawn: its column in the token lane."""
     top, bottom = rows(mat_seat, viewer)["lane"]
     return column_x(position), (top + bottom) // 2
-
-
-def chain_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
-    """A mat's chain lane, where the last chain's arrows are drawn."""
-    top, bottom = rows(mat_seat, viewer)["chain"]
-    return BOARD_LEFT, top, BOARD_RIGHT, bottom
 
 
 def die_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
@@ -388,17 +385,6 @@ def die_face(value: int, rim: Colour) -> Image.Image:
 
 
 @cache
-def _chain_arrow(length: int, backwards: bool, colour: Colour) -> Image.Image:
-    """A chain link's arrow: the mover's colour with a white rim and a dark edge, level, left or right."""
-    angle = 180.0 if backwards else 0.0
-    rim = arrow_layer(length, angle, WHITE, shaft=7, head_width=19, head_length=14, outline_width=3)
-    body = arrow_layer(length, angle, colour, shaft=7, head_width=19, head_length=14, outline=WHITE,
-                       outline_width=1.2)  # fmt: skip
-    rim.alpha_composite(body, ((rim.width - body.width) // 2, (rim.height - body.height) // 2))
-    return rim
-
-
-@cache
 def _number(n: int, colour: Colour) -> Image.Image:
     """A chain link's number on a white disc rimmed in the mover's colour."""
     badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
@@ -554,30 +540,32 @@ def _draw_tokens(image: Image.Image, view: HorizonState, viewer: int | None) -> 
             paste(image, _token(seat), token_centre(seat, position, viewer))
 
 
-def _draw_chain(image: Image.Image, view: HorizonState, viewer: int | None) -> None:
-    """The last chain: arrow k from the card's space to where the token went, on alternating levels."""
+def chain_marks(view: HorizonState) -> list[tuple[int, int, str, str]]:
+    """(number, space, card, where it sent the token) for each card of the last chain, in order. Each
+    card resolves once and leaves, so every link has a slot of its own, now empty, to be drawn in."""
+    marks = []
+    for k, (space, card, _start, end) in enumerate(view.last_chain[:CHAIN_CAP]):
+        where = "out" if end >= ESCAPE else str(max(0, end))
+        marks.append((k + 1, space, card, where))
+    return marks
+
+
+def _draw_chain(image: Image.Image, draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None) -> None:
+    """The last chain, in the mover's own slots its cards left: each numbered in order (a disc rimmed in the
+    mover's colour), with the card's code and where it sent the token ("→ 5"). No mark meets another, nor a
+    card or a token."""
     mover = view.last_seat
-    if mover is None or not view.last_chain:
+    if mover is None:
         return
     colour = seat_colour(mover)
-    top, bottom = rows(mover, viewer)["chain"]
-    cy = (top + bottom) // 2
-    links = view.last_chain[:CHAIN_CAP]
-    near_first = is_bottom(mover, viewer)  # level 0 is the one next to the token lane
-    badges: list[tuple[int, int, int]] = []
-    for k, (_space, _card, start, end) in enumerate(links):
-        level = k % 2
-        offset = -9 if (level == 0) == near_first else 9
-        y = cy + offset
-        sx, ex = column_x(max(0, min(ESCAPE, start))), column_x(max(0, min(ESCAPE, end)))
-        if sx != ex:
-            direction = 1 if ex > sx else -1
-            tail, tip = sx + direction * 9, ex - direction * 6
-            length = abs(tip - tail)
-            paste(image, _chain_arrow(length, direction < 0, colour), ((tail + tip) // 2, y))
-        badges.append((k + 1, sx, y))
-    for n, x, y in badges:  # numbers over every arrow
-        paste(image, _number(n, colour), (x, y))
+    for number, space, card, where in chain_marks(view):
+        if not 1 <= space <= SPACES or view.mats[mover][space - 1] is not None:
+            continue
+        left, top, right, _ = slot_box(mover, space, viewer)
+        cx = (left + right) // 2
+        paste(image, _number(number, colour), (cx, top + 15))
+        text(draw, (cx, top + 42), card, MIN_SIZE, TEXT, bold=True, anchor="mm")
+        text(draw, (cx, top + 64), f"→{where}", MIN_SIZE, HIGHLIGHT, bold=True, anchor="mm")
 
 
 def _draw_names(
@@ -592,7 +580,7 @@ def _draw_names(
         if roll:
             die = die_box(seat, viewer)
             paste(image, die_face(roll, seat_colour(seat)), ((die[0] + die[2]) // 2, (die[1] + die[3]) // 2))
-            text(draw, (die[0] - 6, cy), "rolled", 13, MUTED, bold=True, anchor="rm")
+            text(draw, (die[0] - 6, cy), "rolled", MIN_SIZE, MUTED, bold=True, anchor="rm")
     for placed in board_texts(view, viewer, caption):
         paint_text(draw, placed)
 
@@ -605,23 +593,25 @@ def board_texts(view: HorizonState, viewer: int | None, caption: Caption) -> lis
         top, bottom = rows(seat, viewer)["name"]
         right = BOARD_RIGHT - 6
         if seat == view.last_seat and view.last_roll:
-            right = die_box(seat, viewer)[0] - 6 - round(length("rolled", 13, True)) - 10
+            right = die_box(seat, viewer)[0] - 6 - round(length("rolled", MIN_SIZE, True)) - 10
         tail = f"escaped {view.escaped[seat]}/{TOKENS}"
-        tail_left = right - round(length(tail, 13, True)) - 2
-        placed.append(fitted(tail, (tail_left, top, right, bottom), 13, bold=True,
+        tail_left = right - round(length(tail, MIN_SIZE, True)) - 2
+        placed.append(fitted(tail, (tail_left, top, right, bottom), MIN_SIZE, bold=True,
                              colour=HIGHLIGHT if view.escaped[seat] else TEXT, align="right"))  # fmt: skip
         words = f"Your path ({caption.name(seat)})" if seat == viewer else f"{caption.name(seat)}'s path"
-        placed.append(fitted(words, (BOARD_LEFT + 24, top, tail_left - 12, bottom), 15, bold=True))
+        placed.append(fitted(words, (BOARD_LEFT + 24, top, tail_left - 12, bottom), 17, bold=True))
     y = HAND_TOP + HAND_LABEL_H // 2
     if viewer in (0, 1):
         other = 1 - viewer
         words = f"{caption.name(other)} holds {len(view.hands[other])}"
-        placed.append(fitted(words, (BOARD_LEFT + 130, y - 11, BOARD_RIGHT - 4, y + 11), 13, colour=MUTED,
+        placed.append(fitted(words, (BOARD_LEFT + 130, y - 11, BOARD_RIGHT - 4, y + 11), MIN_SIZE, colour=MUTED,
                              align="right"))  # fmt: skip
         return placed
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
-        placed.append(fitted(caption.name(seat), (BOARD_LEFT + 24, row_y, BOARD_LEFT + 244, row_y + 36), 14, bold=True))
+        placed.append(
+            fitted(caption.name(seat), (BOARD_LEFT + 24, row_y, BOARD_LEFT + 244, row_y + 36), MIN_SIZE, bold=True)
+        )
     return placed
 
 
@@ -634,7 +624,7 @@ def _draw_hand(
         hand = view.hands[viewer]
         text(draw, (BOARD_LEFT + 4, y), "Your hand", 15, TEXT, bold=True, anchor="lm")
         if not hand:
-            text(draw, (BOARD_LEFT + 4, y + 40), "no cards", 13, MUTED, anchor="lm")
+            text(draw, (BOARD_LEFT + 4, y + 40), "no cards", MIN_SIZE, MUTED, anchor="lm")
         for k, card in enumerate(hand):
             left, top, _, _ = hand_box(k)
             sprite = card_sprite(card)  # "??" here would be a back: nothing but the view is drawn
@@ -651,7 +641,7 @@ def _draw_hand(
         for j in range(shown):
             image.paste(back, (x + j * 26, row_y), back)
         cards = f"{count} card{'' if count == 1 else 's'}"
-        text(draw, (x + shown * 26 + 6, row_y + 17), cards, 13, MUTED, bold=True, anchor="lm")
+        text(draw, (x + shown * 26 + 6, row_y + 17), cards, MIN_SIZE, MUTED, bold=True, anchor="lm")
 
 
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
@@ -661,7 +651,7 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
     board = ImageDraw.Draw(image)
     _draw_slots(image, view, viewer)
     _draw_last_play(board, view, viewer)
-    _draw_chain(image, view, viewer)
+    _draw_chain(image, board, view, viewer)
     _draw_copies(image, view, viewer)
     _draw_tokens(image, view, viewer)
     _draw_names(image, board, view, viewer, caption)
@@ -674,9 +664,9 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
 
 def _where(view: HorizonState, seat: int) -> str:
     if view.escaped[seat] >= TOKENS:
-        return "all tokens out"
+        return "all out"
     position = view.positions[seat]
-    return "token in the hole" if position == 0 else f"token on {position}"
+    return "in the hole" if position == 0 else f"on {position}"
 
 
 def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
@@ -686,10 +676,7 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
     seats = []
     for seat in (0, 1):
         held = len(view.hands[seat])
-        if view.setup:
-            info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS} · {held} in hand"
-        else:
-            info = f"{_where(view, seat)} · {held} in hand"
+        info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS}" if view.setup else f"{_where(view, seat)} · {held} held"
         seats.append(
             seat_card(
                 caption,
@@ -698,32 +685,23 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
                 turn,
                 score=f"{view.escaped[seat]}/{TOKENS}",
                 score_colour=HIGHLIGHT if view.escaped[seat] else TEXT,
-                info=(Line(info, 12),),
+                won=view.winner == seat and caption.result is None and view.turn is None,
+                info=(Line(info),),
             )
         )
     head, tail = _phase_line(view)
     top = f" (top {view.discard[-1]})" if view.discard else ""
     lead = (
-        Line(f"{head} {tail}", 13, TEXT, bold=True),
-        Line(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}", 12),
+        Line(f"{head} {tail}", colour=TEXT, bold=True),
+        Line(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}"),
     )
-    banner, note = caption.result, None
+    banner = caption.result
     if banner is None and view.turn is None:
         banner = "Draw" if view.winner is None else f"{caption.name(view.winner)} wins"
-        note = f"({view.end})" if view.end else None
-    notes: list[Line] = []
-    if turn is not None:
-        hint = "Place a card face down on any empty space." if view.setup else "Place a card (or Swap), then roll."
-        notes.append(Line(hint, 12))
     play = _play_words(view, caption)
-    if play:
-        notes.append(Line(f"Last: {play}", 12, max_lines=3))
-    chain = _chain_words(view)
-    if chain:
-        notes.append(Line(chain, 12, max_lines=4))
-    key = [KeyEntry("face up (shown by a Mimic)", _rim_swatch(FACE_UP_RIM))]
+    key = [KeyEntry("face up (a Mimic)", _rim_swatch(FACE_UP_RIM))]
     if viewer in (0, 1):
-        key.append(KeyEntry("face down, known to you", _rim_swatch(KNOWN_RIM)))
+        key.append(KeyEntry("known to you", _rim_swatch(KNOWN_RIM)))
     key += [KeyEntry("locked by a Swap", _lock()), KeyEntry("who placed it", _placer_dot(0))]
     return captioned(
         "Event Horizon",
@@ -731,9 +709,8 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
         seats=tuple(seats),
         lead=lead,
         banner=banner,
-        banner_note=note,
         turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=tuple(notes),
+        notes=(Line(f"Last: {play}" if play else "", max_lines=2), Line(_chain_words(view), max_lines=2)),
         key=tuple(key),
     )
 
@@ -751,11 +728,11 @@ def _rim_swatch(colour: Colour) -> Image.Image:
 def _phase_line(view: HorizonState) -> tuple[str, str]:
     """The phase in a bold head and a muted tail."""
     if view.setup:
-        return "Setup:", f"placing {SETUP_PLACEMENTS} cards each"
+        return "Setup:", f"{SETUP_PLACEMENTS} cards each"
     if view.turn is not None:
         return f"Turn {view.turns[view.turn] + 1} of {view.turn_cap}", "each"
     played = max(view.turns)
-    return f"{played} turn{'' if played == 1 else 's'}", f"(cap {view.turn_cap} each)"
+    return f"{played} turn{'' if played == 1 else 's'}", f"of {view.turn_cap}"
 
 
 def _play_words(view: HorizonState, caption: Caption) -> str:
@@ -789,7 +766,7 @@ __all__ = [
     "PANEL_LEFT",
     "WIDTH",
     "card_sprite",
-    "chain_box",
+    "chain_marks",
     "die_box",
     "draw",
     "hand_box",

@@ -1,17 +1,13 @@
-"""Where overlays go: a mark that explains the board (a step number, a badge, an arrow) never hides a piece.
+"""Where overlays go: a mark that explains the board (a step number, a badge) never hides a piece.
 
-The rule, shared by the renderers that draw such marks (Volcano, Geyser, Horizon):
+The last move itself is no overlay: every game tints its squares under the pieces, as lichess does
+(`renderers.draw.tint`). What is drawn over the board follows one rule, `place`:
 
 - An overlay box (a label, a badge) goes at the first of its candidate positions, in the renderer's order
   of preference, whose box intersects no *blocked* box (the pieces' boxes, and what must stay readable
-  beside them) and no box to *avoid* (other overlays, such as arrows). If every candidate meets something
-  to avoid, it goes at the first one clear of the blocked boxes; if every candidate covers a piece, at the
-  one that covers the least area of them (the earliest among equals). `place` is that rule.
-- An arrow runs only where no piece is: `trim` cuts its centre line where it leaves the box of the piece
-  it starts from and where it enters the box of the piece it points at, so it starts off the one and stops
-  at the other's edge. Where that leaves too little, the renderer moves the arrow (Geyser: beside the
-  step, chosen by `place`) or lets it grow back over the square it came from (Volcano), never over the
-  piece it points at.
+  beside them) and no box to *avoid* (other overlays). If every candidate meets something to avoid, it
+  goes at the first one clear of the blocked boxes; if every candidate covers a piece, at the one that
+  covers the least area of them (the earliest among equals). Volcano's step numbers are placed so.
 
 Boxes are (left, top, right, bottom) in image pixels, right and bottom excluded as `Image.crop` takes them,
 so boxes that only touch do not intersect. Everything here is pure arithmetic: renderers compute their
@@ -20,7 +16,6 @@ overlays' places from the state with it, and tests check the same places.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 Box = tuple[float, float, float, float]
@@ -68,72 +63,4 @@ def place(candidates: Iterable[Box], blocked: Sequence[Box], avoid: Sequence[Box
     return least[1]
 
 
-def _crossing(start: Point, end: Point, box: Box) -> tuple[float, float] | None:
-    """Where the segment start-end is inside `box`, as fractions (t_in, t_out) of its length, or None."""
-    low, high = 0.0, 1.0
-    for axis in (0, 1):
-        origin, delta = start[axis], end[axis] - start[axis]
-        lo, hi = box[axis], box[axis + 2]
-        if delta == 0:
-            if not lo < origin < hi:
-                return None
-            continue
-        a, b = (lo - origin) / delta, (hi - origin) / delta
-        low, high = max(low, min(a, b)), min(high, max(a, b))
-    return (low, high) if low < high else None
-
-
-def trim(start: Point, end: Point, blocked: Iterable[Box], gap: float = 0.0) -> tuple[float, float]:
-    """How far along start-end (fractions 0-1) an arrow from `start` to `end` may run without crossing a
-    blocked box grown by `gap`: a box the line crosses mostly in its first half (the piece it starts from)
-    pushes the tail past it, one crossed mostly in its second half (the piece it points at, its badge)
-    pulls the tip back before it. The span may come out empty (low >= high) between boxes that close."""
-    low, high = 0.0, 1.0
-    reach = grow((min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1])), gap)
-    for box in blocked:
-        if not (box[0] <= reach[2] and reach[0] <= box[2] and box[1] <= reach[3] and reach[1] <= box[3]):
-            continue  # nowhere near the line
-        inside = _crossing(start, end, grow(box, gap))
-        if inside is None:
-            continue
-        if inside[0] + inside[1] < 1:
-            low = max(low, inside[1])
-        else:
-            high = min(high, inside[0])
-    return low, high
-
-
-def arrow_box(start: Point, end: Point, shaft: float, head_width: float, head_length: float, rim: float) -> Box:
-    """The box an arrow painted by renderers.draw (`arrow`, `arrow_layer`) inks: its seven corners, grown by
-    its rim (the outline drawn around them) and a pixel of anti-aliasing."""
-    length = math.dist(start, end) or 1.0
-    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-    px, py = -uy, ux
-    head_length = min(head_length, length)
-    base = (end[0] - ux * head_length, end[1] - uy * head_length)
-    corners = [end]
-    for (x, y), half in ((start, shaft / 2), (base, head_width / 2)):
-        corners += [(x + px * half, y + py * half), (x - px * half, y - py * half)]
-    xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    return grow((min(xs), min(ys), max(xs), max(ys)), rim + 1)
-
-
-def line_boxes(start: Point, end: Point, width: float, step: float = 8.0) -> list[Box]:
-    """Squares of side `width` centred every `step` px from `start` to `end`: a slanted arrow's shaft as
-    boxes, which its one bounding box would overstate."""
-    count = max(1, math.ceil(math.dist(start, end) / step))
-    return [
-        box_at((start[0] + (end[0] - start[0]) * k / count, start[1] + (end[1] - start[1]) * k / count), width)
-        for k in range(count + 1)
-    ]
-
-
-def head_box(start: Point, end: Point, head_width: float, head_length: float, rim: float) -> Box:
-    """The box of an arrow's head alone (what a label should not hide)."""
-    length = math.dist(start, end) or 1.0
-    k = min(head_length, length) / length
-    base = (end[0] - (end[0] - start[0]) * k, end[1] - (end[1] - start[1]) * k)
-    return arrow_box(base, end, head_width, head_width, head_length, rim)
-
-
-__all__ = ["Box", "arrow_box", "box_at", "grow", "head_box", "intersects", "line_boxes", "overlap", "place", "trim"]
+__all__ = ["Box", "box_at", "grow", "intersects", "overlap", "place"]

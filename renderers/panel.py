@@ -1,20 +1,24 @@
 """The side panel every game shares: title, header, one card per seat, the status, notes and a key.
 
 A game says what to show (a `Panel` of facts: names, scores, lines of text, a strip of its own sprites);
-`lay_out` measures every text and places it in the panel's column, wrapping it and shrinking it down to a
-floor so that every word shows, never cut; `paint` draws exactly what was laid out. When the panel needs
-more room than the board, the picture grows taller rather than losing text. Tests read the layout: every
-text's drawn extent lies inside its box, and its lines join back to the whole text.
+`lay_out` places every text in a slot of its own in the panel's column, and `paint` draws exactly what was
+laid out. Made for phones first: no text is smaller than `MIN_SIZE` (9 px once a phone shows the 800 px
+picture 450 px wide), and every slot takes the same room whatever it holds, so a match's pictures all have
+one size (the seats, the header and the clock decide it, never the position). A text too long for its slot
+at `MIN_SIZE` is cut with "…"; the post's words and the alt text say it in full. Tests read the layout:
+every text's drawn extent lies inside its box, and its lines join back to the text (or a start of it).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.clock import format_short
 from renderers.draw import (
     ALERT,
     HIGHLIGHT,
@@ -37,27 +41,33 @@ from renderers.draw import (
     text_extent,
 )
 
+PICTURE_WIDTH = 800  # every game's board picture
+PHONE_WIDTH = 450  # about how wide a phone shows an attachment
+PHONE_SIZE = 9  # the smallest type (px) still read there without zooming
+MIN_SIZE = math.ceil(PHONE_SIZE * PICTURE_WIDTH / PHONE_WIDTH)  # 16: no panel text is smaller
 PAD = 10  # the panel's inner margin, and a card's
 GAP = 8  # between blocks
-MIN_SIZE = 11  # no text is shrunk below this (px): still readable on a phone
+STATUS_SIZE = 17  # whose turn, or the result
+STATUS_LINES = 2
 LEADING = 1.25  # line step as a share of the font size
 BEARING = 1  # px kept free at each end of a line, for glyphs that ink past their advance
 TEXT_LIMIT = 300
 """A panel text longer than this many characters is cut, with an ellipsis: no real one comes near (names are
-at most 64), and it bounds what a runaway header costs to measure and how tall it can make the picture."""
+at most 64), and it bounds what a runaway header costs to measure."""
 
 Box = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A text shown in full: wrapped, then shrunk down to `MIN_SIZE` if it would take over `max_lines`."""
+    """A text in a slot of `max_lines` lines: that much room whatever it says (an empty one draws nothing),
+    wrapped, shrunk down to `MIN_SIZE` and then cut with "…" if it would need more."""
 
     words: str
-    size: int = 12
+    size: int = MIN_SIZE
     colour: Colour = MUTED
     bold: bool = False
-    max_lines: int = 2
+    max_lines: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +81,15 @@ class Strip:
 
 @dataclass(frozen=True, slots=True)
 class SeatCard:
-    """One seat: its token, name, score, what it holds and its clock."""
+    """One seat: its token, name, score, what it holds and its clock; a winner's card is framed in gold."""
 
     token: Image.Image  # the seat's token sprite (colour and shape), about 24 px
     name: str
     border: Colour  # the card's border while this seat is to move
     to_move: bool = False
     you: bool = False
+    won: bool = False
+    paused: bool = False  # the match is paused: a running clock is drawn stopped
     score: str | None = None
     score_colour: Colour = TEXT
     score_icon: Image.Image | None = None  # drawn left of the score (Geyser's crater: "geysers held")
@@ -97,7 +109,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class KeyEntry:
-    """One line of the key at the panel's foot: a sprite (or a swatch painter) and what it means."""
+    """One line of the key at the panel's foot: a sprite and what it means."""
 
     words: str
     sprite: Image.Image | None = None
@@ -105,18 +117,17 @@ class KeyEntry:
 
 @dataclass(frozen=True, slots=True)
 class Panel:
-    """Everything a game's panel shows, in order; empty parts take no room."""
+    """Everything a game's panel shows, in order. Which parts there are must not change during a match
+    (a game gives every slot, empty or not), so that its pictures keep one size."""
 
     title: str
-    subtitle: str | None = None
     header: str | None = None
     paused: bool = False
     seats: tuple[SeatCard, ...] = ()
     lead: tuple[Line, ...] = ()  # before the status: a round, a phase, the piles
     banner: str | None = None  # how the game ended (gold box); a finished game has no `turn`
-    banner_note: str | None = None  # the ending's reason, under the banner
     turn: Turn | None = None
-    notes: tuple[Line, ...] = ()  # after the status: what to do, the last move
+    notes: tuple[Line, ...] = ()  # after the status: the last move
     blocks: tuple[Strip | Line, ...] = ()  # pictures (and their words) after the notes: Geyser's dice
     key: tuple[KeyEntry, ...] = ()
 
@@ -157,7 +168,7 @@ class Layout:
 
 def seat_card(caption: Caption, seat: int, viewer: int | None, turn: int | None, **facts: Any) -> SeatCard:
     """A seat's card with what every game shows alike (its token and colour, its name, whether it is to move
-    or is the viewer, its clock); `facts` give the rest (score, info, strip...) or replace any of those."""
+    or is the viewer, its clock); `facts` give the rest (score, info, strip, won...) or replace any of those."""
     clocks = caption.clocks
     common: dict[str, Any] = {
         "token": seat_token(seat, 11),
@@ -165,6 +176,7 @@ def seat_card(caption: Caption, seat: int, viewer: int | None, turn: int | None,
         "border": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
         "to_move": seat == turn,
         "you": seat == viewer,
+        "paused": caption.paused,
         "clock": clocks[seat] if clocks and seat < len(clocks) else None,
     }
     return SeatCard(**(common | facts))
@@ -222,9 +234,10 @@ def fit_lines(
     words: str, size: int, width: float, *, bold: bool = False, max_lines: int = 2, shrink: int = 0
 ) -> tuple[int, list[str]]:
     """The largest size from `size` down to MIN_SIZE at which `words` wraps into `max_lines` lines, and
-    those lines; at MIN_SIZE it takes as many lines as it needs. Fewer lines never need a larger size, so
-    the size is found by bisection: three or four wraps, not one per size. With `shrink`, a text that a
-    size up to `shrink` px smaller keeps on one line is shrunk rather than wrapped (a name: "alice ▶")."""
+    those lines; at MIN_SIZE it takes as many lines as it needs (`cut_lines` then cuts them). Fewer lines
+    never need a larger size, so the size is found by bisection: three or four wraps, not one per size.
+    With `shrink`, a text that a size up to `shrink` px smaller keeps on one line is shrunk rather than
+    wrapped (a name: "alice ▶")."""
     for smaller in range(size, max(MIN_SIZE, size - shrink) - 1, -1) if shrink else ():
         if length(words, smaller, bold) <= width:
             return smaller, [words]
@@ -245,73 +258,72 @@ def fit_lines(
     return best
 
 
-class _Flow:
-    """Places blocks top to bottom in a column, recording them in a Layout."""
+def cut_lines(lines: list[str], size: int, width: float, bold: bool, max_lines: int) -> list[str]:
+    """`lines` if they are at most `max_lines`, else the first ones and a last one ending in "…"."""
+    if len(lines) <= max_lines:
+        return lines
+    rest = " ".join(lines[max_lines - 1 :])
+    cut = _longest_start(rest, size, bold, width - length("…", size, bold))
+    return [*lines[: max_lines - 1], rest[:cut].rstrip() + "…"]
 
-    def __init__(self, layout: Layout, top: int) -> None:
-        self.layout, self.y = layout, top
+
+class _Flow:
+    """Places texts in slots, recording them in a Layout."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
 
     def text(
         self, words: str, left: float, right: float, y: float, size: int, *, bold: bool = False,
-        colour: Colour = TEXT, max_lines: int = 2, shrink: int = 0,
+        colour: Colour = TEXT, max_lines: int = 1, shrink: int = 0, like: str = "",
     ) -> float:  # fmt: skip
-        """Lays `words` out in [left, right] from `y`; returns the y below it. Lines start BEARING px in and
-        measure that much less on each side, since a glyph may ink a pixel beyond its advance."""
-        words = capped(words)
+        """Lays `words` out in [left, right] from `y` in a slot of `max_lines` lines; returns the y below the
+        slot. The slot's line step fits `like` too (the names its words may hold), so it does not depend on
+        which of them it shows. Lines start BEARING px in and measure that much less on each side, since a
+        glyph may ink a pixel beyond its advance."""
+        words, nominal = capped(words), size
         width = right - left - 2 * BEARING
         size, lines = fit_lines(words, size, width, bold=bold, max_lines=max_lines, shrink=shrink)
-        ascent, descent = metrics(words, size, bold)  # a fallback font (CJK) may need more room than DejaVu
-        line_step = max(step(size), ascent + descent + 1)
+        lines = cut_lines(lines, size, width, bold, max_lines)
+        ascent, descent = metrics(f"{words} {like}", nominal, bold)  # a fallback font (CJK) may need more room
+        line_step = max(step(nominal), ascent + descent + 1)  # the slot's, whatever size its words shrank to
         origins = tuple((left + BEARING, y + k * line_step) for k in range(len(lines)))
-        bottom = y + max(1, len(lines)) * line_step
+        bottom = y + max_lines * line_step
         box = (int(left), int(y), int(right + 0.999), int(bottom + 0.999))
-        self.layout.texts.append(PlacedText(box, words, tuple(lines), size, bold, colour, origins))
+        if words:
+            self.layout.texts.append(PlacedText(box, words, tuple(lines), size, bold, colour, origins))
         return bottom
 
 
 def lay_out(panel: Panel, left: int, right: int, top: int = 10) -> Layout:
     """Places everything in the column [left, right] from `top`; `layout.height` is where it ends."""
     layout = Layout(left, right)
-    flow = _Flow(layout, top)
+    flow = _Flow(layout)
     inner_left, inner_right = left + PAD, right - PAD
-    y: float = top
+    names = " ".join(card.name for card in panel.seats)  # what the status and the notes may name
     title_size = 26 if length(panel.title, 26, True) <= inner_right - inner_left else 22
-    y = flow.text(panel.title, inner_left, inner_right, y, title_size, bold=True, max_lines=2)
-    if panel.subtitle:
-        y = flow.text(panel.subtitle, inner_left, inner_right, y, 11, colour=MUTED)
-    y += 4
-    if panel.paused:
-        layout.boxes.append(((inner_left, int(y), inner_right, int(y) + 30), ALERT, None))
-        flow.text("PAUSED", inner_left + 10, inner_right - 10, y + 6, 17, bold=True, colour=WHITE, max_lines=1)
-        y += 30 + GAP
+    y = flow.text(panel.title, inner_left, inner_right, top, title_size, bold=True) + 4
     if panel.header:
-        y = flow.text(panel.header, inner_left, inner_right, y, 13, colour=MUTED, max_lines=3) + GAP
+        header = shortened(panel.header, [card.name for card in panel.seats], MIN_SIZE,
+                           inner_right - inner_left - 2 * BEARING, 2, bold=False)  # fmt: skip
+        y = flow.text(header, inner_left, inner_right, y, MIN_SIZE, colour=MUTED, max_lines=2, like=names)
+        y += GAP
     compact = len(panel.seats) > 3
     for card in panel.seats:
         y = _seat_card(layout, flow, card, inner_left, inner_right, int(y), compact) + (6 if compact else GAP)
     for line in panel.lead:
         y = flow.text(line.words, inner_left, inner_right, y, line.size, bold=line.bold, colour=line.colour,
-                      max_lines=line.max_lines)  # fmt: skip
+                      max_lines=line.max_lines, like=names)  # fmt: skip
     if panel.lead:
         y += 4
-    if panel.banner:
-        start = int(y)
-        bottom = flow.text(panel.banner, inner_left + 10, inner_right - 10, y + 8, 16, bold=True, colour=INK,
-                           max_lines=4)  # fmt: skip
-        layout.boxes.insert(0, ((inner_left, start, inner_right, int(bottom) + 8), HIGHLIGHT, None))
-        y = bottom + 8 + 6
-        if panel.banner_note:
-            y = flow.text(panel.banner_note, inner_left, inner_right, y, 12, colour=MUTED, max_lines=3) + 4
-    elif panel.turn is not None:
-        layout.sprites.append((panel.turn.token, (inner_left + 10, int(y) + 10)))
-        y = flow.text(panel.turn.words, inner_left + 26, inner_right, y + 1, 15, bold=True, max_lines=3) + 6
+    y = _status(layout, flow, panel, inner_left, inner_right, y, names)
     for line in panel.notes:
         y = flow.text(line.words, inner_left, inner_right, y, line.size, bold=line.bold, colour=line.colour,
-                      max_lines=line.max_lines)  # fmt: skip
+                      max_lines=line.max_lines, like=names)  # fmt: skip
     for block in panel.blocks:
         if isinstance(block, Line):
             y = flow.text(block.words, inner_left, inner_right, y, block.size, bold=block.bold, colour=block.colour,
-                          max_lines=block.max_lines)  # fmt: skip
+                          max_lines=block.max_lines, like=names)  # fmt: skip
             continue
         y += GAP
         layout.strips.append((block, (inner_left, int(y), inner_right, int(y) + block.height)))
@@ -320,62 +332,129 @@ def lay_out(panel: Panel, left: int, right: int, top: int = 10) -> Layout:
         y += GAP
         for entry in panel.key:
             if entry.sprite is not None:
-                layout.sprites.append((entry.sprite, (inner_left + 8, int(y) + 8)))
-            y = flow.text(entry.words, inner_left + 22, inner_right, y, 11, colour=MUTED, max_lines=2) + 2
+                layout.sprites.append((entry.sprite, (inner_left + 9, int(y) + step(MIN_SIZE) // 2)))
+            y = flow.text(entry.words, inner_left + 22, inner_right, y, MIN_SIZE, colour=MUTED) + 2
     layout.height = int(y) + PAD
     return layout
 
 
+def _status(layout: Layout, flow: _Flow, panel: Panel, left: int, right: int, y: float, names: str) -> float:
+    """The status slot, the same room for any of: the result (a gold box), the pause (a red one: nothing
+    moves), whose turn (their token and the words); nothing once the game is over without a banner."""
+    start = int(y)
+    if panel.banner:
+        words, fill, ink, x = panel.banner, HIGHLIGHT, INK, left + 10
+    elif panel.paused and panel.turn is not None:
+        words, fill, ink, x = f"Paused · {panel.turn.words}", ALERT, WHITE, left + 10
+    elif panel.turn is not None:
+        words, fill, ink, x = panel.turn.words, None, TEXT, left + 26
+        layout.sprites.append((panel.turn.token, (left + 10, start + 8 + step(STATUS_SIZE) // 2)))
+    else:
+        words, fill, ink, x = "", None, TEXT, left + 10
+    words = shortened(words, [card.name for card in panel.seats], STATUS_SIZE, right - 10 - x - 2 * BEARING)
+    bottom = flow.text(words, x, right - 10, start + 8, STATUS_SIZE, bold=True, colour=ink, max_lines=STATUS_LINES,
+                       like=names)  # fmt: skip
+    if fill is not None:
+        layout.boxes.insert(0, ((left, start, right, int(bottom) + 8), fill, None))
+    return bottom + 8 + GAP
+
+
+SHORTEST_NAME = 8  # a name cut to fit a line keeps at least this many characters
+
+
+def shortened(
+    words: str, names: list[str], size: int, width: float, max_lines: int = STATUS_LINES, bold: bool = True
+) -> str:
+    """`words` if they fit `max_lines` lines at `size`, else with the names in them cut short with "…", the
+    longest first, just enough that they do: "Wilhelmina Feathersto… to move" keeps what the line says."""
+
+    def fits(candidate: str) -> bool:
+        return len(break_lines(candidate, size, width, bold)) <= max_lines
+
+    if fits(words):
+        return words
+    for name in sorted({n for n in names if len(n) > SHORTEST_NAME and n in words}, key=len, reverse=True):
+        low, high = SHORTEST_NAME, len(name)  # high does not fit; low is as short as a name goes
+        while high - low > 1:
+            middle = (low + high) // 2
+            if fits(words.replace(name, name[:middle].rstrip() + "…")):
+                low = middle
+            else:
+                high = middle
+        words = words.replace(name, name[:low].rstrip() + "…")
+        if fits(words):
+            return words
+    return words
+
+
 def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: int, top: int, compact: bool) -> int:
-    """A seat's rounded card: token, name (and you, ▶), tag, score; info lines; strip; clock pill."""
+    """A seat's rounded card: its token and name (and you, ▶) across the card; below, its strip on the left
+    and its tag and score on the right; then info lines and the clock pill. Its height depends only on what
+    kinds of things it holds, never on the words."""
     box_index = len(layout.boxes)
     layout.boxes.append(((left, top, right, top), PANEL_BOX, None))  # sized below, once its content is known
-    name_size = 15 if compact else 17
-    score_size = 18 if compact else 22
+    name_size = MIN_SIZE if compact else 17
+    score_size = 20 if compact else 24
+    layout.sprites.append((card.token, (left + 16, top + 6 + step(name_size) // 2)))
+    name = card.name + ("\u00a0(you)" if card.you else "") + ("\u00a0▶" if card.to_move else "")
+    y = flow.text(name, left + 32, right - 8, top + 6, name_size, bold=True,
+                  colour=MUTED if card.tag else TEXT, max_lines=2, shrink=1)  # fmt: skip
+    row = max(card.strip.height if card.strip is not None else 0, step(score_size) if card.score is not None else 0)
     right_edge = right - 8
-    y_mid = top + 6 + step(name_size) / 2
-    head_bottom = top + 6.0  # the lowest of the first row's texts: what follows starts below all of them
     if card.score is not None:
         score_w = length(card.score, score_size, True)
-        head_bottom = flow.text(card.score, right_edge - score_w, right_edge + 1, y_mid - step(score_size) / 2,
-                                score_size, bold=True, colour=card.score_colour, max_lines=1)  # fmt: skip
-        right_edge -= int(score_w) + 4
+        flow.text(card.score, right_edge - score_w - 2, right_edge + 1, y + (row - step(score_size)) / 2, score_size,
+                  bold=True, colour=card.score_colour)  # fmt: skip
+        right_edge -= int(score_w) + 6
         if card.score_icon is not None:
-            layout.sprites.append((card.score_icon, (right_edge - card.score_icon.width // 2, int(y_mid))))
+            layout.sprites.append((card.score_icon, (right_edge - card.score_icon.width // 2, int(y + row / 2))))
             right_edge -= card.score_icon.width + 4
-    if card.tag:
-        tag_w = length(card.tag, 12, True)
-        flow.text(card.tag, right_edge - tag_w, right_edge + 1, y_mid - step(12) / 2, 12, bold=True, colour=ALERT,
-                  max_lines=1)  # fmt: skip
+    tag = "★ wins" if card.won and not card.tag else card.tag
+    if tag:
+        tag_w = length(tag, MIN_SIZE, True)
+        flow.text(tag, right_edge - tag_w - 2, right_edge + 1, y + (row - step(MIN_SIZE)) / 2, MIN_SIZE, bold=True,
+                  colour=HIGHLIGHT if card.won else ALERT)  # fmt: skip
         right_edge -= int(tag_w) + 6
-    layout.sprites.append((card.token, (left + 16, int(y_mid))))
-    name = card.name + ("\u00a0(you)" if card.you else "") + ("\u00a0▶" if card.to_move else "")
-    y = flow.text(name, left + 32, right_edge, top + 6, name_size, bold=True,
-                  colour=MUTED if card.tag else TEXT, max_lines=2, shrink=4)  # fmt: skip
-    y = max(y, head_bottom)  # a one-line name is shorter than the score beside it
-    for line in card.info:
-        y = flow.text(line.words, left + 12, right - 8, y + 1, line.size, bold=line.bold, colour=line.colour,
-                      max_lines=line.max_lines)  # fmt: skip
+    info = card.info
     if card.strip is not None:
-        layout.strips.append((card.strip, (left + 10, int(y) + 2, right - 8, int(y) + 2 + card.strip.height)))
-        y += card.strip.height + 4
+        strip_top = int(y + (row - card.strip.height) / 2)
+        layout.strips.append((card.strip, (left + 10, strip_top, right_edge, strip_top + card.strip.height)))
+    elif info:  # no strip: the first info line takes its place, beside the score
+        first, info = info[0], info[1:]
+        flow.text(first.words, left + 12, right_edge, y + (row - step(first.size)) / 2, first.size, bold=first.bold,
+                  colour=first.colour)  # fmt: skip
+    y += row + 2
+    for line in info:
+        y = flow.text(line.words, left + 12, right - 8, y, line.size, bold=line.bold, colour=line.colour,
+                      max_lines=line.max_lines)  # fmt: skip
     if card.clock is not None:
-        y = _clock_pill(layout, flow, card.clock, left + 6, right - 6, int(y) + 2)
+        y = _clock_pill(layout, flow, card.clock, card.paused, left + 6, right - 6, int(y) + 2)
     bottom = int(y) + 6
-    layout.boxes[box_index] = ((left, top, right, bottom), PANEL_BOX, card.border if card.to_move else None)
+    border = HIGHLIGHT if card.won else card.border if card.to_move else None
+    layout.boxes[box_index] = ((left, top, right, bottom), PANEL_BOX, border)
     return bottom
 
 
-def _clock_pill(layout: Layout, flow: _Flow, clock: SeatClock, left: int, right: int, top: int) -> float:
-    """The clock line: muted, or a bright pill while it runs (red once the reserve runs low)."""
-    ink = MUTED
+def clock_words(clock: SeatClock, paused: bool) -> str:
+    """The clock in a card: `move 0:30 + 1:00` (the move allowance left, then the reserve), `❚❚ ...` (stopped)
+    while a moderator holds the match."""
+    words = f"{format_short(clock.move_seconds)} + {format_short(clock.reserve_seconds)}"
+    return f"❚❚ {words}" if paused and clock.running else f"move {words}"
+
+
+def _clock_pill(layout: Layout, flow: _Flow, clock: SeatClock, paused: bool, left: int, right: int, top: int) -> float:
+    """The clock line: muted, or a bright pill while it runs (red once the reserve runs low); while the
+    match is paused the running clock is a hollow grey pill saying so."""
+    ink, fill, border = MUTED, None, None
+    if clock.running and paused:
+        border = MUTED
+    elif clock.running:
+        ink, fill = (WHITE, ALERT) if clock.low else (INK, HIGHLIGHT)
     index = len(layout.boxes)
-    if clock.running:
-        ink = WHITE if clock.low else INK
-    bottom = flow.text(clock.words, left + 8, right - 6, top + 3, 13, bold=clock.running, colour=ink, max_lines=1)
-    if clock.running:
-        layout.boxes.insert(index, ((left, top, right, int(bottom) + 3), ALERT if clock.low else HIGHLIGHT, None))
-    return bottom + 3
+    bottom = flow.text(clock_words(clock, paused), left + 8, right - 6, top + 2, MIN_SIZE, colour=ink)
+    if fill is not None or border is not None:
+        layout.boxes.insert(index, ((left, top, right, int(bottom) + 2), fill or PANEL_BOX, border))
+    return bottom + 2
 
 
 def fitted(
@@ -383,15 +462,16 @@ def fitted(
 ) -> PlacedText:
     """`words` laid out in a fixed box off the panel (a name row on a board): the largest size, down to
     MIN_SIZE, whose lines fit the box's width and height, centred on it; `align` "right" ends each line
-    at the box's right. Too long even at MIN_SIZE, it takes the lines it needs (never cut)."""
+    at the box's right. Too long even at MIN_SIZE, it is cut with "…" to the lines the box holds."""
     left, top, right, bottom = box
     width, words = right - left - 2 * BEARING, capped(words)
-    for candidate in range(size, min(size, MIN_SIZE) - 1, -1):
+    for candidate in range(max(size, MIN_SIZE), MIN_SIZE - 1, -1):
         ascent, descent = metrics(words, candidate, bold)
         line_step = max(step(candidate), ascent + descent + 1)
         lines = break_lines(words, candidate, width, bold)
         if len(lines) * line_step <= bottom - top:
             break
+    lines = cut_lines(lines, candidate, width, bold, max(1, (bottom - top) // line_step))
     y = (top + bottom - line_step * len(lines)) / 2 + (line_step - ascent - descent) / 2
     origins = []
     for k, line in enumerate(lines):
@@ -432,18 +512,8 @@ def paint(image: Image.Image, layout: Layout) -> None:
         paint_text(draw, placed)
 
 
-def notes(*items: tuple[str, Colour] | str | None, size: int = 12, max_lines: int = 3) -> tuple[Line, ...]:
-    """Muted note lines from strings (or (text, colour) pairs); empty ones are left out."""
-    out = []
-    for item in items:
-        if not item:
-            continue
-        words, colour = (item, MUTED) if isinstance(item, str) else item
-        out.append(Line(words, size, colour, max_lines=max_lines))
-    return tuple(out)
-
-
 __all__ = [
+    "MIN_SIZE",
     "KeyEntry",
     "Layout",
     "Line",
@@ -454,11 +524,12 @@ __all__ = [
     "Turn",
     "break_lines",
     "captioned",
+    "clock_words",
+    "cut_lines",
     "draw_panel",
     "fit_lines",
     "fitted",
     "lay_out",
-    "notes",
     "paint",
     "paint_text",
     "seat_card",

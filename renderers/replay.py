@@ -69,6 +69,7 @@ def replay_gif(
         header = f"{title} · {where}" if title else where.capitalize()
         caption = Caption(names=tuple(names), header=header, result=result if index == moves else None)
         frames.append(draw(game.view(states[index], None), None, caption).convert("RGB"))
+    frames = same_size(frames)
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     scale = 1.0
     while True:
@@ -76,6 +77,20 @@ def replay_gif(
         if len(data) <= max_bytes or scale < 0.2:
             return data
         scale *= 0.8 * (max_bytes / len(data)) ** 0.5  # area shrinks with the square of the scale
+
+
+def same_size(frames: list[Image.Image]) -> list[Image.Image]:
+    """Every frame on a canvas of the largest one's size (a game's pictures keep one size, so this only
+    guards the rule): a GIF's screen is its first frame's size, and a viewer may cut what lies outside it."""
+    width, height = max(f.width for f in frames), max(f.height for f in frames)
+    out = []
+    for frame in frames:
+        if frame.size != (width, height):
+            canvas = Image.new("RGB", (width, height), frame.getpixel((0, frame.height - 1)))
+            canvas.paste(frame, (0, 0))
+            frame = canvas
+        out.append(frame)
+    return out
 
 
 def _encode(frames: list[Image.Image], durations: list[int], scale: float) -> bytes:

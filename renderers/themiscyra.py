@@ -1,35 +1,38 @@
 """Draws a Themiscyra board: the 10x10 board on the left, players, clocks and the last turn on the right.
 
 Stones are black and white discs (white ones with a dark rim) on a grey-green board; a ring is a thick gold
-band with dark edges around the stone that carries it. The last turn's two new stones get a red dot, the
-ring's move a red arrow from the stone it left (ringed by a dashed red circle) to the stone it went to; a
-setup ring's new stone gets red corner marks instead. With "areas" in `Caption.overlays` every open area
+band with dark edges around the stone that carries it. The last turn tints its squares under the stones, as
+lichess does (`tints`): its two new stones' (the ring went to one of them), and lighter the stone the ring
+left, which a dashed red circle rings where the ring was; a setup ring's square gets red corner marks. No
+mark lies on a stone. With "areas" in `Caption.overlays` every open area
 is tinted in its own colour and outlined, so players see where rings may move through. Stone, ring, mark
 and arrow sprites depend on few inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
 
-import math
 from functools import cache, partial
 
 from PIL import Image, ImageDraw
 
 from bot.games.themiscyra import RINGS, SIZE, SQUARE_NAMES, THEMISCYRA, ThemiscyraState, open_areas
 from renderers.draw import (
+    FROM_SHARE,
     HIGHLIGHT,
     INK,
+    LAST_MOVE,
     MUTED,
     PANEL,
     PANEL_BOX,
     TEXT,
+    TO_SHARE,
     WHITE,
     Caption,
     Colour,
     antialiased,
-    arrow_layer,
     paste,
     text,
+    tint,
 )
 from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
@@ -44,6 +47,7 @@ STONE_R = 18  # stone radius
 RING_IN = 19.5  # the ring band, dark edges included
 RING_OUT = 25
 SPRITE = SQUARE  # stone sprites are one square, centred on it
+SIDES = ("Black", "White")  # seat 0 plays Black, seat 1 White (docs/rules/themiscyra.md)
 PER_SEAT = RINGS // 2  # rings each player places in setup (and so owns)
 
 BOARD_BG: Colour = (20, 30, 38)
@@ -148,18 +152,6 @@ def _ring_icon(placed: bool) -> Image.Image:
 
 
 @cache
-def _dot() -> Image.Image:
-    """The mark on each of the last turn's two new stones: a red dot with a dark rim."""
-    side = 18
-
-    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
-        _circle(draw, side / 2, 7.5, s, INK)
-        _circle(draw, side / 2, 6, s, LAST_MARK)
-
-    return antialiased((side, side), paint)
-
-
-@cache
 def _ghost_ring() -> Image.Image:
     """A dashed red circle where the moved ring was: the stone it left stays, bare."""
     c = SPRITE / 2
@@ -191,14 +183,6 @@ def _corners() -> Image.Image:
                 draw.rectangle((left, top, right, bottom), fill=INK)
                 draw.rectangle((left + 1, top + 1, right - 1, bottom - 1), fill=LAST_MARK)
     return sprite
-
-
-@cache
-def _arrow(dx: int, dy: int) -> Image.Image:
-    """The ring's arrow for a move of (dx, dy) squares: centre to centre, its tip on the new stone's rim."""
-    length = math.hypot(dx, dy) * SQUARE
-    angle = math.degrees(math.atan2(dy, dx))  # rows go up on the board, as angles do
-    return arrow_layer(length - 10, angle, LAST_MARK, shaft=6, head_width=19, head_length=16, outline_width=2)
 
 
 @cache
@@ -259,24 +243,34 @@ def _draw_areas(draw: ImageDraw.ImageDraw, empty: int) -> None:
                 draw.rectangle((x1 - w, y0, x1, y1), fill=edge)
 
 
+def tints(state: ThemiscyraState) -> dict[int, float]:
+    """The last turn's squares, tinted under their stones as lichess tints a move (how much of LAST_MOVE):
+    its two new stones, and lighter the stone the moved ring left."""
+    if state.last is None:
+        return {}
+    a, b, start, _end = state.last
+    tinted = {a: TO_SHARE, b: TO_SHARE}
+    if start is not None:
+        tinted.setdefault(start, FROM_SHARE)
+    return tinted
+
+
+def _draw_tints(image: Image.Image, state: ThemiscyraState) -> None:
+    for square, share in tints(state).items():
+        left, top, right, bottom = square_box(square)
+        tint(image, (left + 1, top + 1, right, bottom), LAST_MOVE, share)
+
+
 def _draw_last(image: Image.Image, state: ThemiscyraState) -> None:
-    """The last turn: a dot on each new stone, and the ring's arrow (or the setup ring's corner marks)."""
+    """Beside the tints, around the stones (never on one): a dashed circle where the moved ring was, or a
+    setup ring's corner marks on its square."""
     if state.last is None:
         return
-    a, b, start, end = state.last
+    _a, _b, start, end = state.last
     if start is None:
         paste(image, _corners(), square_centre(end))
     else:
         paste(image, _ghost_ring(), square_centre(start))
-        (sr, sc), (er, ec) = divmod(start, SIZE), divmod(end, SIZE)
-        (sx, sy), (ex, ey) = square_centre(start), square_centre(end)
-        layer = _arrow(ec - sc, er - sr)
-        # the layer is centred on the arrow's middle; the arrow is 10 px short of the end's centre
-        dist = math.dist((sx, sy), (ex, ey))
-        ux, uy = (ex - sx) / dist, (ey - sy) / dist
-        paste(image, layer, (round((sx + ex - 10 * ux) / 2), round((sy + ey - 10 * uy) / 2)))
-    for square in (a, b):
-        paste(image, _dot(), square_centre(square))
 
 
 def turn_text(last: tuple[int, int, int | None, int]) -> str:
@@ -295,6 +289,7 @@ def draw(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Image.
     board = ImageDraw.Draw(image)
     if "areas" in caption.overlays:
         _draw_areas(board, state.empty)
+    _draw_tints(image, state)
     for seat in (0, 1):
         for square in _squares(state.stones[seat]):
             paste(image, _stone(seat, bool(state.rings >> square & 1)), square_centre(square))
@@ -307,6 +302,7 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
     outcome = THEMISCYRA.outcome(state)
     live = caption.result is None and outcome is None and state.winner is None
     turn = THEMISCYRA.to_move(state) if live else None
+    winner = state.winner if caption.result is None else None
     seats = []
     for seat in (0, 1):
         stones = state.stones[seat].bit_count()
@@ -318,37 +314,25 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
                 turn,
                 token=_icon(seat, 11),
                 border=HIGHLIGHT,
-                info=(Line(f"{stones} stone{'' if stones == 1 else 's'} · {len(state.rings_of(seat))} rings", 12),),
+                won=seat == winner,
+                info=(Line(f"{SIDES[seat]} · {stones} stone{'' if stones == 1 else 's'}", colour=TEXT),),
                 strip=Strip(20, partial(_paint_rings, len(state.rings_of(seat)))),
             )
         )
-    banner, note = caption.result, None
+    banner = caption.result
     if banner is None and state.winner is not None:
-        banner = f"{caption.name(state.winner)} wins"
-        note = f"({outcome.reason})" if outcome is not None and outcome.reason else None
-    lead: list[Line] = []
-    if state.setup:
-        lead.append(Line(f"Setup: {state.rings.bit_count()} of {RINGS} rings down", 13, TEXT, bold=True))
-    notes: list[Line] = []
-    if turn is not None:
-        hint = "Place 2 stones in a line, ring one" if state.setup else (
-            "Place 2 stones in a line, then move one of your rings onto one of them")  # fmt: skip
-        notes.append(Line(hint, 12, max_lines=3))
-    if state.last is not None:
-        who = f" ({caption.name(state.last_seat)})" if state.last_seat is not None else ""
-        notes.append(Line(f"Last turn{who}", 13))
-        notes.append(Line(turn_text(state.last), 20, TEXT, bold=True, max_lines=1))
-    key = (KeyEntry("shaded: open areas", _area_swatch()),) if "areas" in caption.overlays else ()
+        banner = f"{caption.name(state.winner)} ({SIDES[state.winner]}) wins"
+    setup = f"Setup: {state.rings.bit_count()} of {RINGS} rings" if state.setup else ""
+    last = f"Last: {turn_text(state.last)}" if state.last is not None else ""
+    areas = "areas" in caption.overlays
     return captioned(
         "Themiscyra",
         caption,
         seats=tuple(seats),
-        lead=tuple(lead),
         banner=banner,
-        banner_note=note,
-        turn=Turn(_icon(turn, 8), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=tuple(notes),
-        key=key,
+        turn=Turn(_icon(turn, 8), f"{caption.name(turn)} ({SIDES[turn]}) to move") if turn is not None else None,
+        notes=(Line(setup, colour=TEXT, bold=True), Line(last, colour=TEXT, bold=True)),
+        key=(KeyEntry("shaded: open areas" if areas else "", _area_swatch() if areas else None),),
     )
 
 

@@ -12,36 +12,37 @@ depend on few inputs, so they are painted once and pasted.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
-from itertools import chain
 
 from PIL import Image, ImageDraw
 
 from bot.games.volcano import COLOURS, SIZE, VOLCANO, Step, VolcanoState
 from bot.wording import listing
 from renderers.draw import (
+    FROM_SHARE,
     INK,
+    LAST_MOVE,
     MUTED,
     PANEL,
     SEAT_COLOURS,
     TEXT,
+    TO_SHARE,
     WHITE,
     Caption,
     Colour,
     Point,
     antialiased,
-    arrow_layer,
     disc,
     font,
+    length,
     paste,
     seat_token,
     text,
+    tint,
 )
-from renderers.overlays import Box, arrow_box, box_at, grow, head_box, intersects, line_boxes, place, trim
-from renderers.panel import Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.overlays import Box, box_at, grow, intersects, place
+from renderers.panel import MIN_SIZE, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 SQUARE = 104  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -49,7 +50,9 @@ BOARD_TOP = 16
 BOARD_SIDE = SIZE * SQUARE
 PANEL_LEFT = BOARD_LEFT + BOARD_SIDE + 14
 WIDTH = 800
-HEIGHT = 590
+HEIGHT = 640  # the board, its letters and the key under them
+KEY_TOP = 572  # the key's first row (its second is KEY_ROW lower)
+KEY_ROW = 32
 STACK_BASE = 40  # the bottom piece rests this far below the square's centre
 SHOWN = 3  # pieces drawn per stack; taller stacks get a count badge
 
@@ -60,15 +63,18 @@ GRID_LINE: Colour = (44, 36, 36)
 CAP_FILL: Colour = (8, 8, 10)
 CAPTURE_GOLD: Colour = (255, 196, 40)
 PIECE_FILL: dict[str, Colour] = {
-    "R": (222, 48, 48),
+    "R": (200, 36, 44),
     "Y": (250, 210, 52),
-    "G": (40, 168, 72),
+    "G": (110, 210, 120),
     "B": (48, 112, 236),
     "C": (218, 212, 240),
 }
-PIP_INK: dict[str, Colour] = {"R": WHITE, "Y": INK, "G": WHITE, "B": WHITE, "C": INK}
+"""Apart by at least ΔE 25 under every common colour vision (a darker red, a lighter green: the pair
+deuteranopia merges otherwise); each piece also carries its colour's letter."""
+LETTER_INK: dict[str, Colour] = {"R": WHITE, "Y": INK, "G": INK, "B": WHITE, "C": INK}
 PIECE_W = {"1": 30, "2": 44, "3": 58}  # base width of a piece on the board
 PIECE_H = {"1": 14, "2": 18, "3": 22}
+LETTER_SIZE = {"1": 11, "2": 14, "3": 17}  # the colour's letter on a piece
 MINI_W = {"1": 11, "2": 16, "3": 21}  # captured pieces in the panel
 MINI_H = {"1": 7, "2": 9, "3": 11}
 
@@ -103,7 +109,8 @@ def _trapezoid(x: float, base: float, width: float, height: float, top_ratio: fl
 
 @cache
 def _piece(piece: str) -> Image.Image:
-    """A board piece: a truncated pyramid with 1-3 pips, base centred on the sprite's bottom middle."""
+    """A board piece: a truncated pyramid whose width gives its size and whose fill and letter (R, Y, G, B,
+    C) its colour, so the colour reads without colour vision; base centred on the sprite's bottom middle."""
     colour, size = piece[0], piece[1]
     w, h = PIECE_W[size], PIECE_H[size]
     side = (w + 4, h + 4)
@@ -111,13 +118,12 @@ def _piece(piece: str) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         corners = _trapezoid(side[0] / 2, h + 2, w, h, 0.55, s)
         draw.polygon(corners, fill=PIECE_FILL[colour], outline=INK, width=round(2 * s))
-        pips = int(size)
-        cy = 2 + h * 0.5
-        for k in range(pips):
-            cx = side[0] / 2 + (k - (pips - 1) / 2) * 8
-            draw.ellipse(((cx - 2.4) * s, (cy - 2.4) * s, (cx + 2.4) * s, (cy + 2.4) * s), fill=PIP_INK[colour])
 
-    return antialiased(side, paint)
+    sprite = antialiased(side, paint)
+    letter = LETTER_SIZE[size]
+    text(ImageDraw.Draw(sprite), (side[0] / 2, 2 + h * 0.55), colour, letter, LETTER_INK[colour], bold=True,
+         anchor="mm")  # fmt: skip
+    return sprite
 
 
 @cache
@@ -190,10 +196,10 @@ def _dashed_square(colour: Colour) -> Image.Image:
 
 @cache
 def _number(n: int, colour: Colour) -> Image.Image:
-    """A step number on a small disc."""
-    badge = disc(10, colour, ring=None).copy()
-    ink = INK if sum(colour) > 480 else WHITE
-    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2), str(n), 13, ink, bold=True, anchor="mm")
+    """A step number: a dark digit on a disc of its turn's tint."""
+    badge = disc(LABEL // 2 - 1, colour, ring=None).copy()
+    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), 15 if n < 10 else 13, INK,
+         bold=True, anchor="mm")  # fmt: skip
     return badge
 
 
@@ -216,7 +222,48 @@ def _background() -> Image.Image:
         text(draw, (cx, BOARD_TOP + BOARD_SIDE + 16), "abcde"[k], 20, MUTED, bold=True, anchor="mm")
         _, cy = square_centre(k)
         text(draw, (BOARD_LEFT // 2, cy), str(k + 1), 20, MUTED, bold=True, anchor="mm")
+    _draw_key(image)
     return image
+
+
+def key_entries() -> tuple[tuple[tuple[Image.Image, str], ...], ...]:
+    """The key under the board, two rows: what each of the board's marks means."""
+    return (
+        ((_key_square(LAST_MOVE, TO_SHARE), "last turn"), (_key_square(IN_TURN, IN_TURN_SHARES[1]), "this turn"),
+         (_number(2, LAST_MOVE), "its 2nd step")),
+        ((_key_dashes(), "a piece landed"), (_capture_badge("R2"), "captured"), (_count_badge(7), "stack height")),
+    )  # fmt: skip
+
+
+def _draw_key(image: Image.Image) -> None:
+    draw = ImageDraw.Draw(image)
+    for row, entries in enumerate(key_entries()):
+        x, y = BOARD_LEFT, KEY_TOP + row * KEY_ROW
+        for sprite, words in entries:
+            paste(image, sprite, (x + sprite.width // 2, y))
+            text(draw, (x + sprite.width + 6, y), words, MIN_SIZE, MUTED, anchor="lm")
+            x += sprite.width + 6 + round(length(words, MIN_SIZE)) + 24
+
+
+@cache
+def _key_square(colour: Colour, share: float) -> Image.Image:
+    """A small square of the board's ground, tinted as a turn tints its squares."""
+    sprite = Image.new("RGBA", (24, 24), (*SQUARE_LIGHT, 255))
+    tint(sprite, (0, 0, 24, 24), (*colour, 255), share)  # type: ignore[arg-type]
+    ImageDraw.Draw(sprite).rectangle((0, 0, 23, 23), outline=GRID_LINE, width=1)
+    return sprite
+
+
+@cache
+def _key_dashes() -> Image.Image:
+    """The landing's dashed outline, small (the board's is in the mover's colour)."""
+    sprite = Image.new("RGBA", (24, 24), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    for pos in range(0, 24, 8):
+        end = min(pos + 5, 23)
+        for box in ((pos, 0, end, 2), (pos, 21, end, 23), (0, pos, 2, end), (21, pos, 23, end)):
+            draw.rectangle(box, fill=TEXT)
+    return sprite
 
 
 def _draw_stack(image: Image.Image, square: int, stack: tuple[str, ...], capped: bool) -> None:
@@ -231,35 +278,25 @@ def _draw_stack(image: Image.Image, square: int, stack: tuple[str, ...], capped:
         image.paste(cap, (cx - cap.width // 2, base - cap.height + 3), cap)
 
 
-ARROW_SHAFT, ARROW_HEAD_W, ARROW_HEAD_L, ARROW_RIM = 9, 26, 20, 2.5
-ARROW_GAP = 4  # an arrow stops this far short of a stack's box
-ARROW_MIN = 28  # shortest arrow: its head and a stub of shaft, even between two tall stacks
-LANE = 28  # arrows over the same two squares (a step and its return, two turns) are this far apart: a
-# number on one clears the heads of the next
 LABEL = 22  # a step number's disc, the side of its box
-_BESIDE = (0, 15, -15, 24, -24, 33, -33, 42, -42)  # label candidates: px beside the arrow, outer side first
+IN_TURN: Colour = WHITE
+"""The turn in progress tints its squares white (the last turn's are LAST_MOVE), so the two never mix."""
+IN_TURN_SHARES = (0.18, 0.3)  # white shows strongly on the dark squares: less of it
+_LABEL_SPOTS = ((-45, 41), (45, 41), (-45, 0), (45, 0), (-45, -41), (45, -41), (0, -41), (0, 41))
+"""Where a step's number may go, from its square's centre, best first: at the square's edges, 4 px over its
+grid line, where no stack reaches (a stack is at most 62 px wide) and the corners' badges are not."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepMark:
-    """One step's arrow as drawn (tail to tip, trimmed to the stacks and moved into its lane) and where its
-    number goes (`label`, None when the turn has one step)."""
+    """One step's number: the square it went to, where the disc goes (`label`, inside `overlays.place`'s
+    rule) and its colour (the tint of its turn). Only a turn of several steps numbers them."""
 
     step: str
-    tail: Point
-    tip: Point
-    colour: Colour
-    badge: Colour
+    square: int
     number: int
-    label: Box | None
-
-    @property
-    def head(self) -> Box:
-        return head_box(self.tail, self.tip, ARROW_HEAD_W, ARROW_HEAD_L, ARROW_RIM)
-
-    @property
-    def box(self) -> Box:
-        return arrow_box(self.tail, self.tip, ARROW_SHAFT, ARROW_HEAD_W, ARROW_HEAD_L, ARROW_RIM)
+    colour: Colour
+    label: Box
 
 
 @lru_cache(maxsize=4096)
@@ -301,141 +338,60 @@ def badge_boxes(state: VolcanoState) -> list[Box]:
     return boxes
 
 
-def _arrow_line(src: int, dst: int, lane: float, blocked: list[Box]) -> tuple[Point, Point]:
-    """Tail and tip of a step's arrow: centre to centre moved `lane` px sideways, from where it leaves the
-    stack it starts on to where it meets the stack (or badge) it points at (`overlays.trim`), no nearer
-    either centre than a fifth of the way. One shorter than ARROW_MIN grows backwards, over the square the
-    cap left, never over the one it explains. Its length is rounded to 4 px so that sprites repeat."""
-    (sx, sy), (ex, ey) = square_centre(src), square_centre(dst)
-    low_x, low_y = square_centre(min(src, dst))
-    high_x, high_y = square_centre(max(src, dst))
-    norm = math.dist((low_x, low_y), (high_x, high_y))
-    nx, ny = -(high_y - low_y) / norm * lane, (high_x - low_x) / norm * lane  # sideways, the same for a return
-    start, end = (sx + nx, sy + ny), (ex + nx, ey + ny)
-    low, high = trim(start, end, blocked, ARROW_GAP)
-    low, high = max(low, 0.2), min(high, 0.8)
-    low = min(low, high - ARROW_MIN / norm)
-    length = max(4, round((high - low) * norm / 4) * 4)
-    ux, uy = (ex - sx) / norm, (ey - sy) / norm
-    tip = (start[0] + (end[0] - start[0]) * high, start[1] + (end[1] - start[1]) * high)
-    return (tip[0] - ux * length, tip[1] - uy * length), tip
-
-
-def _distance(point: Point, start: Point, end: Point) -> float:
-    """How far `point` is from the segment start-end."""
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    t = ((point[0] - start[0]) * dx + (point[1] - start[1]) * dy) / ((dx * dx + dy * dy) or 1.0)
-    t = max(0.0, min(1.0, t))
-    return math.dist(point, (start[0] + dx * t, start[1] + dy * t))
-
-
-def _label_candidates(tail: Point, tip: Point, outward: float, squares: tuple[int, int], within: Box) -> Iterator[Box]:
-    """Where a step's number may go, best first: on the shaft from its tail on (up to the head's base,
-    never over its point), beside it (its outer side first) or a little behind the tail; last, on the grid
-    lines at the sides of the two squares it joins, which no stack reaches, nearest the arrow first. Only
-    boxes inside `within`."""
-    length = math.dist(tail, tip) or 1.0
-    ux, uy = (tip[0] - tail[0]) / length, (tip[1] - tail[1]) / length
-    side = -1 if outward < 0 else 1
-    centres = (
-        (round(tail[0] + ux * along - uy * beside * side), round(tail[1] + uy * along + ux * beside * side))
-        for along, beside in _offsets(max(0, round(length) - ARROW_HEAD_L - 4))
-    )
-    for centre in chain(centres, _slots(squares, tail, tip)):
-        box = box_at(centre, LABEL)
-        if within[0] <= box[0] and box[2] <= within[2] and within[1] <= box[1] and box[3] <= within[3]:
-            yield box
-
-
-def _slots(squares: tuple[int, int], tail: Point, tip: Point) -> Iterator[tuple[int, int]]:
-    """Points on the grid lines at the sides of these squares, nearest the arrow first (made when asked)."""
-    slots = []
-    for square in squares:
-        left, top, right, _ = square_box(square)
-        slots += [(edge, top + SQUARE // 2 + dy) for dy in (0, 36, -36) for edge in (left, right)]
-    yield from sorted(slots, key=lambda centre: _distance(centre, tail, tip))
-
-
-@cache
-def _offsets(reach: int) -> tuple[tuple[int, int], ...]:
-    """(along, beside) px from a tail for a number's places, cheapest first: along the shaft up to `reach`
-    costs its length, behind the tail twice that, and beside it one and a half times the distance."""
-    scored: list[tuple[float, int, tuple[int, int]]] = []
-    for along in range(-24, reach + 1, 4):
-        for beside in _BESIDE:
-            cost = (2 * -along if along < 0 else along) + 1.5 * abs(beside)
-            scored.append((cost, len(scored), (along, beside)))
-    return tuple(offset for _, _, offset in sorted(scored))
+def tints(state: VolcanoState) -> dict[int, tuple[Colour, float]]:
+    """The squares drawn tinted under their stacks, as lichess tints a move's squares: every square a step
+    of the last turn left (lighter) and went to, in LAST_MOVE, then the turn in progress's, in white (the
+    newer mark wins a square both turns touched)."""
+    tinted: dict[int, tuple[Colour, float]] = {}
+    for steps, colour, (left, went) in (
+        (state.last_steps, LAST_MOVE, (FROM_SHARE, TO_SHARE)),
+        (state.steps, IN_TURN, IN_TURN_SHARES),
+    ):
+        reached: set[int] = set()
+        for step in steps:
+            parsed = Step.parse(step)
+            reached.add(parsed.dst)
+            tinted[parsed.dst] = (colour, went)
+            if parsed.src not in reached:
+                tinted[parsed.src] = (colour, left)
+    return tinted
 
 
 def step_marks(state: VolcanoState) -> tuple[StepMark, ...]:
-    """The arrows of the last turn (the mover's colour) and of the turn in progress (white), and their numbers.
-
-    Arrows over the same two squares share them in lanes LANE px apart, so a step and its return, or the
-    same step in two turns, never lie on top of each other. Numbers follow `overlays.place`: on or beside
-    their arrow, clear of every stack and badge and of the numbers placed before them, and of arrow heads
-    and other arrows where they can be.
-    """
-    mover = seat_colour(state.last_seat) if state.last_seat is not None else WHITE
-    turn = seat_colour(state.turn) if state.turn is not None else WHITE
-    wanted = [(step, mover, mover, k, len(state.last_steps) > 1) for k, step in enumerate(state.last_steps)]
-    wanted += [(step, WHITE, turn, k, len(state.steps) > 1) for k, step in enumerate(state.steps)]
-    parsed = [Step.parse(step) for step, *_ in wanted]
-    pairs = [frozenset((p.src, p.dst)) for p in parsed]
+    """The numbers of a turn of several steps (the last turn's, then the turn in progress's): number k at
+    the edge of the square step k went to, at the first of `_LABEL_SPOTS` clear of every stack, badge and
+    number placed before it (`overlays.place`), so it never covers a piece."""
     blocked = [*piece_boxes(state).values(), *badge_boxes(state)]
-    lines, lanes = [], []
-    for k, parsed_step in enumerate(parsed):
-        lane = (pairs[:k].count(pairs[k]) - (pairs.count(pairs[k]) - 1) / 2) * LANE
-        lanes.append(lane)
-        lines.append(_arrow_line(parsed_step.src, parsed_step.dst, lane, blocked))
-    heads = [head_box(tail, tip, ARROW_HEAD_W, ARROW_HEAD_L, 0) for tail, tip in lines]  # their fill, not rim
-    shafts = [line_boxes(tail, tip, ARROW_SHAFT) for tail, tip in lines]
-    board = (BOARD_LEFT, BOARD_TOP, BOARD_LEFT + BOARD_SIDE, BOARD_TOP + BOARD_SIDE)
+    board = (BOARD_LEFT - 4, BOARD_TOP, BOARD_LEFT + BOARD_SIDE + 4, BOARD_TOP + BOARD_SIDE)
     marks = []
-    for k, (step, colour, badge, number, numbered) in enumerate(wanted):
-        tail, tip = lines[k]
-        label = None
-        if numbered:
-            outward = lanes[k] if parsed[k].src < parsed[k].dst else -lanes[k]
-            ends = (*square_box(parsed[k].src), *square_box(parsed[k].dst))
-            near = grow((min(ends[0::4]), min(ends[1::4]), max(ends[2::4]), max(ends[3::4])), 60)
-            within = (max(near[0], board[0]), max(near[1], board[1]), min(near[2], board[2]), min(near[3], board[3]))
-            others = chain(heads[:k], heads[k + 1 :], *shafts[:k], *shafts[k + 1 :])  # the other arrows
-            label = place(
-                _label_candidates(tail, tip, outward, (parsed[k].src, parsed[k].dst), within),
-                [box for box in blocked if intersects(box, near)],
-                [box for box in others if intersects(box, near)],
-            )
+    for steps, colour in ((state.last_steps, LAST_MOVE), (state.steps, IN_TURN)):
+        if len(steps) < 2:
+            continue
+        for k, step in enumerate(steps):
+            square = Step.parse(step).dst
+            cx, cy = square_centre(square)
+            spots = [box_at((cx + dx, cy + dy), LABEL) for dx, dy in _LABEL_SPOTS]
+            inside = [
+                b for b in spots if board[0] <= b[0] and b[2] <= board[2] and board[1] <= b[1] and b[3] <= board[3]
+            ]
+            label = place(inside, [box for box in blocked if intersects(box, grow(square_box(square), 8))])
             blocked.append(label)
-        marks.append(StepMark(step, tail, tip, colour, badge, number + 1, label))
+            marks.append(StepMark(step, square, k + 1, colour, label))
     return tuple(marks)
 
 
-@lru_cache(maxsize=512)
-def _arrow(dx: int, dy: int, length: int, colour: Colour) -> Image.Image:
-    """A step's arrow sprite, for a direction (dx, dy in -1..1) and a length (a multiple of 4 px)."""
-    angle = -math.degrees(math.atan2(dy, dx))
-    return arrow_layer(length, angle, colour, shaft=ARROW_SHAFT, head_width=ARROW_HEAD_W, head_length=ARROW_HEAD_L,
-                       outline_width=ARROW_RIM)  # fmt: skip
-
-
-def _draw_steps(image: Image.Image, marks: tuple[StepMark, ...]) -> None:
-    """Every arrow, then every number over them."""
+def _draw_numbers(image: Image.Image, marks: tuple[StepMark, ...]) -> None:
     for mark in marks:
-        (tx, ty), (hx, hy) = mark.tail, mark.tip
-        direction = (round(math.copysign(1, hx - tx)) if abs(hx - tx) > 1 else 0,
-                     round(math.copysign(1, hy - ty)) if abs(hy - ty) > 1 else 0)  # fmt: skip
-        layer = _arrow(*direction, round(math.dist(mark.tail, mark.tip)), mark.colour)
-        paste(image, layer, (round((tx + hx) / 2), round((ty + hy) / 2)))
-    for mark in marks:
-        if mark.label is not None:
-            centre = (round((mark.label[0] + mark.label[2]) / 2), round((mark.label[1] + mark.label[3]) / 2))
-            paste(image, _number(mark.number, mark.badge), centre)
+        centre = (round((mark.label[0] + mark.label[2]) / 2), round((mark.label[1] + mark.label[3]) / 2))
+        paste(image, _number(mark.number, mark.colour), centre)
 
 
 def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: board, landings, stacks, caps, arrows, captures, then the panel."""
     image = _background().copy()
+    for square, (colour, share) in tints(state).items():
+        left, top, right, bottom = square_box(square)
+        tint(image, (left + 1, top + 1, right - 1, bottom - 1), colour, share)
     mover = seat_colour(state.last_seat) if state.last_seat is not None else WHITE
     for square, _ in state.landings:
         paste(image, _dashed_square(mover), square_centre(square))
@@ -443,8 +399,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
     for square, stack in enumerate(state.board):
         if stack or square in caps:
             _draw_stack(image, square, stack, square in caps)
-    _draw_steps(image, step_marks(state))  # both turns at once: their arrows share lanes
-    for square, stack in enumerate(state.board):  # over the arrows, like the capture badges
+    for square, stack in enumerate(state.board):
         if len(stack) > SHOWN:
             badge = _count_badge(len(stack))
             cx, cy = square_centre(square)
@@ -452,6 +407,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
     for square, piece in state.captured_last:
         cx, cy = square_centre(square)
         paste(image, _capture_badge(piece), (cx + SQUARE // 2 - 20, cy - SQUARE // 2 + 20))
+    _draw_numbers(image, step_marks(state))
     return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
@@ -516,9 +472,9 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
     live = caption.result is None and outcome is None
     turn = VOLCANO.to_move(state) if live else None
     scores = VOLCANO.scores(state)
+    winners = outcome.winners if outcome is not None and caption.result is None else ()
     seats = []
     for seat in range(state.seats):
-        captured = state.captures[seat]
         seats.append(
             seat_card(
                 caption,
@@ -526,37 +482,31 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
                 viewer,
                 turn,
                 score=f"{scores[seat]:g}",
+                won=seat in winners,
                 tag="resigned" if seat in state.resigned else None,
-                info=() if captured else (Line("no captures", 12),),
-                strip=Strip(30, partial(_paint_captures, captured)) if captured else None,
+                strip=Strip(30, partial(_paint_captures, state.captures[seat])),
             )
         )
-    banner, note = caption.result, None
+    banner = caption.result
     if banner is None and outcome is not None:
-        winners = sorted(outcome.winners)
-        best = max((outcome.scores[s] for s in winners), default=0)
-        if not winners:
+        ranked = sorted(outcome.winners)
+        best = max((outcome.scores[s] for s in ranked), default=0)
+        if not ranked:
             banner = "Game over: nobody wins"
-        elif len(winners) == 1:
-            banner = f"{caption.name(winners[0])} wins with {best:g}"
+        elif len(ranked) == 1:
+            banner = f"{caption.name(ranked[0])} wins with {best:g}"
         else:
-            banner = f"{listing([caption.name(s) for s in winners])} share the win with {best:g}"
-        note = f"({state.end})" if state.end else None
-    notes: list[Line] = []
-    if state.steps:
-        notes.append(Line(f"This turn (white): {', '.join(state.steps)}", 12, TEXT, max_lines=3))
-    if state.last_steps and state.last_seat is not None:
-        taken = len(state.captured_last)
-        got = f" · captured {taken}" if taken else ""
-        notes.append(Line(f"Last: {caption.name(state.last_seat)} {', '.join(state.last_steps)}{got}", 12, max_lines=3))
+            banner = f"{listing([caption.name(s) for s in ranked])} share the win with {best:g}"
+    this_turn = f"This turn (white): {', '.join(state.steps)}" if state.steps else ""
+    taken = f" · took {len(state.captured_last)}" if state.captured_last else ""
+    last = f"Last: {', '.join(state.last_steps)}{taken}" if state.last_steps else ""
     return captioned(
         "Volcano",
         caption,
         seats=tuple(seats),
         banner=banner,
-        banner_note=note,
         turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=tuple(notes),
+        notes=(Line(this_turn, colour=TEXT, max_lines=2), Line(last, max_lines=2)),
     )
 
 
@@ -574,4 +524,5 @@ __all__ = [
     "square_centre",
     "stack_box",
     "step_marks",
+    "tints",
 ]

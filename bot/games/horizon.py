@@ -348,7 +348,10 @@ class Horizon(GameRules):
 
     def view(self, state: HorizonState, seat: int | None) -> HorizonState:
         """What `seat` may know (None: a spectator): other hands, unknown face-down cards and the deck order
-        become `??`, and the seed goes."""
+        become `??`, and the seed goes. Once the game is over by the rules no card is hidden any more: the
+        final board turns every card face up (nothing is left to draw, and the record publishes it all)."""
+        if self.outcome(state) is not None:
+            return replace(state, seed=None)
         hands = tuple(hand if s == seat else (HIDDEN,) * len(hand) for s, hand in enumerate(state.hands))
         mats = tuple(
             tuple(

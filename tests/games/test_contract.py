@@ -115,7 +115,11 @@ HIDDEN = "??"
 
 def horizon_hides_cards(state, view, viewer: int | None) -> None:
     """Event Horizon's view writes every card `viewer` may not know as `??`, keeping the sizes: the other
-    hands, the face-down cards it did not place (or swap in), the deck."""
+    hands, the face-down cards it did not place (or swap in), the deck. Once the game is over it hides no
+    card (the final board turns them face up), only the seed."""
+    if GAMES["horizon"].outcome(state) is not None:
+        assert view == replace(state, seed=None)
+        return
     for seat, hand in enumerate(state.hands):
         assert view.hands[seat] == (hand if seat == viewer else (HIDDEN,) * len(hand))
     for real, shown in zip(

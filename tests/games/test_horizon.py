@@ -180,6 +180,11 @@ def positions() -> list[HorizonState]:
     return [before for before, _, _ in random_games()] + [random_games()[-1][2]]
 
 
+def running() -> list[HorizonState]:
+    """The positions of games still going: what views must hide (a finished game's view hides no card)."""
+    return [state for state in positions() if HORIZON.outcome(state) is None]
+
+
 # --- identity, the deck and the deal ---------------------------------------------------------------
 
 
@@ -835,7 +840,7 @@ def test_face_down_cards_are_known_exactly_to_the_seat_that_placed_them():
 @pytest.mark.parametrize("seat", [None, 0, 1])
 def test_a_view_does_not_depend_on_anything_its_seat_may_not_know(seat):
     rng = random.Random(seat)
-    for state in positions():
+    for state in running():
         view = seen(state, seat)
         for _ in range(2):
             changed = scramble(state, seat, rng)
@@ -846,7 +851,7 @@ def test_a_view_does_not_depend_on_anything_its_seat_may_not_know(seat):
 @pytest.mark.parametrize("seat", [None, 0, 1])
 def test_a_view_changes_with_everything_its_seat_may_see(seat):
     kinds = Counter()
-    for state in positions()[::3]:
+    for state in running()[::3]:
         view = seen(state, seat)
         for what, changed in visible_changes(state, seat):
             kinds[what.split(" on ")[0]] += 1
@@ -860,7 +865,7 @@ def test_a_view_changes_with_everything_its_seat_may_see(seat):
 
 
 def test_a_view_shows_own_hand_and_own_placed_cards_and_nothing_else():
-    for state in positions()[::5]:
+    for state in running()[::5]:
         for seat in (None, 0, 1):
             view = HORIZON.view(state, seat)
             assert view.seed is None and view.deck == (HIDDEN,) * len(state.deck)
@@ -1225,7 +1230,7 @@ def reference_private_lines(state: HorizonState, seat: int) -> tuple[str, ...]:
 
 def test_private_lines_of_random_games_follow_the_rules_and_only_the_seats_view():
     rng = random.Random(17)
-    for state in positions()[::4]:
+    for state in running()[::4]:
         for seat in (0, 1):
             lines = HORIZON.private_lines(state, seat)
             assert lines == reference_private_lines(state, seat)
@@ -1245,6 +1250,34 @@ def test_the_view_of_each_seat_and_of_a_spectator_exactly(seat):
     assert view.deck == (H, H, H, H) and view.seed is None and state.seed == SEED
     changed = {name for name in HorizonState.__slots__ if getattr(view, name) != getattr(state, name)}
     assert changed == {"hands", "mats", "deck", "seed"}
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_a_finished_games_view_turns_every_card_face_up_and_a_running_games_does_not(seat):
+    running = table()
+    over = replace(running, turn=None, winner=0, end="seat 0 escaped all three tokens")
+    assert HORIZON.outcome(running) is None and HORIZON.outcome(over) is not None
+    assert HORIZON.view(running, seat) == expected_view(running, seat)  # hidden while it runs
+    assert H in [slot.card for mat in HORIZON.view(running, seat).mats for slot in mat if slot is not None]
+    final = HORIZON.view(over, seat)
+    assert final == replace(over, seed=None)  # every card as it is; only the seed goes
+    assert [slot.card for slot in final.mats[0] if slot is not None] == ["T3", "B2", "F4", "T6"]
+    assert [slot.card for slot in final.mats[1] if slot is not None] == ["F3", "MI", "B1"]
+    assert final.hands == over.hands and final.deck == over.deck
+    assert HORIZON.view(final, seat) == final and HORIZON.loads(HORIZON.dumps(final)) == final
+
+
+def test_the_last_position_of_a_random_game_shows_its_face_down_cards_to_everyone():
+    last = random_games()[-1][2]
+    assert HORIZON.outcome(last) is not None
+    hidden = [slot for mat in last.mats for slot in mat if slot is not None and not slot.face_up]
+    assert hidden  # cards no one turned over during the game
+    for seat in (None, 0, 1):
+        shown = [slot for mat in HORIZON.view(last, seat).mats for slot in mat if slot is not None]
+        assert H not in [slot.card for slot in shown]
+        before = random_games()[-1][0]  # one ply earlier the same seat saw less
+        if seat is None:
+            assert H in [slot.card for mat in HORIZON.view(before, seat).mats for slot in mat if slot is not None]
 
 
 def test_the_view_hides_exactly_the_face_down_cards_the_seat_does_not_know():

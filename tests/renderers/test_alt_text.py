@@ -367,6 +367,8 @@ def test_the_private_hand_picture_may_name_its_owners_cards_only() -> None:
     rng = random.Random(9)
     shown = caption(2)
     for state in horizon_positions()[:30]:
+        if GAMES["horizon"].outcome(state) is not None:
+            continue  # a finished game hides no card
         for seat in (0, 1):
             mine = describe("horizon", state, shown, viewer=seat)
             assert len(mine) <= ALT_LIMIT and "Your hand: " in mine
@@ -390,3 +392,14 @@ def test_split_cuts_between_lines_within_discords_limit() -> None:
     assert "\n".join(pages).split("\n") == lines
     (long,) = limits.split("y" * 5000)
     assert len(long) <= limits.MESSAGE and long.endswith("…")
+
+
+def test_the_alt_text_keeps_a_name_as_typed_where_the_picture_cannot_draw_it() -> None:
+    """An emoji name is `Player 2` on the board (no font here draws it), but words are not pictures: the
+    alt text and the text board say the name as typed."""
+    state = GAMES["fish"].new(2, 3)
+    caption = Caption(names=("alice", "🐟🐙🦑"), header="Match #5")
+    assert caption.name(1) == "Player 2"
+    assert "🐟🐙🦑" in describe("fish", state, caption) and "Player 2" not in describe("fish", state, caption)
+    assert "🐟🐙🦑" in text_board("fish", state, caption)
+    assert Caption(names=("alice", "  ")).typed(1) == "Player 2"  # a blank name still has a stand-in

@@ -4,12 +4,14 @@ kept inside the picture, the alt text within Discord's limit, and the same bytes
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.analysis import Analysis, Point, Step, find_swings, result_chances
 from renderers import analysis as chart
-from renderers.draw import HIGHLIGHT, PANEL, SEAT_COLOURS
-from tests.renderers.pixels import count, rgb
+from renderers.draw import HIGHLIGHT, MUTED, PANEL, SEAT_COLOURS, length
+from tests.renderers.pixels import count, ink_bounds, rgb
 
 
 def made(
@@ -93,3 +95,40 @@ def test_any_length_is_drawn(moves: int) -> None:
     series = [(0.5, 0.5)] * (min(moves, 99) + 1)
     found = made(series)
     assert chart.png(found).startswith(b"\x89PNG") and chart._ticks(found.moves)[-1] == found.moves
+
+
+LONG = ("Wilhelmina Featherstonehaugh-Wyn", "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "Bartholomew Montgomery-Smythe IV")
+
+
+@pytest.mark.parametrize("winners", [frozenset({0}), frozenset({0, 2, 4}), frozenset(range(6)), frozenset()])
+def test_the_result_under_the_title_fits_in_two_lines_without_an_ellipsis(winners: frozenset[int]) -> None:
+    names = tuple(f"{LONG[seat % 3][:30]}{seat}" for seat in range(6))
+    found = made([tuple(1 / 6 for _ in range(6))] * 4, names=names, winners=winners)
+    lines = chart.subtitle(found, list(names))
+    assert 1 <= len(lines) <= chart.SUBTITLE_LINES and "…" not in " ".join(lines)
+    assert all(length(line, chart.LABEL_SIZE) <= chart.WIDTH - 36 for line in lines)
+    if len(winners) == 1:
+        assert names[0] in " ".join(lines)  # one winner keeps its name
+    two = made([(0.5, 0.5)] * 4, names=LONG[:2])
+    assert chart.subtitle(two, list(LONG[:2])) == [f"{LONG[0]} won (more fish)"]
+
+
+@pytest.mark.parametrize("seats", [4, 5, 6])
+def test_four_to_six_seats_are_small_multiples_each_with_only_its_own_line_in_colour(seats: int) -> None:
+    series = [tuple((k + seat) % seats / seats + 0.05 for seat in range(seats)) for k in range(12)]
+    found = made(series, names=tuple(f"p{seat}" for seat in range(seats)), winners=frozenset({1}))
+    image = rgb(chart.png(found))
+    boxes = [chart.cell_box(seats, seat) for seat in range(seats)]
+    for a, b in itertools.combinations(boxes, 2):  # panels apart, inside the plot
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    for seat, box in enumerate(boxes):
+        assert box[0] >= chart.LEFT and box[2] <= chart.RIGHT and box[1] >= chart.TOP and box[3] <= chart.BOTTOM
+        assert count(image, box, SEAT_COLOURS[seat], 30) > 150, seat  # its line, thick
+        for other in set(range(seats)) - {seat}:
+            assert count(image, box, SEAT_COLOURS[other], 8) == 0, (seat, other)  # the others' in grey
+
+
+def test_the_move_label_keeps_clear_of_the_left_edge() -> None:
+    image = rgb(chart.png(made([(0.5, 0.5)] * 8)))
+    bounds = ink_bounds(image, (0, chart.BOTTOM + 5, chart.LEFT - 4, chart.BOTTOM + 32), MUTED)
+    assert bounds is not None and bounds[0] >= 14

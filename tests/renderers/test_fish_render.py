@@ -13,7 +13,7 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.fish import ROW_LETTERS, TILE_NAMES, FishState, parse_tile
 from renderers import Caption, SeatClock, fish, render
-from renderers.draw import MUTED, SEAT_COLOURS, TEXT, text_extent
+from renderers.draw import LAST_MOVE, MUTED, SEAT_COLOURS, TEXT, text_extent
 from renderers.panel import Layout, lay_out
 from tests.renderers.pixels import Box, cards, check_the_mover, count, ink_bounds, ink_right, name_text, rgb, same
 
@@ -84,23 +84,27 @@ def test_every_tile_centre_is_where_the_board_is_drawn() -> None:
     assert {pixel(image, name) for name in untouched} == {fish.ICE[1]}
 
 
-def test_the_last_move_is_an_arrow_in_the_movers_colour() -> None:
+def test_the_last_move_tints_its_two_tiles_under_the_token() -> None:
     moved = FISH.play(position(), "D4-D2")  # seat 0 moves two tiles west, over D3
     image = open_png(render("fish", moved))
-    assert pixel(image, "D4") == SEAT_COLOURS[0]  # the arrow's round tail, on the gap the token left
-    assert pixel(image, "D3") == SEAT_COLOURS[0]  # its shaft
-    assert pixel(image, "D2") == SEAT_COLOURS[0]  # and the token it points at
+    assert pixel(image, "D4") == fish._ice(0, LAST_MOVE)  # the gap the token left, tinted
+    assert pixel(image, "D3") == fish.ICE[1]  # the tile passed over: untouched (no arrow hides its fish)
+    assert pixel(image, "D2") == SEAT_COLOURS[0]  # the token stands on its tinted tile, whole
+    cx, cy = fish.tile_centre(parse_tile("D2"))
+    assert image.getpixel((cx, cy - 31)) == fish._ice(1, LAST_MOVE)  # the ice around it, tinted
 
 
-def test_a_placement_is_ringed_in_the_placers_colour() -> None:
+def test_a_placement_tints_its_tile_under_the_token() -> None:
     fresh = FISH.new(2, 4)
     placed = FISH.legal_moves(fresh)[5]
     state = FISH.play(fresh, placed)
     image, plain = open_png(render("fish", state)), open_png(render("fish", replace(state, last_move=None)))
     cx, cy = fish.tile_centre(parse_tile(placed))
-    edge = (cx + fish.HEX_W // 2, cy)  # on the hex's right side, where the ring runs
-    assert image.getpixel(edge) == SEAT_COLOURS[0]
-    assert plain.getpixel(edge) != SEAT_COLOURS[0]
+    edge = (cx + fish.HEX_W // 2 - 6, cy)  # the ice at the hex's right side, off the token
+    value = state.values[parse_tile(placed)]
+    assert image.getpixel(edge) == fish._ice(value, LAST_MOVE)
+    assert plain.getpixel(edge) == fish.ICE[value]
+    assert image.getpixel((cx, cy + fish.TOKEN_DROP)) == plain.getpixel((cx, cy + fish.TOKEN_DROP))  # the token
 
 
 def test_render_draws_the_view_so_a_seeded_state_renders_like_its_view() -> None:
@@ -187,7 +191,9 @@ def test_the_seat_to_move_has_a_border_in_its_colour_and_the_status_disc(turn: i
     # "<name> to move" under the cards starts with a disc in the mover's colour
     status = next(placed for placed in layout.texts if placed.words == f"{NAMES[turn]} to move")
     assert status.box[1] > cards(layout)[-1][0][3]
-    ((_, (x, y)),) = [(sprite, centre) for sprite, centre in layout.sprites if centre[1] > cards(layout)[-1][0][3]]
+    ((_, (x, y)),) = [
+        (sprite, centre) for sprite, centre in layout.sprites if cards(layout)[-1][0][3] < centre[1] < status.box[3]
+    ]
     assert x < status.box[0] and status.box[1] <= y <= status.box[3]  # left of the words, level with them
     status_disc = (x - 8, y - 8, x + 9, y + 9)
     assert count(image, status_disc, SEAT_COLOURS[turn]) >= 20
@@ -219,33 +225,53 @@ def test_the_viewer_is_called_you_in_its_own_box_and_nowhere_else() -> None:
 @pytest.mark.parametrize(
     ("turn", "move", "tiles"), [(0, "D4-D2", ("D4", "D3", "D2")), (1, "D5-D7", ("D5", "D6", "D7"))]
 )
-def test_the_last_move_marks_its_tiles_in_the_movers_colour_and_no_other_tile(
+def test_the_last_move_tints_only_its_two_tiles_and_never_the_token(
     turn: int, move: str, tiles: tuple[str, str, str]
 ) -> None:
     moved = FISH.play(to_move(turn), move)
     image = rgb(render("fish", moved))
     bare = rgb(render("fish", replace(moved, last_move=None, last_seat=None)))
-    colour = SEAT_COLOURS[turn]
-    src, over, dst = tiles
-    assert count(image, tile_box(src), colour) - count(bare, tile_box(src), colour) >= 150  # the round tail
-    assert count(bare, tile_box(src), colour) == 0  # the token has left it
-    assert count(image, tile_box(over), colour) - count(bare, tile_box(over), colour) >= 300  # the shaft
-    assert count(image, tile_box(dst), colour) - count(bare, tile_box(dst), colour) >= 10  # the tip, at the token
-    for name in set(TILE_NAMES) - set(tiles):
+    src, _over, dst = tiles
+    assert count(image, tile_box(src), fish._ice(0, LAST_MOVE)) >= 600  # the gap the token left, tinted
+    assert count(bare, tile_box(src), fish._ice(0, LAST_MOVE)) == 0
+    assert count(image, tile_box(dst), fish._ice(1, LAST_MOVE)) >= 300  # the ice round the token
+    cx, cy = fish.tile_centre(parse_tile(dst))
+    token = (cx - 14, cy + fish.TOKEN_DROP - 14, cx + 14, cy + fish.TOKEN_DROP + 14)
+    assert same(image, bare, token)  # the token itself, pixel for pixel
+    for name in set(TILE_NAMES) - {src, dst}:  # the tile passed over too
         assert same(image, bare, tile_box(name)), name
 
 
-def test_a_placement_ring_marks_only_its_own_tile() -> None:
+def test_a_placement_tint_marks_only_its_own_tile() -> None:
     fresh = FISH.new(2, 4)
     placed = FISH.legal_moves(fresh)[5]
     state = FISH.play(fresh, placed)
     image, bare = rgb(render("fish", state)), rgb(render("fish", replace(state, last_move=None)))
     cx, cy = fish.tile_centre(parse_tile(placed))
-    right_side = (cx + fish.HEX_W // 2 - 3, cy - 12, cx + fish.HEX_W // 2 + 3, cy + 12)  # where the ring runs
-    assert count(image, right_side, SEAT_COLOURS[0]) >= 30
-    assert count(bare, right_side, SEAT_COLOURS[0]) == 0
-    for name in set(TILE_NAMES) - {TILE_NAMES[parse_tile(placed)]}:  # inside: the ring's points reach the edges
-        assert same(image, bare, tile_box(name, 20, 14)), name
+    right_side = (cx + fish.HEX_W // 2 - 9, cy - 12, cx + fish.HEX_W // 2 - 3, cy + 12)
+    tint = fish._ice(state.values[parse_tile(placed)], LAST_MOVE)
+    assert count(image, right_side, tint) >= 100
+    assert count(bare, right_side, tint) == 0
+    for name in set(TILE_NAMES) - {TILE_NAMES[parse_tile(placed)]}:
+        assert same(image, bare, tile_box(name)), name
+
+
+def test_an_island_the_engine_scores_is_tinted_in_its_owners_colour() -> None:
+    for state in playout(8):
+        if not state.cleared:
+            continue
+        image = rgb(render("fish", state))
+        owners = fish.tints(state)
+        for tile in state.cleared:
+            assert owners[tile] in SEAT_COLOURS[:2], TILE_NAMES[tile]
+            seat = SEAT_COLOURS.index(owners[tile])
+            cx, cy = fish.tile_centre(tile)
+            assert image.getpixel((cx, cy + 8)) == fish._ice(0, SEAT_COLOURS[seat]), TILE_NAMES[tile]
+            # the scorer is the seat the engine's event names for that tile
+            event = next(e for e in state.events if TILE_NAMES[tile] in e.split())
+            assert f"{{{seat}}}" in event
+        return
+    raise AssertionError("no island scored in this game")
 
 
 def test_the_row_letters_are_drawn_left_of_their_rows() -> None:

@@ -167,6 +167,8 @@ def test_nothing_the_viewer_cannot_know_changes_a_single_byte(viewer: int | None
     rng = random.Random(99 if viewer is None else viewer)
     checked_slots = 0
     for state in sample_positions():
+        if HORIZON.outcome(state) is not None:
+            continue  # the final board shows every card (test_the_final_board_turns_every_card_face_up)
         original = render("horizon", state, viewer, caption=CAPTION)
         for _ in range(2):
             changed = hidden_changed(state, viewer, rng)
@@ -179,6 +181,20 @@ def test_nothing_the_viewer_cannot_know_changes_a_single_byte(viewer: int | None
                 assert full_before != full_after
                 checked_slots += 1
     assert checked_slots >= 10
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 1])
+def test_the_final_board_turns_every_card_face_up(viewer: int | None) -> None:
+    game = playout(101)
+    last, before = game[-1], game[-2]
+    assert HORIZON.outcome(last) is not None
+    down = [(mat, n) for mat in (0, 1) for n, slot in enumerate(last.mats[mat], 1) if slot and not slot.face_up]
+    assert down and hidden_slots(before, None)  # face down when the game ended, hidden one ply before
+    image = shot(last, viewer)
+    for mat, space in down:
+        inside = colours(image, horizon.slot_box(mat, space, viewer))
+        assert horizon.CARD_FACE in inside and horizon.BACK not in inside, (mat, space)
+    assert horizon.BACK in colours(shot(before, viewer), (0, 0, horizon.PANEL_LEFT - 4, horizon.BOARD_BOTTOM))
 
 
 def test_a_spectator_image_shows_backs_for_every_face_down_card() -> None:
@@ -335,32 +351,37 @@ def test_tokens_are_drawn_on_their_space_in_their_colour() -> None:
     assert board(out) != board(image)
 
 
-def test_the_chain_arrows_and_the_die_change_pixels() -> None:
+def test_the_chain_is_numbered_in_the_slots_its_cards_left_and_the_die_changes_pixels() -> None:
     state = first_state(lambda s: len(s.last_chain) >= 2 and s.last_roll is not None)
     mover = state.last_seat
     assert mover is not None
+    marks = horizon.chain_marks(state)
+    assert [m[0] for m in marks] == list(range(1, len(state.last_chain) + 1))
+    assert len({m[1] for m in marks}) == len(marks)  # a slot of its own for every link
     for viewer in (None, mover):
         image = shot(state, viewer)
         bare = shot(replace(state, last_chain=(), last_roll=None), viewer)
-        chain = horizon.chain_box(mover, viewer)
-        assert crop(image, chain).tobytes() != crop(bare, chain).tobytes()
-        assert horizon.seat_colour(mover) in colours(image, chain)
-        assert horizon.seat_colour(mover) not in colours(bare, chain)
+        for _number, space, _card, _where in marks:
+            assert state.mats[mover][space - 1] is None  # the card left
+            slot = horizon.slot_box(mover, space, viewer)
+            assert crop(image, slot).tobytes() != crop(bare, slot).tobytes()
+            assert horizon.seat_colour(mover) in colours(image, slot)  # the number's rim
+            assert horizon.seat_colour(mover) not in colours(bare, slot)
         die = horizon.die_box(mover, viewer)
         assert crop(image, die).tobytes() != crop(bare, die).tobytes()
         assert horizon.DIE_FACE in colours(image, die) and horizon.DIE_FACE not in colours(bare, die)
-        # the other mat's chain lane stays empty
-        other = horizon.chain_box(1 - mover, viewer)
+        # nothing changes but those slots and the die on the board
+        other = horizon.mat_box(1 - mover, viewer)
         assert crop(image, other).tobytes() == crop(bare, other).tobytes()
-    # another roll is another face; another chain other arrows
+    # another roll is another face; another chain other marks
     roll = state.last_roll
     assert roll is not None
     rolled = shot(replace(state, last_roll=roll % 3 + 1))
     die = horizon.die_box(mover, None)
     assert crop(rolled, die).tobytes() != crop(shot(state), die).tobytes()
     shorter = shot(replace(state, last_chain=state.last_chain[:1]))
-    chain = horizon.chain_box(mover, None)
-    assert crop(shorter, chain).tobytes() != crop(shot(state), chain).tobytes()
+    last = horizon.slot_box(mover, marks[-1][1], None)
+    assert crop(shorter, last).tobytes() != crop(shot(state), last).tobytes()
 
 
 def test_a_mimic_copy_is_drawn_across_the_numbers() -> None:

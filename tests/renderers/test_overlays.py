@@ -1,37 +1,34 @@
-"""Overlays never cover what they explain (issue #20): the shared placement rule (renderers/overlays.py),
-and over many random legal positions the marks each renderer computes and draws.
+"""Marks never cover what they explain (issues #20 and #34): the shared placement rule (renderers/overlays.py),
+and over many random legal positions of every game the marks each renderer computes and draws.
 
-- Volcano: a step's number never covers a stack (or a count or capture badge, or another number) and is
-  drawn where it was placed; arrows over the same two squares (a step and its return, two turns) lie at
-  least LANE_APART px apart; no arrow's tip lies over the stack it points at.
-- Geyser: the last move's arrow never covers the token it moved (nor one left where it came from, nor any
-  other), and the token's pixels are exactly those drawn without the arrow.
+- Every game: the last move is a tint under the pieces (lichess-style), so every piece on the board is
+  drawn pixel for pixel as without it, and nothing changes outside the move's own squares (and, in
+  Event Horizon, the slots its chain's cards left).
+- Volcano: a step's number sits at the edge of the square the step reached, never over a stack (nor a
+  count or capture badge, nor another number), and is drawn where it was placed.
 - Horizon: the placer's dot and the last play's corner marks never meet.
 """
 
 from __future__ import annotations
 
 import io
-import math
 import random
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.games import GAMES
-from bot.games.volcano import VOLCANO, Step
-from renderers import geyser, horizon, render, volcano
-from renderers.overlays import arrow_box, box_at, grow, intersects, line_boxes, overlap, place, trim
+from bot.games.volcano import VOLCANO, Step, parse_square
+from renderers import fish, geyser, horizon, render, themiscyra, volcano
+from renderers.overlays import Box, box_at, grow, intersects, overlap, place
 from tests.renderers.pixels import same
 
 HORIZON = GAMES["horizon"]
-LANE_APART = 20
-"""Centre lines of two arrows over the same two squares are at least this far apart: a shaft is 14 px
-wide with its rim, so a step and its return leave a gap between them."""
 
 
 def playout(key: str, seats: int, seed: int, cap: int = 300) -> list[Any]:
@@ -45,11 +42,6 @@ def playout(key: str, seats: int, seed: int, cap: int = 300) -> list[Any]:
 @cache
 def volcano_states() -> list[Any]:
     return [s for seed in range(36) for s in playout("volcano", seed % 6 + 1, seed) if s.last_steps or s.steps]
-
-
-@cache
-def geyser_states() -> list[Any]:
-    return [s for seed in range(16) for s in playout("geyser", seed % 3 + 2, seed) if s.last_move is not None]
 
 
 def png(data: bytes) -> Image.Image:
@@ -87,27 +79,6 @@ def test_place_falls_back_to_the_candidate_covering_least_of_the_pieces() -> Non
         place([], pieces)
 
 
-def test_trim_starts_an_arrow_off_its_piece_and_stops_it_at_the_next() -> None:
-    start, end = (0.0, 0.0), (100.0, 0.0)
-    assert trim(start, end, []) == (0.0, 1.0)
-    tail, tip = (-10.0, -10.0, 20.0, 10.0), (70.0, -10.0, 110.0, 10.0)
-    assert trim(start, end, [tail, tip]) == pytest.approx((0.2, 0.7))
-    assert trim(start, end, [tail, tip], gap=5) == pytest.approx((0.25, 0.65))
-    badge = (80.0, -2.0, 90.0, 2.0)  # crossed in the second half, not at the end: the tip stops before it too
-    assert trim(start, end, [badge]) == pytest.approx((0.0, 0.8))
-    assert trim(start, end, [(40.0, 5.0, 60.0, 20.0)]) == (0.0, 1.0)  # off the line: no effect
-    assert trim((0, 0), (0, 100), [(-5.0, 60.0, 5.0, 120.0)]) == pytest.approx((0.0, 0.6))  # vertical
-
-
-def test_an_arrow_box_holds_its_corners_and_rim() -> None:
-    box = arrow_box((0, 0), (50, 0), 8, 22, 16, 3)
-    assert box == (-4, -15, 54, 15)  # half the head, the rim and a pixel each way; tail and tip likewise
-    slanted = arrow_box((0, 0), (30, 40), 8, 20, 10, 0)
-    assert slanted[0] < 0 < 30 < slanted[2] and slanted[1] < 0 < 40 < slanted[3]
-    shaft = line_boxes((0, 0), (30, 40), 6)
-    assert shaft[0] == box_at((0, 0), 6) and shaft[-1] == box_at((30, 40), 6) and len(shaft) == 8
-
-
 # --- Volcano ---
 
 
@@ -117,48 +88,23 @@ def test_volcano_step_numbers_never_cover_a_stack_a_badge_or_each_other() -> Non
         marks = volcano.step_marks(state)
         pieces = volcano.piece_boxes(state)
         badges = volcano.badge_boxes(state)
-        board = (volcano.BOARD_LEFT, volcano.BOARD_TOP) * 2
-        board = (*board[:2], board[2] + volcano.BOARD_SIDE, board[3] + volcano.BOARD_SIDE)
-        labels = [m.label for m in marks if m.label is not None]
-        assert len(labels) == (len(state.last_steps) > 1) * len(state.last_steps) + (len(state.steps) > 1) * len(
-            state.steps
-        )
-        for label in labels:
+        board = (volcano.BOARD_LEFT - 4, volcano.BOARD_TOP, volcano.BOARD_LEFT + volcano.BOARD_SIDE + 4,
+                 volcano.BOARD_TOP + volcano.BOARD_SIDE)  # fmt: skip
+        expected = [(k + 1, Step.parse(step).dst) for steps in (state.last_steps, state.steps) if len(steps) > 1
+                    for k, step in enumerate(steps)]  # fmt: skip
+        assert [(m.number, m.square) for m in marks] == expected
+        for mark in marks:
             checked += 1
+            assert intersects(mark.label, volcano.square_box(mark.square)), mark  # at its own square's edge
             for square, box in pieces.items():
-                assert not intersects(label, box), (state.last_steps, state.steps, square, label, box)
+                assert not intersects(mark.label, box), (state.last_steps, state.steps, square, mark, box)
             for box in badges:
-                assert not intersects(label, box), (state.last_steps, state.steps, label, box)
+                assert not intersects(mark.label, box), (state.last_steps, state.steps, mark, box)
+            label = mark.label
             assert board[0] <= label[0] and label[2] <= board[2] and board[1] <= label[1] and label[3] <= board[3]
-        for a, b in combinations(labels, 2):
-            assert not intersects(a, b), (state.last_steps, state.steps, a, b)
-    assert checked >= 500
-
-
-def test_volcano_a_step_and_its_return_and_two_turns_arrows_lie_apart() -> None:
-    pairs = 0
-    for state in volcano_states():
-        marks = volcano.step_marks(state)
         for a, b in combinations(marks, 2):
-            sa, sb = Step.parse(a.step), Step.parse(b.step)
-            if {sa.src, sa.dst} != {sb.src, sb.dst}:
-                continue
-            pairs += 1
-            (ax, ay), (hx, hy) = a.tail, a.tip
-            length = math.dist(a.tail, a.tip)
-            # both arrows run parallel: the distance of b's tip from a's centre line is the distance apart
-            apart = abs((hx - ax) * (b.tip[1] - ay) - (hy - ay) * (b.tip[0] - ax)) / length
-            assert apart >= LANE_APART, (a.step, b.step, apart)
-    assert pairs >= 100
-
-
-def test_volcano_arrows_stop_at_the_stack_they_point_at() -> None:
-    for state in volcano_states():
-        pieces = volcano.piece_boxes(state)
-        for mark in volcano.step_marks(state):
-            target = pieces.get(Step.parse(mark.step).dst)
-            if target is not None:
-                assert not intersects(box_at(mark.tip, 2 * volcano.ARROW_RIM), target), (mark, target)
+            assert not intersects(a.label, b.label), (state.last_steps, state.steps, a, b)
+    assert checked >= 500
 
 
 def test_volcano_numbers_are_drawn_where_they_were_placed() -> None:
@@ -167,53 +113,166 @@ def test_volcano_numbers_are_drawn_where_they_were_placed() -> None:
     for state in states:
         image = png(render("volcano", state))
         for mark in volcano.step_marks(state):
-            if mark.label is not None:
-                cx, cy = (mark.label[0] + mark.label[2]) / 2, (mark.label[1] + mark.label[3]) / 2
-                assert image.getpixel((round(cx - 7), round(cy))) == mark.badge, mark  # the disc, left of its digit
+            cx, cy = (mark.label[0] + mark.label[2]) / 2, (mark.label[1] + mark.label[3]) / 2
+            assert image.getpixel((round(cx - 7), round(cy))) == mark.colour, mark  # the disc, left of its digit
 
 
-def test_volcano_a_step_and_its_return_in_one_picture_are_both_seen() -> None:
+def test_volcano_a_step_and_its_return_in_one_picture_are_both_numbered_apart() -> None:
     start = VOLCANO.state_from_position({"c1": "R1R2R3", "c2": "G1G2G3", "b3": "Y1Y2Y3"}, "a1 b2 e3 d4 e5")
     state = replace(start, last_seat=1, last_steps=("c3-b2", "b3-c3"), steps=("b2-c2", "c3-b3"), turn=0)
     marks = volcano.step_marks(state)
     assert [m.step for m in marks] == ["c3-b2", "b3-c3", "b2-c2", "c3-b3"]
-    assert [m.number for m in marks] == [1, 2, 1, 2] and all(m.label is not None for m in marks)
-    there, back = marks[1], marks[3]  # b3-c3 last turn, c3-b3 this turn: lanes above and below the centre
-    assert abs(there.tip[1] - back.tail[1]) >= LANE_APART
-    image, bare = png(render("volcano", state)), png(render("volcano", replace(state, last_steps=(), steps=())))
-    for mark in (there, back):  # each arrow shows its own colour at its middle
-        middle = (round((mark.tail[0] + mark.tip[0]) / 2), round((mark.tail[1] + mark.tip[1]) / 2))
-        assert image.getpixel(middle) == mark.colour != bare.getpixel(middle), mark
+    assert [m.number for m in marks] == [1, 2, 1, 2]
+    assert [m.colour for m in marks] == [volcano.LAST_MOVE] * 2 + [volcano.IN_TURN] * 2
+    assert all(not intersects(a.label, b.label) for a, b in combinations(marks, 2))
+    tinted = volcano.tints(state)  # the turn in progress is the newer mark where both touched a square
+    assert {square: colour for square, (colour, _) in tinted.items()} == {
+        parse_square("c3"): volcano.IN_TURN, parse_square("b2"): volcano.IN_TURN,
+        parse_square("b3"): volcano.IN_TURN, parse_square("c2"): volcano.IN_TURN,
+    }  # fmt: skip
 
 
-# --- Geyser ---
+# --- every game: the last move hides no piece ---
 
 
-def test_geyser_the_last_move_arrow_never_covers_a_token() -> None:
-    beside = 0
-    for state in geyser_states():
-        arrow = geyser.last_move_arrow(state)
-        assert arrow is not None
-        src, dst = state.last_move
-        for square in (src, dst):  # the moved token, and one left where it came from
-            if state.board[square] is not None:
-                assert not intersects(arrow.box, geyser.token_box(square)), (state.last_move, arrow)
-        for square, held in enumerate(state.board):  # nor, in these games, any other
-            if held is not None:
-                assert not intersects(arrow.box, geyser.token_box(square)), (state.last_move, square, arrow)
-        beside += arrow.shape == geyser.SMALL
-    assert beside >= 5  # some moves between two held squares: the arrow goes beside them
+@dataclass(frozen=True)
+class Marked:
+    """How to read one game's last move: the state without it, the boxes inside its pieces (only the piece
+    is drawn there), and the boxes its marks may change (its own squares)."""
+
+    seats: tuple[int, ...]
+    bare: Callable[[Any], Any]
+    cores: Callable[[Any], list[Box]]
+    allowed: Callable[[Any], list[Box]]
+    board_right: int
 
 
-def test_geyser_the_moved_token_looks_the_same_with_and_without_the_arrow() -> None:
-    states = [s for s in geyser_states() if s.board[s.last_move[1]] is not None][::60]
-    assert len(states) >= 10
-    for state in states:
-        image, bare = png(render("geyser", state)), png(render("geyser", replace(state, last_move=None)))
-        for square in state.last_move:
-            if state.board[square] is not None:
-                left, top, right, bottom = (round(v) for v in geyser.token_box(square))
-                assert same(image, bare, (left, top, right, bottom)), state.last_move
+def _fish_cores(state: Any) -> list[Box]:
+    boxes: list[Box] = []
+    for tiles in state.tokens:
+        for tile in tiles:
+            x, y = fish.tile_centre(tile)
+            boxes.append(box_at((x, y + fish.TOKEN_DROP), 24))
+    return boxes
+
+
+def _fish_allowed(state: Any) -> list[Box]:
+    from bot.games.fish import FishMove
+
+    move = FishMove.parse(state.last_move)
+    boxes: list[Box] = []
+    for tile in (move.src, move.dst):
+        if tile is not None:
+            x, y = fish.tile_centre(tile)
+            boxes.append((x - fish.HEX_W // 2, y - fish.HEX_R, x + fish.HEX_W // 2, y + fish.HEX_R + 4))
+    return boxes
+
+
+def _volcano_cores(state: Any) -> list[Box]:
+    """Inside each drawn piece's trapezoid (its middle half, clear of its slopes) and each cap's triangle."""
+    boxes: list[Box] = []
+    caps = set(state.caps)
+    for square, stack in enumerate(state.board):
+        cx, cy = volcano.square_centre(square)
+        base = cy + volcano.STACK_BASE
+        for piece in stack[-volcano.SHOWN :]:
+            w, h = volcano.PIECE_W[piece[1]], volcano.PIECE_H[piece[1]]
+            boxes.append((cx - w / 4, base - h + 3, cx + w / 4, base - 3))
+            base -= h
+        if square in caps:
+            boxes.append((cx - 4, base - 10, cx + 4, base - 4))
+    return boxes
+
+
+def _volcano_allowed(state: Any) -> list[Box]:
+    return [volcano.square_box(s) for s in volcano.tints(state)] + [m.label for m in volcano.step_marks(state)]
+
+
+def _geyser_cores(state: Any) -> list[Box]:
+    half = round(geyser.TOKEN_R * 0.65)
+    return [box_at(geyser.square_centre(s), 2 * half) for s, held in enumerate(state.board) if held is not None]
+
+
+def _themiscyra_cores(state: Any) -> list[Box]:
+    stones = state.stones[0] | state.stones[1]
+    return [box_at(themiscyra.square_centre(s), 22) for s in range(100) if stones >> s & 1]
+
+
+def _themiscyra_allowed(state: Any) -> list[Box]:
+    a, b, start, end = state.last
+    return [themiscyra.square_box(s) for s in {a, b, end} | ({start} if start is not None else set())]
+
+
+def _horizon_cores(state: Any) -> list[Box]:
+    """Every card on the mats (inside its rim) and every active token, as a spectator sees them."""
+    boxes: list[Box] = []
+    for mat in (0, 1):
+        for space in range(1, 9):
+            if state.mats[mat][space - 1] is not None:
+                boxes.append(grow(horizon.slot_box(mat, space, None), -4))
+        if state.escaped[mat] < horizon.TOKENS:
+            boxes.append(box_at(horizon.token_centre(mat, max(0, min(8, state.positions[mat])), None), 18))
+    return boxes
+
+
+def _horizon_allowed(state: Any) -> list[Box]:
+    """The slots the chain's cards left, and the numbers row a Mimic's copy arrow crosses."""
+    mover = state.last_seat
+    numbers = (0, horizon.MID_TOP - 8, horizon.PANEL_LEFT, horizon.MID_BOTTOM + 8)
+    return [horizon.slot_box(mover, space, None) for _, space, _, _ in horizon.chain_marks(state)] + [numbers]
+
+
+MARKED = {
+    "fish": Marked((2,), lambda s: replace(s, last_move=None), _fish_cores, _fish_allowed, fish.PANEL_LEFT - 4),
+    "volcano": Marked(
+        (2, 4, 6), lambda s: replace(s, last_steps=(), steps=()), _volcano_cores, _volcano_allowed,
+        volcano.PANEL_LEFT - 4,
+    ),
+    "geyser": Marked(
+        (2, 3, 4), lambda s: replace(s, last_move=None, events=()), _geyser_cores,
+        lambda s: [geyser.square_box(t) for t in geyser.tints(s)], geyser.PANEL_LEFT - 4,
+    ),
+    "themiscyra": Marked(
+        (2,), lambda s: replace(s, last=None), _themiscyra_cores, _themiscyra_allowed, themiscyra.PANEL_LEFT - 4
+    ),
+    "horizon": Marked(
+        (2,), lambda s: replace(s, last_chain=()), _horizon_cores, _horizon_allowed, horizon.PANEL_LEFT - 4
+    ),
+}  # fmt: skip
+
+
+def _marked(key: str, state: Any) -> bool:
+    """Whether the state has a last move to mark (one that leaves a whole board to compare)."""
+    if key == "fish":
+        return state.last_move is not None and not state.cleared
+    if key == "volcano":
+        return bool(state.last_steps or state.steps)
+    if key == "geyser":
+        return bool(geyser.tints(state))
+    if key == "themiscyra":
+        return state.last is not None
+    return bool(state.last_chain) and state.last_seat is not None
+
+
+@pytest.mark.parametrize("key", sorted(MARKED))
+def test_no_last_move_mark_covers_a_piece_or_changes_another_square(key: str) -> None:
+    spec = MARKED[key]
+    checked = 0
+    for seed in range(12):
+        states = playout(key, spec.seats[seed % len(spec.seats)], seed)
+        for state in [s for s in states if _marked(key, s)][:: 3 if key != "horizon" else 1][:12]:
+            view = GAMES[key].view(state, None)
+            marked, bare = png(render(key, view)), png(render(key, spec.bare(view)))
+            for core in spec.cores(view):  # every piece, pixel for pixel
+                assert same(marked, bare, tuple(round(v) for v in core)), (seed, core)
+            outside = Image.new("1", marked.size, 1)  # and nothing on the board outside the move's own squares
+            outside.paste(0, (spec.board_right, 0, *marked.size))
+            for box in spec.allowed(view):
+                outside.paste(0, tuple(round(v) for v in box))
+            changed = ImageChops.difference(marked, bare).convert("L").point(lambda v: 255 if v else 0).convert("1")
+            assert not ImageChops.logical_and(changed, outside).getbbox(), (seed, key)
+            checked += 1
+    assert checked >= 40, checked
 
 
 # --- Horizon ---

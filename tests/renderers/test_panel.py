@@ -1,5 +1,6 @@
-"""The shared side panel (renderers/panel.py): with the worst names, every text shows in full inside its box,
-no two texts overlap, the picture is tall enough for the panel, and a finished game marks nobody to move."""
+"""The shared side panel (renderers/panel.py): with the worst names, every text shows inside its box (whole,
+or a start of it cut with "…" where its slot is full), no two texts overlap, the picture is tall enough for
+the panel, and a finished game marks nobody to move but frames its winners."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from PIL import Image
 
 from bot.games import GAMES
 from renderers import PANELS, render
-from renderers.draw import Caption, SeatClock
-from renderers.panel import MIN_SIZE, Layout, break_lines, fit_lines, lay_out
+from renderers.draw import HIGHLIGHT, Caption, SeatClock
+from renderers.panel import MIN_SIZE, Layout, break_lines, cut_lines, fit_lines, lay_out
 
 SEATS = {"fish": (2,), "volcano": (1, 3, 6), "themiscyra": (2,), "geyser": (2, 4), "horizon": (2,)}
 WORST_NAMES = (
@@ -61,6 +62,15 @@ def joined(words: str) -> str:
     return "".join(words.split())
 
 
+def shown_or_cut(lines: tuple[str, ...] | list[str], words: str) -> bool:
+    """The lines give the whole text, or a start of it that ends in "…" (a slot is full: the post's words
+    and the alt text say the rest)."""
+    drawn = joined("".join(lines))
+    if drawn == joined(words):
+        return True
+    return drawn.endswith("…") and len(drawn) > 1 and joined(words).startswith(drawn[:-1])
+
+
 @pytest.mark.parametrize(("key", "seats", "_"), list(cases()))
 def test_every_text_shows_in_full_inside_its_box_with_the_worst_names(key: str, seats: int, _: int) -> None:
     states = playout(key, seats, seed=seats)
@@ -84,8 +94,7 @@ def check(layout: Layout, where: str) -> None:
             placed.box,
             (x0, y0, x1, y1),
         )
-        assert joined("".join(placed.lines)) == joined(placed.words), (where, placed.words, placed.lines)
-        assert "…" not in "".join(placed.lines) or "…" in placed.words, (where, placed.words)
+        assert shown_or_cut(placed.lines, placed.words), (where, placed.words, placed.lines)
         assert placed.size >= MIN_SIZE, (where, placed.words)
         for other in seen:  # no text is drawn over another
             assert right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top, (where, placed)
@@ -108,27 +117,34 @@ def test_a_finished_game_marks_nobody_to_move(key: str, seats: int, _: int) -> N
     final = playout(key, seats, seed=2, cap=20_000)[-1]
     assert GAMES[key].to_move(final) is None
     layout, _view = laid_out(key, final, None, Caption(names=WORST_NAMES[:seats]))
-    assert not any(border for _box, _fill, border in layout.boxes)
+    winners = GAMES[key].outcome(final).winners
+    # only the winners' cards are framed, in gold, and say so
+    assert [border for _box, _fill, border in layout.boxes if border] == [HIGHLIGHT] * len(winners)
+    assert sum(t.words == "★ wins" for t in layout.texts) == len(winners)
     assert not any(t.words.endswith("▶") or t.words.endswith(" to move") for t in layout.texts)
     # and a result given by the caption (time, resignation) takes the turn away from a live position too
     live = playout(key, seats, seed=2)[1]
     layout, _view = laid_out(key, live, None, Caption(names=WORST_NAMES[:seats], result=RESULT))
     assert not any(border for _box, _fill, border in layout.boxes)
-    assert any(t.words == RESULT for t in layout.texts)
+    assert any(t.words.startswith(RESULT[:8]) and "wins on time" in t.words for t in layout.texts)  # names cut
 
 
 def test_a_word_wider_than_the_line_is_broken_between_characters_and_nothing_is_lost() -> None:
     lines = break_lines("W" * 40 + " and more", 17, 150, True)
     assert len(lines) >= 3 and joined("".join(lines)) == "W" * 40 + "andmore"
-    size, fitted = fit_lines("Hard computer (Mmmmmmmmmmmmmmmmm)", 17, 200, bold=True, max_lines=2)
-    assert size < 17 and len(fitted) <= 2 and "".join(fitted).replace(" ", "") == "Hardcomputer(Mmmmmmmmmmmmmmmmm)"
+    size, fitted = fit_lines("Hard computer (Mmmmmmmmmmmmmmmmm)", 20, 250, bold=True, max_lines=2)
+    assert size < 20 and len(fitted) <= 2 and "".join(fitted).replace(" ", "") == "Hardcomputer(Mmmmmmmmmmmmmmmmm)"
     # text that fits keeps its size; at the floor a text takes the lines it needs
     assert fit_lines("alice", 17, 150, bold=True) == (17, ["alice"])
     size, many = fit_lines("W" * 200, 17, 150, max_lines=2)
     assert size == MIN_SIZE and len(many) > 2
+    # and a slot of two lines cuts them: the first line whole, the second ending in "…" within the width
+    cut = cut_lines(many, size, 150, False, 2)
+    assert cut[0] == many[0] and cut[1].endswith("…") and len(cut) == 2 and shown_or_cut(cut, "W" * 200)
+    assert cut_lines(["alice"], size, 150, False, 2) == ["alice"]
 
 
-def test_event_horizons_board_names_show_whole_inside_their_rows() -> None:
+def test_event_horizons_board_names_show_inside_their_rows() -> None:
     from renderers.horizon import board_texts
 
     states = playout("horizon", 2, seed=5)
@@ -140,4 +156,5 @@ def test_event_horizons_board_names_show_whole_inside_their_rows() -> None:
                     left, top, right, bottom = placed.box
                     x0, y0, x1, y1 = placed.extent()
                     assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom, (placed.words, placed)
-                    assert joined("".join(placed.lines)) == joined(placed.words)
+                    assert shown_or_cut(placed.lines, placed.words), (placed.words, placed.lines)
+                    assert placed.size >= MIN_SIZE

@@ -1,12 +1,15 @@
-"""Boards everyone can read: seat colours apart under colour-vision deficiencies, a shape on every seat's
-token, and names in scripts DejaVu lacks drawn with a fallback font, or a stand-in, never as boxes."""
+"""Boards everyone can read: seat colours and every game's piece colours apart under colour-vision
+deficiencies, a shape on every seat's token and a letter on every Volcano piece, and names in scripts
+DejaVu lacks drawn with a fallback font, or a stand-in, never as boxes."""
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from renderers import draw
+from renderers import draw, horizon, themiscyra, volcano
 from renderers.draw import (
     FONT_DIR,
     SEAT_COLOURS,
@@ -56,6 +59,48 @@ def test_every_seat_token_carries_its_own_shape(radius: int, apart: float) -> No
             differing = sum(1 for p, q in zip(marks[a], marks[b], strict=True) if p != q)
             either = sum(1 for p, q in zip(marks[a], marks[b], strict=True) if p or q)
             assert differing >= apart * either, (SEAT_SHAPES[a], SEAT_SHAPES[b], differing, either)
+
+
+PIECE_COLOURS = {
+    "volcano": tuple(volcano.PIECE_FILL.values()),
+    "themiscyra": themiscyra.STONE_FILL,
+    "horizon": tuple(horizon.KIND_COLOURS.values()),
+}
+"""Every game's own piece colours ("1, 2, 3" and Geyser use the seat tokens themselves)."""
+
+
+@pytest.mark.parametrize("key", sorted(PIECE_COLOURS))
+def test_every_games_piece_colours_stay_apart_for_every_common_colour_vision(key: str) -> None:
+    smallest, vision, i, j = closest_pair(PIECE_COLOURS[key])
+    print(f"{key}: smallest piece colour difference ΔE {smallest:.1f} ({vision})")
+    assert smallest >= SMALLEST_SEAT_DIFFERENCE, (key, vision, PIECE_COLOURS[key][i], PIECE_COLOURS[key][j])
+
+
+@pytest.mark.parametrize("size", ["1", "2", "3"])
+def test_every_volcano_piece_carries_its_colours_letter(size: str) -> None:
+    """Without colour at all, no two colours' pieces of a size look alike: of the pixels either letter
+    inks (far from the piece's fill, inside its outline), at least a fifth are inked by one letter only, as
+    for the seat tokens' shapes (R and B, the likest letters, differ by 21-27%)."""
+    marks = {colour: _letter(f"{colour}{size}") for colour in volcano.PIECE_FILL}
+    for colour, mark in marks.items():
+        assert sum(mark) >= 8, colour  # the letter is there at all
+    for a, b in itertools.combinations(marks, 2):
+        differing = sum(1 for p, q in zip(marks[a], marks[b], strict=True) if p != q)
+        either = sum(1 for p, q in zip(marks[a], marks[b], strict=True) if p or q)
+        assert differing >= 0.2 * either, (a, b, differing, either)
+
+
+def _letter(piece: str) -> list[bool]:
+    """Which pixels in the middle of a piece's sprite are its letter (far from its fill)."""
+    sprite = volcano._piece(piece).convert("RGB")
+    fill = volcano.PIECE_FILL[piece[0]]
+    w, h = sprite.size
+    box = (round(w * 0.3), 5, round(w * 0.7), h - 4)  # inside the outline
+    return [
+        sum(abs(c - f) for c, f in zip(sprite.getpixel((x, y)), fill, strict=True)) > 150
+        for y in range(box[1], box[3])
+        for x in range(box[0], box[2])
+    ]
 
 
 def _mark(seat: int, radius: int) -> list[bool]:
@@ -129,3 +174,18 @@ def test_with_noto_installed_cjk_names_are_drawn_in_it_not_as_boxes() -> None:
         glyph = _drawn(char)
         assert glyph.crop(glyph.getbbox()).tobytes() != box.tobytes()
     assert length(CJK, 15) > 40
+
+
+THAI = "สมชาย ใจดี"
+
+
+@pytest.mark.skipif(
+    not any("Thai" in path.name for path in fallback_files(False)),
+    reason="no Thai font here (Debian: apt install fonts-noto-core); .ci/run installs it",
+)
+def test_with_notos_core_fonts_a_thai_name_is_drawn_not_replaced() -> None:
+    assert Caption(names=(THAI,)).name(0) == THAI  # not "Player 1"
+    parts = runs(f"bob {THAI}", 15)
+    assert "".join(part for _, part in parts) == f"bob {THAI}"
+    assert any("Thai" in str(face.path) for face, _ in parts)
+    assert _drawn(THAI).getbbox() is not None and length(THAI, 15) > 30

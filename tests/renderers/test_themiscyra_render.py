@@ -13,7 +13,7 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.themiscyra import SQUARE_NAMES, ThemiscyraState, open_areas, parse_square
 from renderers import Caption, SeatClock, render, themiscyra
-from renderers.draw import HIGHLIGHT, TEXT
+from renderers.draw import HIGHLIGHT, LAST_MOVE, TEXT
 from renderers.panel import Layout, lay_out
 from tests.renderers.pixels import (
     Box,
@@ -138,45 +138,41 @@ def test_stones_and_rings_change_only_their_own_squares() -> None:
         assert same == (name != "e5"), name
 
 
-def test_the_last_play_turn_marks_its_stones_and_the_rings_arrow() -> None:
+def nearer(image: Image.Image, bare: Image.Image, square: int) -> int:
+    """How much nearer LAST_MOVE a square's corner (no stone or ring reaches it) came than without the turn."""
+    left, top, _, _ = themiscyra.square_box(square)
+    distance = lambda c: sum(abs(a - b) for a, b in zip(c[:3], LAST_MOVE, strict=True))  # noqa: E731
+    return distance(bare.getpixel((left + 2, top + 2))) - distance(image.getpixel((left + 2, top + 2)))
+
+
+def test_the_last_play_turn_tints_its_squares_and_circles_where_the_ring_was() -> None:
     state = next(s for s in playout(2) if s.last is not None and s.last[2] is not None)
     assert state.last is not None
     a, b, start, end = state.last
-    assert start is not None
+    assert start is not None and end in (a, b)
     plain = replace(state, last=None, last_seat=None)
     image, bare = open_png(render("themiscyra", state)), open_png(render("themiscyra", plain))
     assert board(image) != board(bare)
-    for stone in (a, b):  # a red dot on each new stone
+    for stone in (a, b):  # each new stone's square tinted, the stone itself as it was
+        assert nearer(image, bare, stone) > nearer(image, bare, start) > 30
         cx, cy = themiscyra.square_centre(stone)
-        assert image.getpixel((cx, cy)) == themiscyra.LAST_MARK
-        assert bare.getpixel((cx, cy)) != themiscyra.LAST_MARK
-    (sx, sy), (ex, ey) = themiscyra.square_centre(start), themiscyra.square_centre(end)
-    on_shaft = (round(sx + (ex - sx) * 0.4), round(sy + (ey - sy) * 0.4))
-    assert image.getpixel(on_shaft) == themiscyra.LAST_MARK
-    assert bare.getpixel(on_shaft) != themiscyra.LAST_MARK
+        core = (cx - 11, cy - 11, cx + 11, cy + 11)
+        assert image.crop(core).tobytes() == bare.crop(core).tobytes()
     # the stone the ring left is circled in red (dashed), though it keeps no ring
     ring_left = {c for _, c in image.crop(themiscyra.square_box(start)).getcolors(1 << 16) or []}
     assert themiscyra.LAST_MARK in ring_left and themiscyra.RING_GOLD not in ring_left
-    # squares away from the turn's squares and from the arrow's path are untouched
-    margin = 16
-    for s in set(range(100)) - {a, b, start, end}:
-        x0, y0, x1, y1 = themiscyra.square_box(s)
-        if (
-            x1 < min(sx, ex) - margin
-            or x0 > max(sx, ex) + margin
-            or y1 < min(sy, ey) - margin
-            or y0 > max(sy, ey) + margin
-        ):
-            assert image.crop((x0, y0, x1, y1)).tobytes() == bare.crop((x0, y0, x1, y1)).tobytes(), SQUARE_NAMES[s]
+    for s in set(range(100)) - {a, b, start}:  # and nothing else changes: no arrow runs over other stones
+        assert crop(image, SQUARE_NAMES[s]).tobytes() == crop(bare, SQUARE_NAMES[s]).tobytes(), SQUARE_NAMES[s]
 
 
-def test_a_setup_turn_marks_its_stones_and_the_rings_new_stone() -> None:
+def test_a_setup_turn_tints_its_stones_and_marks_the_rings_corners() -> None:
     state = THEMISCYRA.play(THEMISCYRA.new(2, 1), "e5 e8 @e8")
     assert state.last == (parse_square("e5"), parse_square("e8"), None, parse_square("e8"))
     image = open_png(render("themiscyra", state))
     bare = open_png(render("themiscyra", replace(state, last=None, last_seat=None)))
     for name in ("e5", "e8"):
-        assert image.getpixel(centre(name)) == themiscyra.LAST_MARK
+        assert image.getpixel(centre(name)) == bare.getpixel(centre(name))  # the stone, untouched
+        assert nearer(image, bare, parse_square(name)) > 30
     left, top, _, _ = themiscyra.square_box(parse_square("e8"))
     assert image.getpixel((left + 4, top + 4)) == themiscyra.LAST_MARK  # corner marks on the ring's stone
     assert bare.getpixel((left + 4, top + 4)) != themiscyra.LAST_MARK

@@ -12,7 +12,8 @@ from PIL import Image
 from bot.games import GAMES
 from bot.games.volcano import VolcanoState, parse_square
 from renderers import Caption, SeatClock, render, volcano
-from renderers.draw import MUTED, TEXT
+from renderers.draw import LAST_MOVE, MUTED, TEXT, WHITE
+from renderers.overlays import grow, intersects
 from renderers.panel import Layout, lay_out
 from tests.renderers.pixels import (
     Box,
@@ -137,16 +138,26 @@ def test_renders_for_one_to_six_seats(seats: int) -> None:
             assert count(image, box, volcano.seat_colour(seat)) >= 20, seat
 
 
-def test_the_last_turn_arrows_landings_and_captures_change_the_board() -> None:
-    state = next(s for s in playout(2, 0) if len(s.last_steps) >= 2 and s.captured_last)
+def ground(image: Image.Image, name: str) -> tuple[int, int, int]:
+    """A pixel of a square's ground no stack, number, badge or landing outline reaches."""
+    cx, cy = volcano.square_centre(parse_square(name))
+    return image.getpixel((cx - volcano.SQUARE // 2 + 2, cy - 20))  # type: ignore[no-any-return]
+
+
+def towards(image: Image.Image, bare: Image.Image, name: str, colour: tuple[int, int, int]) -> float:
+    """How much nearer `colour` the square's ground came than it is without the marks (0: not at all)."""
+    was, now = ground(bare, name), ground(image, name)
+    distance = lambda c: sum(abs(a - b) for a, b in zip(c, colour, strict=True))  # noqa: E731
+    return distance(was) - distance(now)
+
+
+def test_the_last_turn_tints_its_squares_and_its_landings_and_captures_change_the_board() -> None:
+    state = next(s for s in playout(2, 0) if len(s.last_steps) >= 2 and s.captured_last and not s.steps)
     bare = replace(state, last_steps=(), landings=(), captured_last=())
-    image, plain = open_png(render("volcano", state)), open_png(render("volcano", bare))
+    image, plain = open_png(render("volcano", state)).convert("RGB"), open_png(render("volcano", bare)).convert("RGB")
     assert board(image) != board(plain)
-    mover = volcano.seat_colour(state.last_seat or 0)
-    step = state.last_steps[0]
-    src, dst = (volcano.square_centre(parse_square(n)) for n in step.split("-"))
-    mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)  # the arrow's shaft crosses the squares' border
-    assert image.getpixel(mid) == mover
+    src, dst = state.last_steps[0].split("-")
+    assert towards(image, plain, dst, LAST_MOVE) > towards(image, plain, src, LAST_MOVE) > 20  # from, lighter
     for sq, _piece in state.captured_last:
         cx, cy = volcano.square_centre(sq)
         box = image.crop((cx, cy - volcano.SQUARE // 2, cx + volcano.SQUARE // 2, cy)).getcolors(1 << 16) or []
@@ -155,14 +166,16 @@ def test_the_last_turn_arrows_landings_and_captures_change_the_board() -> None:
     assert board(open_png(render("volcano", only_landings))) != board(plain)
 
 
-def test_steps_of_the_turn_in_progress_are_drawn_apart_from_the_last_turn() -> None:
+def test_steps_of_the_turn_in_progress_are_tinted_apart_from_the_last_turn() -> None:
     state = VOLCANO.state_from_position({"c1": "R1R2R3"}, "a1 b2 c3 d4 e5")
     stepped = VOLCANO.play(state, "a1-a2")  # no eruption: the turn goes on
     assert stepped.steps == ("a1-a2",) and stepped.turn == 0
-    image = open_png(render("volcano", stepped))
-    assert board(image) != board(open_png(render("volcano", replace(stepped, steps=()))))
-    src, dst = volcano.square_centre(parse_square("a1")), volcano.square_centre(parse_square("a2"))
-    assert image.getpixel((src[0], (src[1] + dst[1]) // 2)) == (255, 255, 255)
+    image = open_png(render("volcano", stepped)).convert("RGB")
+    bare = open_png(render("volcano", replace(stepped, steps=()))).convert("RGB")
+    assert board(image) != board(bare)
+    assert towards(image, bare, "a2", WHITE) > towards(image, bare, "a1", WHITE) > 20
+    assert towards(image, bare, "a2", LAST_MOVE) < towards(image, bare, "a2", WHITE)  # white, not the last turn's
+    assert not volcano.step_marks(stepped)  # one step: nothing to number
 
 
 @pytest.mark.parametrize(
@@ -296,22 +309,26 @@ def test_the_last_turn_marks_its_steps_landing_and_capture_and_no_other_square(t
     image = rgb(render("volcano", state))
     bare = rgb(render("volcano", replace(state, last_steps=(), landings=(), captured_last=())))
     mover = volcano.seat_colour(turn)
+    for left, went in (("a1", "a2"), ("b3", "b2")):  # each step tints the square a cap left, and more the one
+        assert towards(image, bare, went, LAST_MOVE) > towards(image, bare, left, LAST_MOVE) > 20, (left, went)
+    marks = volcano.step_marks(state)  # two steps: numbered 1 and 2 at the edges of the squares they reached
+    assert [(m.number, m.square) for m in marks] == [(1, parse_square("a2")), (2, parse_square("b2"))]
+    for mark in marks:
+        assert intersects(mark.label, volcano.square_box(mark.square))
+        centre = (round((mark.label[0] + mark.label[2]) / 2) - 7, round((mark.label[1] + mark.label[3]) / 2))
+        assert image.getpixel(centre) == LAST_MOVE, mark  # the disc, left of its digit
 
     def in_square(img: Image.Image, name: str, colour: tuple[int, int, int]) -> int:
         return count(img, volcano.square_box(parse_square(name)), colour)
 
-    for left, went in (("a1", "a2"), ("b3", "b2")):  # each arrow runs from the square a cap left into the
-        # one it went to, up to the edge of what stands there (a lone cap sits low: the tip just enters a2)
-        assert in_square(image, left, mover) + in_square(image, went, mover) >= 300, (left, went)
-        for name in (left, went):
-            assert in_square(image, name, mover) >= 10, name
-            assert in_square(bare, name, mover) == 0, name
     assert in_square(image, "b1", mover) >= 200  # the dashed outline of the landing
     assert in_square(image, "b1", volcano.CAPTURE_GOLD) >= 60 and in_square(bare, "b1", volcano.CAPTURE_GOLD) == 0
+    numbers = [grow(m.label, 1) for m in marks]
     for square in range(25):
         name = "abcde"[square // 5] + str(square % 5 + 1)
         if name not in ("a1", "a2", "b3", "b2", "b1"):
-            assert same(image, bare, volcano.square_box(square)), name
+            box = volcano.square_box(square)
+            assert same(image, bare, box) or any(intersects(box, n) for n in numbers), name
 
 
 def test_the_column_letters_and_row_numbers_are_drawn_at_the_board_edges() -> None:
@@ -323,7 +340,7 @@ def test_the_column_letters_and_row_numbers_are_drawn_at_the_board_edges() -> No
         cx, _ = volcano.square_centre(k * 5)  # column k's letter, under row 1
         _, cy = volcano.square_centre(k)  # row k + 1's number, left of column a
         for box, axis, middle in (
-            ((cx - half + 2, bottom + 3, cx + half - 2, volcano.HEIGHT), 0, cx),
+            ((cx - half + 2, bottom + 3, cx + half - 2, bottom + 30), 0, cx),
             ((0, cy - half + 2, volcano.BOARD_LEFT - 2, cy + half - 2), 1, cy),
         ):
             bounds = ink_bounds(image, box, MUTED)

@@ -1,0 +1,108 @@
+"""Boards made for phones (issue #34), in every game at its most seats with 32-character names: the smallest
+panel text still shows at 9 px once a phone shows the picture 450 px wide, one match keeps one picture size
+from its first position to its last (clocks, a pause and an off-board result included), and every frame of
+a replay GIF is the GIF's own size."""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games import GAMES
+from renderers import PANELS, render
+from renderers.draw import Caption, SeatClock
+from renderers.horizon import board_texts
+from renderers.panel import PHONE_SIZE, PHONE_WIDTH, lay_out
+from renderers.replay import replay_gif, same_size
+
+NAMES = (
+    "Wilhelmina Featherstonehaugh-Wyn",
+    "山田太郎のアカウント名前山田太郎のアカウント名前山田太郎のアカウ",
+    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+    "Bartholomew Montgomery-Smythe IV",
+    "สมชาย ใจดี ผู้เล่นเกมกระดานไทยยาวมาก",
+    "Zoë Ångström-Østergaard 🐟🐟🐟 xyz",
+)
+SEATS = {key: game.max_players for key, game in GAMES.items()}
+
+
+def test_the_names_are_32_characters() -> None:
+    assert all(len(name) == 32 for name in NAMES[:4]), [len(n) for n in NAMES]
+
+
+def playout(key: str, seed: int, cap: int = 3000) -> list[Any]:
+    game, rng = GAMES[key], random.Random(seed)
+    states = [game.new(SEATS[key], seed)]
+    while game.to_move(states[-1]) is not None and len(states) < cap:
+        states.append(game.play(states[-1], rng.choice(game.legal_moves(states[-1]))))
+    return states
+
+
+def caption(key: str, state: Any, *, paused: bool = False, result: str | None = None) -> Caption:
+    """What a post of this match draws: the names, a clock (running for the seat to move), the header."""
+    turn = GAMES[key].to_move(state)
+    clocks = tuple(SeatClock(25, 3_600 * 5 + 62, running=seat == turn) for seat in range(SEATS[key]))
+    return Caption(names=NAMES[: SEATS[key]], clocks=clocks, header="Match #1234", paused=paused, result=result)
+
+
+def sampled(states: list[Any], count: int = 24) -> list[Any]:
+    step = max(1, len(states) // count)
+    return [*states[::step], states[-1]]
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_smallest_panel_text_shows_at_9_px_on_a_phone(key: str) -> None:
+    smallest = 99.0
+    panel, left = PANELS[key]
+    for state in sampled(playout(key, seed=3), 10):
+        for drawn in (caption(key, state), caption(key, state, paused=True), caption(key, state, result=NAMES[0])):
+            width = Image.open(io.BytesIO(render(key, state, caption=drawn))).width
+            view = GAMES[key].view(state, None)
+            texts = list(lay_out(panel(view, None, drawn), left, width).texts)
+            if key == "horizon":  # its players' rows on the board belong to the player bar too
+                texts += board_texts(view, None, drawn)
+            assert texts
+            smallest = min(smallest, *(placed.size * PHONE_WIDTH / width for placed in texts))
+    print(f"{key}: smallest panel text {smallest:.1f} px at {PHONE_WIDTH} px wide")
+    assert smallest >= PHONE_SIZE
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_one_match_keeps_one_picture_size(key: str) -> None:
+    for seed in (1, 2):
+        states = playout(key, seed)
+        sizes = {}
+        for k, state in enumerate(sampled(states)):
+            for drawn in (caption(key, state), caption(key, state, paused=k % 3 == 0)):
+                sizes[k, drawn.paused] = Image.open(io.BytesIO(render(key, state, caption=drawn))).size
+        final = caption(key, states[-1])
+        over = Caption(names=final.names, clocks=tuple(SeatClock(c.move_seconds, c.reserve_seconds, False)
+                                                        for c in final.clocks or ()), header=final.header)  # fmt: skip
+        sizes["over"] = Image.open(io.BytesIO(render(key, states[-1], caption=over))).size
+        off = caption(key, states[len(states) // 2], result=f"{NAMES[0]} wins on time ({NAMES[1]}'s reserve ran out)")
+        sizes["on time"] = Image.open(io.BytesIO(render(key, states[len(states) // 2], caption=off))).size
+        assert len(set(sizes.values())) == 1, (key, seed, sizes)
+
+
+@pytest.mark.parametrize("key", ["volcano", "geyser"])
+def test_every_replay_frame_is_the_gifs_own_size(key: str) -> None:
+    states = sampled(playout(key, seed=4), 30)
+    gif = Image.open(io.BytesIO(replay_gif(key, states, names=NAMES[: SEATS[key]], title="Match #1234")))
+    screen = gif.size
+    assert gif.n_frames == len(states)
+    for index in range(gif.n_frames):
+        gif.seek(index)
+        (x0, y0, x1, y1) = gif.tile[0][1] if gif.tile else (0, 0, *screen)
+        assert 0 <= x0 <= x1 <= screen[0] and 0 <= y0 <= y1 <= screen[1], (index, gif.tile, screen)
+        assert gif.size == screen
+
+
+def test_frames_of_different_sizes_are_put_on_one_canvas() -> None:
+    small, tall = Image.new("RGB", (40, 30), (1, 2, 3)), Image.new("RGB", (40, 50), (9, 9, 9))
+    frames = same_size([small, tall])
+    assert [f.size for f in frames] == [(40, 50), (40, 50)] and frames[1] is tall
+    assert frames[0].getpixel((5, 5)) == (1, 2, 3) and frames[0].getpixel((5, 45)) == (1, 2, 3)
