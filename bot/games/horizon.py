@@ -341,7 +341,10 @@ class Horizon(GameRules):
     def reseed(self, state: HorizonState, seed: int) -> HorizonState:
         """Fresh chance from `seed`: the deck, the only cards nobody has seen, is shuffled again, and the rolls
         and later shuffles come from `seed`. Hands and face-down cards stay: someone knows them. Every view
-        stays as it was (the counters go on)."""
+        stays as it was (the counters go on). A game over by the rules shows every card and has nothing left
+        to draw: it stays as it is."""
+        if self.outcome(state) is not None:
+            return state
         deck = sorted(state.deck)
         random.Random(f"horizon:{seed}:reseed").shuffle(deck)
         return replace(state, deck=tuple(deck), seed=seed)
