@@ -18,9 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import analysis, posts, views
+from bot import analysis, answers, posts, views
 from bot import discord_limits as limits
 from bot.analysis import Report
+from bot.answers import Answer
 from bot.backup import BackupSchedule
 from bot.clock import SystemTime, TimeSource
 from bot.cogs.takeback import takeback_view
@@ -91,6 +92,10 @@ class GameBot(commands.Bot):
         self.hold_retries: tuple[float, ...] = (30.0, 120.0, 600.0)
         """Seconds before each automatic retry of a held match's board (tests shorten them)."""
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._posting = 0
+        self._posted = asyncio.Event()
+        """Set while no notice is being posted (`close` waits for it)."""
+        self._posted.set()
         self.store: Store | None = None
         self.service: MatchService | None = None
         self._resumed: list[Match] = []
@@ -205,6 +210,10 @@ class GameBot(commands.Bot):
             log.exception("could not resume the tournaments")
 
     async def close(self) -> None:
+        # A move answered with its board may still be recording that board: let it finish (a few seconds
+        # at most), so a shutdown never cuts a post off from its store.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._posted.wait(), timeout=10)
         if self.health is not None:
             await self.health.close()
         for task in list(self._retrying.values()):
@@ -248,10 +257,17 @@ class GameBot(commands.Bot):
     # --- posting ---
 
     async def on_notice(self, notice: Notice) -> None:
-        if notice.kind == "reminder":  # bot/discord_reminders.py: in the thread or by DM, as the player chose
-            await self.reminders.deliver(notice)
-            return
-        await self.post(notice)
+        self._posting += 1
+        self._posted.clear()
+        try:
+            if notice.kind == "reminder":  # bot/discord_reminders.py: in the thread or by DM, as the player chose
+                await self.reminders.deliver(notice)
+                return
+            await self.post(notice)
+        finally:
+            self._posting -= 1
+            if not self._posting:
+                self._posted.set()
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.get_channel(channel_id) or await self.fetch_channel(channel_id)
@@ -309,31 +325,49 @@ class GameBot(commands.Bot):
         text = limits.clip("\n".join([*lines, *posts.status_lines(service, match, mention=True, deadline=True)]))
         filename = f"{match.game}-{match.id}-{match.ply}.png"
 
+        answer: Answer | None = None
+
         async def send_board(place: discord.abc.Messageable) -> discord.Message:
-            return await place.send(
-                text,
-                file=discord.File(io.BytesIO(post.png), filename=filename, description=post.description),
-                view=views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
-                allowed_mentions=limits.pinging(*_to_ping(service, match)),
-            )
+            nonlocal answer
+            fields: dict[str, Any] = {
+                "file": discord.File(io.BytesIO(post.png), filename=filename, description=post.description),
+                "view": views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
+                "allowed_mentions": limits.pinging(*_to_ping(service, match)),
+            }
+            # the answer to the move that made it, where that is the match's place: no rate-limited request
+            if (answer := answers.claim(getattr(place, "id", 0))) is not None:
+                played = f"Played: {notice.lines[0] if notice.lines else 'done'}"
+                return await answer.send(text, played=played, **fields)
+            return await place.send(text, **fields)
 
         message = await self._send(match, send_board, board=notice.kind in BOARD_KINDS)
         if message is None:
             return None
+        sending = answer if answer is not None and answer.used else None
+        send_more = sending.more if sending is not None else message.channel.send
         if separate:  # e.g. Geyser's firing phase: its dice and what it destroyed, as a message of its own
-            await self._quietly(message.channel.send(limits.clip("\n".join(separate)), allowed_mentions=limits.NOBODY))
-        previous = await service.board_posted(
-            match.id, match.ply, at=message.created_at.timestamp(), message=(message.channel.id, message.id)
-        )
-        if previous is not None:
-            await self._strip_buttons(*previous)
-        if not match.running and match.board is not None and match.board != (message.channel.id, message.id):
-            await self._strip_buttons(*match.board)
+            await self._quietly(send_more(limits.clip("\n".join(separate)), allowed_mentions=limits.NOBODY))
+        here = (message.channel.id, message.id)
+        previous = await service.board_posted(match.id, match.ply, at=message.created_at.timestamp(), message=here)
+        await self._take_buttons_off(match, {previous, match.board} - {None, here})
         await self._close_takeback(notice)
         if notice.kind == "over":
-            await self._post_replay(match, message.channel)
+            await self._post_replay(match, send_more)
             self._analyse_later(match, message.channel)
         return message
+
+    async def _take_buttons_off(self, match: Match, boards: set[tuple[int, int] | None]) -> None:
+        """Older boards keep their buttons while the game goes on (a click on one is refused by its ply):
+        taking them off would cost a rate-limited edit per move. The clicked board loses them, as that
+        is free (the click's own webhook); at the end of the game the last one loses them too."""
+        clicking = answers.current()
+        for board in boards:
+            if board is None:
+                continue
+            if clicking is not None and clicking.clicked == board:
+                await self._quietly(clicking.take_buttons_off())
+            elif not match.running:
+                await self._strip_buttons(*board)
 
     async def _ask_takeback(self, notice: Notice, takeback: Takeback) -> discord.Message | None:
         """A takeback request with its Accept / Decline buttons (bot/cogs/takeback.py), pinging those asked;
@@ -438,7 +472,7 @@ class GameBot(commands.Bot):
                 if await self.post(Notice("board", match, (HELD_LINE,))) is not None:
                     return
 
-    async def _post_replay(self, match: Match, place: discord.abc.Messageable) -> None:
+    async def _post_replay(self, match: Match, send: Callable[..., Awaitable[discord.Message]]) -> None:
         """The end-of-game GIF, after the final board (never holding it back); nothing if it cannot be built."""
         from bot.records import replay_for
         from renderers import describe
@@ -452,7 +486,7 @@ class GameBot(commands.Bot):
         lead = f"Replay of match #{match.id}, move by move, ending on this position."
         described = describe(match.game, match.state, caption, lead=lead)
         await self._quietly(
-            place.send(
+            send(
                 f"The replay of match #{match.id}, move by move.",
                 file=discord.File(
                     io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif", description=described

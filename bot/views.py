@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import discord
 from discord.ext import commands
 
-from bot import discord_ids, posts
+from bot import answers, discord_ids, posts
 from bot import discord_limits as limits
 from bot.games import GameError
 from bot.models import Match, Place
@@ -170,13 +170,28 @@ def board_view(match: Match, game: Any) -> discord.ui.View:
     return view
 
 
-async def play_choice(interaction: discord.Interaction, match_id: int, ply: int, move: str) -> None:
-    """Play a clicked or picked move through the service, as a typed one would be (ply checked)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    notice = await service_of(interaction).move(
-        match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
-    )
-    await interaction.followup.send(f"Played: {notice.lines[0] if notice.lines else move}", ephemeral=True)
+async def play(interaction: discord.Interaction, match_id: int, move: str, ply: int | None) -> None:
+    """Play a typed, clicked or picked move for whoever acted (the service checks it is theirs, and the
+    ply it was made on).
+
+    Where the match is played in the channel the interaction came from, its new board is the answer
+    (bot/answers.py: no rate-limited request): a command's answer is the board itself, a click is
+    acknowledged at once and the board follows. Elsewhere the board is posted there and the player told
+    privately. A menu in a private message (Event Horizon's) is turned into "Played: …"."""
+    clicked = interaction.type == discord.InteractionType.component
+    if clicked:
+        await interaction.response.defer()
+    async with answers.answering(interaction) as answer:
+        notice = await service_of(interaction).move(
+            match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
+        )
+    played = f"Played: {notice.lines[0] if notice.lines else move}"
+    if clicked and interaction.message is not None and interaction.message.flags.ephemeral:
+        await interaction.edit_original_response(content=played, view=None)
+    elif not interaction.response.is_done():
+        await interaction.response.send_message(played, ephemeral=True)
+    elif not (answer.used or answer.said):
+        await interaction.followup.send(played, ephemeral=True)
 
 
 class PlayButton(
@@ -200,7 +215,7 @@ class PlayButton(
         return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        await play_choice(interaction, self.match_id, self.ply, self.move)
+        await play(interaction, self.match_id, self.move, self.ply)
 
 
 class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pick:(?P<match>\d+):(?P<ply>\d+)"):
@@ -222,7 +237,7 @@ class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         values = (interaction.data or {}).get("values") or []
         if not values:
             raise ServiceError("Pick one of the moves.")
-        await play_choice(interaction, self.match_id, self.ply, str(values[0]))
+        await play(interaction, self.match_id, str(values[0]), self.ply)
 
 
 async def defer_public(interaction: discord.Interaction) -> None:

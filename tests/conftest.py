@@ -19,7 +19,7 @@ from bot.service import MatchService, Notice
 from bot.store import Store
 from tests.databases import BACKENDS, SERVER_URL, fresh_schema, no_server
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import make_bot
+from tests.discord_helpers import RATE_SCALE, make_bot
 from tests.toygame import TOY
 
 TEST_GAMES = {**GAMES, TOY.key: TOY}
@@ -149,7 +149,7 @@ async def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> Non
 
 @pytest.fixture
 async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve() as fake:
+    async with DiscordFake.serve(rate_scale=RATE_SCALE) as fake:
         yield fake
 
 

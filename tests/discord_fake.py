@@ -8,8 +8,15 @@ How it works
   (callback, ``@original``, followups), post/edit/delete channel messages, create threads and look up
   guilds, members, roles and users. Every request is recorded (`RecordedRequest`: method, path, query,
   JSON body or the multipart ``payload_json``, the uploaded files with their bytes, and Discord's error
-  body if it failed). No rate limit headers are sent, so discord.py never sleeps. Unknown routes answer
-  404 and are listed by `check()`.
+  body if it failed). Unknown routes answer 404 and are listed by `check()`.
+* Rate limits as Discord's (tests/discord_fake_ratelimits.py): per-route buckets with their headers, 5
+  messages per 5 s in a channel, the global 50 a second (interaction callbacks and webhooks exempt), 429s
+  with ``retry_after``, and the invalid-request count that gets a bot banned. discord.py's own handling
+  runs for real; `check()` fails on any 429. ``rate_scale`` shrinks every window (0.1: 5 posts per 0.5 s)
+  to keep a test fast; nothing turns them off.
+* Answer first: every request a handler of an interaction makes before that interaction's first answer
+  is listed in ``early_requests`` and fails `check()` (the fake marks what each interaction causes, see
+  `DiscordFake.patched`).
 * A gateway websocket at ``/gateway`` speaking plain JSON text frames (discord.py asks for
   ``compress=zlib-stream`` but decodes text frames as they are): HELLO, HEARTBEAT_ACK, READY followed
   by one GUILD_CREATE per guild on IDENTIFY, RESUME with a replay of the events the bot missed,
@@ -82,20 +89,22 @@ and `age_interactions` (make interactions older, e.g. to expire their tokens); `
 clock (new ids and timestamps) ahead, in step with a bot running on a fake clock.
 
 Pings: each `FakeMessage` records ``allowed_mentions`` as sent and ``pings`` (`Pings`: users, roles,
-everyone) as Discord decides them from the content; ``mentions`` and the private-thread rule (pinged
-users are added) follow them. `pinged` lists the messages that notified a user, `unsafe_pings` the
+everyone) as Discord decides them from the content when the message is created (an edit notifies
+nobody, even the followup that fills a deferred "thinking…" message); ``mentions`` and the private-thread
+rule (pinged users are added) follow them. `pinged` lists the messages that notified a user, `unsafe_pings` the
 bot's messages that pinged @everyone, @here or a role.
 
 Not supported: modals (callback type 9 is recorded, but there is no submit helper), context-menu
 commands, group DMs, forum/voice/stage channels, permission overwrites (but `forbid`), reactions beyond
-recording them, polls, pins, stickers, presences, voice, audit logs, webhooks other than interaction
-webhooks, and rate limiting.
+recording them, polls, pins, stickers, presences, voice, audit logs, and webhooks other than interaction
+webhooks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import http
 import json
 import logging
@@ -118,14 +127,22 @@ from aiohttp import web
 from discord.asset import Asset
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+from discord.state import ConnectionState
 
 from tests import discord_api
 from tests.discord_api import InvalidForm
+from tests.discord_fake_ratelimits import RateLimits, Verdict
 
 T = TypeVar("T")
 
 API_VERSION = 10
 API_PREFIX = f"/api/v{API_VERSION}"
+
+CAUSE_HEADER = "X-Fake-Interaction"
+"""Added by the patched aiohttp session to every request a handler of an interaction makes (the fake's
+own bookkeeping, never sent by a real client): which interaction caused it, so `check()` can fail on a
+request made before that interaction's first answer."""
+_cause: contextvars.ContextVar[int] = contextvars.ContextVar("discord_fake_cause", default=0)
 
 # Gateway intents (bit values from the Discord docs) that decide which events the fake dispatches.
 INTENT_GUILDS = 1 << 0
@@ -245,9 +262,9 @@ def _offered_in(command: dict[str, Any], context: int) -> bool:
     return context == CONTEXT_GUILD or command.get("dm_permission") is not False
 
 
-def _json_response(data: Any, status: int = 200) -> web.Response:
+def _json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
     """JSON with exactly ``Content-Type: application/json``: discord.py parses nothing else (no charset)."""
-    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers)
 
 
 class _ApiError(Exception):
@@ -326,6 +343,7 @@ class RecordedRequest:
     status: int = 0
     error: dict[str, Any] | None = None  # Discord's error body when it failed
     at: float = 0.0  # event-loop time when it was handled (after the simulated latency)
+    cause: int = 0  # the interaction whose handler made it (`CAUSE_HEADER`), 0 if none
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} -> {self.status}"
@@ -810,6 +828,7 @@ class DiscordFake:
         heartbeat_interval: int = 45000,
         capture_loggers: Sequence[str] = ("discord",),
         privileged_intents: int = 0,
+        rate_scale: float = 1.0,
     ) -> None:
         self.token = "fake-token"  # the bot's token: any other is refused, as Discord refuses a wrong one
         self.privileged_intents = privileged_intents  # those enabled in the developer portal (none by default)
@@ -851,6 +870,10 @@ class DiscordFake:
         self.add_guild(guild_name, channels=channels)
 
         self.requests: list[RecordedRequest] = []
+        self.limits = RateLimits(scale=rate_scale)  # Discord's rate limits; `rate_scale` shrinks the windows
+        self.rate_limited: list[RecordedRequest] = []  # requests answered 429: the bot went over a limit
+        self.early_requests: list[RecordedRequest] = []  # made by an interaction's handler before its answer
+        self.banned = False  # past Discord's 10,000 invalid requests in 10 minutes
         self.unknown_requests: list[RecordedRequest] = []
         self.rejected: list[Rejection] = []
         self.errors: list[str] = []
@@ -927,6 +950,15 @@ class DiscordFake:
             problems.append("requests Discord would reject:\n" + "\n".join(str(r) for r in self.rejected))
         if self.errors:
             problems.append("errors logged while running:\n" + "\n".join(self.errors))
+        if self.rate_limited:
+            problems.append("requests answered 429 (over a rate limit): " + ", ".join(map(str, self.rate_limited)))
+        if self.banned:
+            problems.append(f"banned: {self.limits.invalid_count} invalid requests (401, 403, 429) in 10 minutes")
+        if self.early_requests:
+            problems.append(
+                "requests made before the interaction that caused them was answered: "
+                + ", ".join(f"{r.method} {r.path}" for r in self.early_requests)
+            )
         if problems:
             raise AssertionError("DiscordFake: " + "\n".join(problems))
 
@@ -944,15 +976,38 @@ class DiscordFake:
 
     @contextlib.contextmanager
     def patched(self) -> Iterator[None]:
-        """Point discord.py's REST, webhook, gateway and CDN base URLs at the fake; restore them after."""
+        """Point discord.py's REST, webhook, gateway and CDN base URLs at the fake; restore them after.
+
+        Also marks what each interaction causes: discord.py parses INTERACTION_CREATE and starts the
+        handler's tasks inside `parse_interaction_create`, so a context variable set around it reaches
+        every request the handler makes (tasks copy the context they start in), and the session adds it
+        as `CAUSE_HEADER`."""
         saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
+        parse, request = ConnectionState.parse_interaction_create, aiohttp.ClientSession._request
+
+        def parse_interaction_create(state: ConnectionState, data: dict[str, Any]) -> None:
+            token = _cause.set(int(data["id"]))
+            try:
+                parse(state, data)
+            finally:
+                _cause.reset(token)
+
+        def marked(session: aiohttp.ClientSession, method: str, url: Any, **kwargs: Any) -> Any:
+            if cause := _cause.get():
+                kwargs["headers"] = {**(kwargs.get("headers") or {}), CAUSE_HEADER: str(cause)}
+            return request(session, method, url, **kwargs)
+
         Route.BASE = self.api_base
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
         Asset.BASE = self.base_url + "/cdn"
+        ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+        aiohttp.ClientSession._request = marked  # type: ignore[method-assign]
         try:
             yield
         finally:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
+            ConnectionState.parse_interaction_create = parse  # type: ignore[method-assign]
+            aiohttp.ClientSession._request = request  # type: ignore[method-assign]
 
     @contextlib.asynccontextmanager
     async def run(
@@ -965,6 +1020,9 @@ class DiscordFake:
         """
         bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, guild_ready_timeout)
         task: asyncio.Task[None] | None = None
+        # A bot starting (again) knows nothing of the buckets an earlier one used: a real deploy takes longer
+        # than their windows, so wait for them to be fresh rather than model an instant restart.
+        await asyncio.sleep(self.limits.quiet_in(asyncio.get_running_loop().time()))
         try:
             await bot.login(token or self.token)
             task = asyncio.create_task(bot.connect(reconnect=True), name="discord-fake-bot")
@@ -2120,16 +2178,23 @@ class DiscordFake:
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body, uploads = await self._read_body(request)
-        record = RecordedRequest(request.method, path, dict(request.query), body, uploads)
+        cause = request.headers.get(CAUSE_HEADER)
+        record = RecordedRequest(request.method, path, dict(request.query), body, uploads, cause=int(cause or 0))
         self.requests.append(record)
         if self.latency > 0:
             await asyncio.sleep(self.latency)  # a slow network: it counts against every deadline
         record.at = asyncio.get_running_loop().time()
+        headers: dict[str, str] = {}
         try:
-            self._injected_failure(record)
             for method, pattern, template, handler in self._routes:
                 match = pattern.match(path)
                 if method == request.method and match:
+                    verdict = self.limits.check(method, template, match.groupdict(), record.at)
+                    headers = verdict.headers
+                    if verdict.refused is not None:
+                        return self._rate_limited(record, verdict)
+                    self._check_answered_first(record, template)
+                    self._injected_failure(record)
                     needs_auth = not path.startswith(("/webhooks/", "/interactions/"))
                     if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                         raise _ApiError(401, 0, "401: Unauthorized", expected=True)  # the bot fails to log in
@@ -2144,9 +2209,11 @@ class DiscordFake:
                 raise _ApiError(404, 0, "404: Not Found", expected=True)  # listed in unknown_requests
         except _ApiError as error:
             record.status, record.error = error.status, error.payload()
+            if error.status in (401, 403):
+                self.limits.invalid(record.at)  # Discord counts them towards its ban
             if not error.expected:
                 self.rejected.append(Rejection(record, error.status, error.code, error.message, error.errors))
-            return _json_response(error.payload(), status=error.status)
+            return _json_response(error.payload(), status=error.status, headers=headers)
         except Exception as error:  # a bug in the fake: fail the test, but answer 400 (a 5xx makes discord.py retry)
             logging.getLogger(__name__).exception("DiscordFake failed on %s %s", request.method, path)
             self.errors.append(f"DiscordFake failed on {request.method} {path}: {error!r}")
@@ -2156,9 +2223,30 @@ class DiscordFake:
             self._notify()
         if result is None:
             record.status = 204
-            return web.Response(status=204)
+            return web.Response(status=204, headers=headers)
         record.status = 200
-        return _json_response(result)
+        return _json_response(result, headers=headers)
+
+    def _rate_limited(self, record: RecordedRequest, verdict: Verdict) -> web.Response:
+        """A 429 as Discord sends it (or, banned, as Cloudflare does: no Via header, a text body)."""
+        record.status = 429
+        self._notify()
+        if verdict.banned:
+            self.banned = True
+            return web.Response(status=429, text="error code: 1015")
+        record.error = dict(verdict.refused or {})
+        self.rate_limited.append(record)
+        return _json_response(verdict.refused, status=429, headers=verdict.headers)
+
+    def _check_answered_first(self, record: RecordedRequest, template: str) -> None:
+        """A request caused by an interaction (discord.py ran the handler that made it) before that
+        interaction's first answer reached Discord: the 3 s window is spent on other work first."""
+        interaction = self._interactions.get(record.cause) if record.cause else None
+        if interaction is None or interaction.callback is not None:
+            return
+        if template == "/interactions/{interaction_id}/{interaction_token}/callback":
+            return
+        self.early_requests.append(record)
 
     def _injected_failure(self, record: RecordedRequest) -> None:
         """Raise the first `fail_next` failure that matches this request, using one of its count."""
@@ -2356,8 +2444,12 @@ class DiscordFake:
         if "content" in body:
             message.content = body["content"] or ""
         if "content" in body or "allowed_mentions" in body:
-            # Discord rebuilds the mentions from the edit's own allowed_mentions (absent: everything pings).
+            # Discord rebuilds the mentions from the edit's own allowed_mentions, but an edit notifies nobody:
+            # not even the one that fills a deferred "thinking…" message (who it pings was decided, empty,
+            # when the placeholder was created).
+            notified = message.pings
             self._set_mentions(message, body.get("allowed_mentions"))
+            message.pings = notified
         if "embeds" in body:
             message.embeds = list(body["embeds"] or [])
         if "components" in body:

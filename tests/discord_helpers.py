@@ -11,6 +11,10 @@ from tests.discord_fake import DiscordFake
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
+RATE_SCALE = 0.1
+"""The bot's tests run Discord's rate limits ten times faster (5 posts per 0.5 s in a channel): on, but
+quick. The fake's own tests and the benches keep Discord's real windows."""
+
 
 def make_bot(fake: DiscordFake, db: Path) -> GameBot:
     config = Config(
@@ -32,3 +36,12 @@ def boards(fake: DiscordFake, channel: Any) -> list[Any]:
 
 def custom_ids(message: Any) -> list[str]:
     return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
+
+
+def board_of(reply: Any) -> Any:
+    """The new board a move's answer carried (bot/answers.py): the answer itself for a command, its first
+    followup for a click; public, with its picture."""
+    messages = [m for m in (reply.message, *reply.followups) if m is not None and not m.ephemeral]
+    with_board = [m for m in messages if any(a.filename.endswith(".png") for a in m.attachments)]
+    assert with_board, f"no board in the answer: {reply}"
+    return with_board[0]

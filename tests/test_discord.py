@@ -14,7 +14,7 @@ from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.models import OVER
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, boards, custom_ids, make_bot
+from tests.discord_helpers import PNG, board_of, boards, custom_ids, make_bot
 
 FISH = GAMES["fish"]
 
@@ -64,11 +64,14 @@ async def test_a_challenge_is_accepted_and_played_in_its_own_thread(fake: Discor
     assert await fake.autocomplete("bob", "fish move", {"move": ""}, channel=thread) == []  # not bob's turn
 
     reply = await fake.slash("alice", "fish move", {"move": choices[0]["value"]}, channel=thread)
-    assert reply.ephemeral and reply.content == f"Played: Alice places a token on {choices[0]['name']}."
     first_again, second = boards(fake, thread)
-    assert custom_ids(first_again) == []  # the earlier board lost its buttons
-    assert f"Alice places a token on {choices[0]['name']}" in second.content and "<@" in second.content
+    assert board_of(reply) is second and reply.type == 4  # the answer is the new board itself
+    bob = int(fake.user("bob")["id"])
+    assert f"Alice places a token on {choices[0]['name']}" in second.content and bob in second.pings.users
     assert second.attachments[0].data.startswith(PNG)
+    assert {"moves:1:0", "resign:1"} <= set(custom_ids(first_again))  # kept: taking them off costs a request
+    stale = await fake.click("bob", first_again, "moves:1:0")
+    assert stale.ephemeral and "out of date" in (stale.content or "")
 
 
 async def test_every_kind_of_bad_command_is_refused_privately_and_changes_nothing(

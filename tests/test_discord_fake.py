@@ -67,9 +67,10 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
     @app_commands.command(description="Open a match thread")
     async def thread(self, interaction: discord.Interaction) -> None:
         assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # answer first, then the requests
         thread = await interaction.channel.create_thread(name="match-1", type=discord.ChannelType.public_thread)
         await thread.send(f"{interaction.user.mention} to move", view=ConfirmView())
-        await interaction.response.send_message(f"Match in {thread.mention}", ephemeral=True)
+        await interaction.followup.send(f"Match in {thread.mention}", ephemeral=True)
 
     @app_commands.command(description="Pick a fruit")
     async def pick(self, interaction: discord.Interaction, fruit: str) -> None:
@@ -113,8 +114,14 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
 
     @app_commands.command(description="Send me a DM")
     async def dmme(self, interaction: discord.Interaction) -> None:
-        await interaction.user.send("Confirm here", view=ConfirmView())
         await interaction.response.send_message("Sent", ephemeral=True)
+        await interaction.user.send("Confirm here", view=ConfirmView())
+
+    @app_commands.command(description="Post before answering (what a bot must not do)")
+    async def eager(self, interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.channel.send("posted first")
+        await interaction.response.send_message("answered second", ephemeral=True)
 
     @app_commands.command(description="Fail on purpose")
     async def boom(self, interaction: discord.Interaction) -> None:
@@ -215,7 +222,7 @@ async def test_the_bot_connects_and_syncs_its_commands(fake: DiscordFake, bot: T
     assert {c["name"] for c in fake.commands()} == {"ping", "reset", "demo"}
     demo = next(c for c in fake.commands(fake.guild) if c["name"] == "demo")
     assert {o["name"] for o in demo["options"]} == {
-        "say", "board", "thread", "pick", "challenge", "remind", "boom", "echo", "slow", "whoami", "dmme"
+        "say", "board", "thread", "pick", "challenge", "remind", "boom", "echo", "slow", "whoami", "dmme", "eager"
     }  # fmt: skip
     assert fake.gateway_queries[0]["v"] == "10" and fake.gateway_queries[0]["encoding"] == "json"
     assert fake.identify_payload is not None and fake.identify_payload["token"] == "fake-token"

@@ -9,7 +9,7 @@ from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.geyser import _die, parse_square
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, boards, custom_ids
+from tests.discord_helpers import PNG, board_of, boards, custom_ids
 
 GEYSER = GAMES["geyser"]
 
@@ -39,11 +39,11 @@ async def test_starting_squares_are_buttons_and_the_opening_roll_is_posted(fake:
     wrong = await fake.click("bob", first, "play:1:0:start a6")
     assert wrong.ephemeral and "It is Alice's turn, not yours." in (wrong.content or "")
     played = await fake.click("alice", first, "play:1:0:start a6")
-    assert played.ephemeral and played.content == "Played: Alice starts on a6."
-    assert custom_ids(first) == []  # the older board lost its buttons
+    assert "Alice starts on a6." in board_of(played).content and board_of(played) is boards(fake, thread)[-1]
+    assert custom_ids(first) == []  # the clicked board lost its buttons (free: the click's own webhook)
     await fake.click("bob", boards(fake, thread)[-1], "play:1:1:start k6")
     last = await fake.click("carol", boards(fake, thread)[-1], label="Start f11")
-    assert last.content == "Played: Carol starts on f11."
+    assert "Carol starts on f11." in board_of(last).content
     opening = boards(fake, thread)[-1]
     assert "Opening roll: Alice " in opening.content and "starts; play goes on in seat order." in opening.content
     assert all(not c.startswith("play:") for c in custom_ids(opening))  # steps are typed, not clicked
@@ -71,7 +71,7 @@ async def test_a_tied_battle_offers_again_and_retreat_and_the_firing_phase_has_i
     refused = await fake.click("bob", tied, label="Retreat")
     assert refused.ephemeral and "It is Alice's turn, not yours." in (refused.content or "")
     retreat = await fake.click("alice", tied, label="Retreat")
-    assert retreat.content == "Played: Alice retreats: the token stays on b6."
+    assert "Alice retreats: the token stays on b6." in board_of(retreat).content
     board, firing = fake.channel_messages(thread)[-2:]  # the round is over: the firing phase follows the board
     assert "Alice retreats: the token stays on b6." in board.content and board.attachments
     assert "Firing phase" not in board.content
@@ -94,6 +94,6 @@ async def test_a_claim_offers_the_new_token_squares_in_a_menu(fake: DiscordFake,
     options = [o["value"] for row in claimed.components for c in row["components"] for o in c.get("options", [])]
     assert options == GEYSER.legal_moves(match.state) and options[-1] == "skip" and "place d3" in options
     picked = await fake.select("alice", claimed, menu, ["place d2"])
-    assert picked.ephemeral and picked.content == "Played: Alice places a new token on d2."
+    assert "Alice places a new token on d2." in board_of(picked).content
     state = (await bot.matches.get(1)).state
     assert state.board[parse_square("d2")] == (0, 1) and state.supply[0] == 12 - 2 - 1 and GEYSER.to_move(state) == 1

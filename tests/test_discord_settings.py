@@ -14,7 +14,7 @@ from bot.clock import ClockSettings
 from bot.discord_app import GameBot
 from bot.service import SETTINGS
 from tests.discord_fake import EVERYONE_PERMISSIONS, DiscordFake
-from tests.discord_helpers import boards
+from tests.discord_helpers import RATE_SCALE, boards
 
 REFEREE_ID = 990_000_000_000_000_001
 
@@ -22,7 +22,7 @@ REFEREE_ID = 990_000_000_000_000_001
 @pytest.fixture
 async def fake() -> AsyncIterator[DiscordFake]:
     """The usual fake, with a Referee role (no permissions of its own) that carol holds."""
-    async with DiscordFake.serve() as fake:
+    async with DiscordFake.serve(rate_scale=RATE_SCALE) as fake:
         referee = {**fake.guild.role("Moderator"), "id": str(REFEREE_ID), "name": "Referee"}
         referee["permissions"] = str(EVERYONE_PERMISSIONS)
         fake.guild.roles.append(referee)

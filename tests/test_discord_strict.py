@@ -23,7 +23,7 @@ from bot.games import GAMES
 from bot.models import Place, Player
 from bot.service import ServiceError
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, boards, make_bot
+from tests.discord_helpers import PNG, RATE_SCALE, boards, make_bot
 
 VOLCANO, THEMISCYRA, HORIZON, FISH = GAMES["volcano"], GAMES["themiscyra"], GAMES["horizon"], GAMES["fish"]
 SIX = ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -37,7 +37,7 @@ def long_name(user: str) -> str:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve(members=SIX) as fake:
+    async with DiscordFake.serve(members=SIX, rate_scale=RATE_SCALE) as fake:
         yield fake
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, boards
+from tests.discord_helpers import PNG, board_of, boards
 
 THEMISCYRA = GAMES["themiscyra"]
 
@@ -32,10 +32,10 @@ async def test_autocomplete_offers_pairs_then_turns_and_a_setup_turn_is_played(f
     assert [c["value"] for c in turns] == ["e5 e8 @e5@0", "e5 e8 @e8@0"]  # the ring's @ survives the ply
 
     played = await fake.slash("alice", "themiscyra move", {"move": turns[1]["value"]}, channel=thread)
-    assert played.ephemeral and played.content == "Played: Alice places e5 and e8 and puts a ring on e8."
+    assert not played.ephemeral and "Alice places e5 and e8 and puts a ring on e8." in board_of(played).content
     assert f"<@{fake.user('bob')['id']}> to move" in boards(fake, thread)[-1].content
     typed = await fake.slash("bob", "themiscyra move", {"move": "A1 a3 @A3"}, channel=thread)
-    assert typed.content == "Played: Bob places a1 and a3 and puts a ring on a3."
+    assert "Bob places a1 and a3 and puts a ring on a3." in board_of(typed).content
     history = await fake.slash("carol", "themiscyra history", {"match": 1})
     assert "1. Alice: e5 e8 @e8" in (history.content or "") and "2. Bob: a1 a3 @a3" in (history.content or "")
 

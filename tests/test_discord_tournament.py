@@ -16,7 +16,7 @@ import pytest
 from bot.discord_app import GameBot
 from bot.tournaments.stored import FINISHED
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, make_bot
+from tests.discord_helpers import PNG, RATE_SCALE, make_bot
 
 NAMES = tuple(f"p{i}" for i in range(1, 9))
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+) \(match #(\d+)\)")
@@ -24,7 +24,7 @@ LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+) \(match #(\d+)\)")
 
 @pytest.fixture
 async def fake8() -> AsyncIterator[DiscordFake]:
-    async with DiscordFake.serve(members=(*NAMES, "carol")) as fake:
+    async with DiscordFake.serve(members=(*NAMES, "carol"), rate_scale=RATE_SCALE) as fake:
         yield fake
 
 

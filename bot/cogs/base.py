@@ -140,15 +140,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
         text, ply = split_ply(move)  # autocomplete values end with the ply of their board: "@12"
         found = await self._match(interaction, match)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the board is rendered before we answer
-        notice = await self.service.move(
-            found.id,
-            discord_ids.player(interaction.user).id,
-            text,
-            ply=ply,
-            at=interaction.created_at.timestamp(),
-        )
-        await interaction.followup.send(f"Played: {notice.lines[0] if notice.lines else text}", ephemeral=True)
+        await views.play(interaction, found.id, text, ply)
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

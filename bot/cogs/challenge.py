@@ -7,17 +7,17 @@ store, so a button whose custom_id was tampered with can name a challenge, never
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
 import discord
 
 from bot import discord_ids
+from bot import discord_limits as limits
 from bot.cogs.places import match_channel_refusal
 from bot.models import Challenge, Place
 from bot.service import ServiceError
-from bot.views import Guarded, defer_public, number, service_of
+from bot.views import Guarded, number, service_of
 
 CHALLENGE = r"challenge:(?P<id>\d+)"
 BEFORE_STORED = r"challenge:(?P<game>[a-z]+):\d+:\d+:\d+:\d+"
@@ -52,15 +52,15 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
         challenge = self.challenge
         assert challenge is not None and challenge.game is not None and challenge.by_id is not None  # home()
         assert interaction.guild is not None and interaction.channel is not None  # home(): its server, its channel
+        await interaction.response.defer()  # answered first (an update of the challenge, shown on success)
         try:
             by = number(challenge.by_id.removeprefix("discord:"))
             challenger = interaction.guild.get_member(by) or await interaction.guild.fetch_member(by)
         except discord.NotFound:
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content="This challenge is void: the challenger has left the server.", view=None
             )
             return
-        await defer_public(interaction)
         match = await service_of(interaction).create_match(
             challenge.game,
             [discord_ids.player(challenger), discord_ids.player(interaction.user)],
@@ -68,10 +68,14 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
             place=Place(interaction.guild.id, interaction.channel.id),
             challenge=challenge.id,  # a second click, even a simultaneous one, is refused here
         )
-        if interaction.message is not None:
-            with contextlib.suppress(discord.HTTPException):  # gone meanwhile: the match is on all the same
-                await interaction.message.edit(view=None)
-        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
+        asked = interaction.message.content if interaction.message is not None else ""
+        on = f"Match #{match.id} is on: {discord_ids.where(match)}."
+        try:  # the challenge says so itself, through the interaction's webhook: no channel rate limit
+            await interaction.edit_original_response(
+                content=limits.clip(f"{asked}\n{on}" if asked else on), view=None, allowed_mentions=limits.NOBODY
+            )
+        except discord.HTTPException:  # deleted meanwhile: the match is on all the same
+            await interaction.followup.send(on, allowed_mentions=limits.NOBODY)
 
 
 class ChallengeBeforeStoredButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEFORE_STORED):

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import discord_app, discord_ids
+from bot import discord_app, discord_ids, views
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.games.horizon import HORIZON, card_name
 from bot.models import Match, Place
@@ -127,20 +127,8 @@ class SpaceSelect(
         return await match_home(interaction, self.match_id)
 
     async def act(self, interaction: discord.Interaction) -> None:
-        service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
         space = str(((interaction.data or {}).get("values") or [""])[0])
-        # Acknowledge first (Discord's 3 s): the move renders and posts the board, at the end a replay too.
-        await interaction.response.defer()
-        notice = await service.move(
-            self.match_id,
-            discord_ids.player(interaction.user).id,
-            f"place {self.card} {space}",
-            ply=self.ply,
-            at=interaction.created_at.timestamp(),
-        )
-        await interaction.edit_original_response(
-            content=f"Played: {notice.lines[0] if notice.lines else 'done'} ({card_name(self.card)})", view=None
-        )
+        await views.play(interaction, self.match_id, f"place {self.card} {space}", self.ply)
 
 
 class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Horizon: race out of a black hole, 2"):

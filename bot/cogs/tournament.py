@@ -102,16 +102,19 @@ class TournamentButton(
     async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = views.service_of(interaction)
         me = discord_ids.player(interaction.user)
+        # Answered first: leaving after the start resigns a game, whose final board, replay and the
+        # withdrawal's announcement are posted before `leave_tournament` returns.
+        await interaction.response.defer()
         if self.action == "join":
             held = await service.join_tournament(self.tournament_id, me)
         else:
             held = await service.leave_tournament(self.tournament_id, me)
         if held.status != SIGNUP:  # left after the start: withdrawn, said in the thread
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 f"You withdrew from tournament #{held.id}.", ephemeral=True, allowed_mentions=limits.NOBODY
             )
             return
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=signup_text(service, held), view=signup_view(held), allowed_mentions=limits.NOBODY
         )
 
@@ -277,9 +280,10 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         me = discord_ids.player(interaction.user)
         if not any(e.id == me.id for e in held.tournament.entrants):
             raise Refusal(f"You are not in tournament #{held.id}.")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a withdrawal posts a final board first
         left = await self.service.leave_tournament(held.id, me)
         words = "left the sign-up of" if left.status == SIGNUP else "withdrew from"
-        await interaction.response.send_message(f"You {words} tournament #{left.id}.", ephemeral=True)
+        await interaction.followup.send(f"You {words} tournament #{left.id}.", ephemeral=True)
         await self._refresh_signup(left)
 
     @app_commands.command(description="Moderators: close the sign-up and start round 1")
