@@ -71,6 +71,19 @@ def test_its_computer_and_its_analysis(key: str) -> None:
     assert analysis.iterations_for(key) == registration.analysis_iterations
 
 
+@pytest.mark.parametrize("key", KEYS)
+def test_its_terminal_commands(key: str) -> None:
+    from bot.local import HELP, NEW, OWN
+
+    typed = REGISTRY[key].typed
+    assert NEW[key] is typed and typed.example.startswith(f"{key} new ") and f"{key} move " in typed.moves
+    assert typed.players == typed.players.upper() and typed.note
+    assert OWN[key] == ("new", *("dm",) * REGISTRY[key].death_matches, *typed.commands)
+    assert not GAMES[key].chance or typed.seed  # a game of chance takes its seed
+    for command in OWN[key]:
+        assert f"  {key} {command} " in HELP
+
+
 def test_every_death_match_game_is_two_player() -> None:
     for registration in REGISTRY.values():
         assert not registration.death_matches or registration.engine.max_players == 2
