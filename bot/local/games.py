@@ -29,12 +29,12 @@ async def new(session: Session, args: Args) -> None:
     game = service.games[key]
     players = new_players(game, args.words, NEW[key].example)
     # without --clock, the terminal's default_clock setting (none unless set)
-    settings = clock(args.pop("clock")) if "clock" in args.flags else service.default_clock(None)
+    settings = clock(args.flag("clock")) if "clock" in args.flags else service.default_clock(None)
     options: dict[str, object] = {}
     for option in game.options.offered:
         if option.flag[2:] in args.flags:
-            options[option.name] = option_value(option, args.flags.pop(option.flag[2:]), players)
-    seed = number(args.flags.pop("seed"), "--seed") if "seed" in args.flags else None
+            options[option.name] = option_value(option, args.flags[option.flag[2:]], players)
+    seed = number(args.flags["seed"], "--seed") if "seed" in args.flags else None
     await service.create_match(key, players, options=options, seed=seed, clock=settings)
 
 
@@ -44,7 +44,7 @@ async def death_match(session: Session, args: Args) -> None:
     players = new_players(session.service.games[key], args.words, f"{key} dm alice bob --first alice")
     if "first" not in args.flags:
         raise CommandError("A death match needs --first NAME: who places first in game 1.")
-    first = seat_named(players, args.flags.pop("first"))
+    first = seat_named(players, args.flags["first"])
     try:
         move = parse_seconds(args.flags["move"], "the move clock") if "move" in args.flags else DM_CLOCK.move_seconds
         reserve = parse_seconds(args.flags["reserve"], "the reserve") if "reserve" in args.flags else None
@@ -66,7 +66,7 @@ async def hand(session: Session, args: Args) -> None:
     """The hot-seat terminal's private view: the hand in words and a picture drawn from that seat."""
     key = args.game
     match = await session.match(args.flags, key)
-    player = session.actor(match, args.pop("as"), doing="look")
+    player = session.actor(match, args.flag("as"), doing="look")
     seat = match.seats_of(player.id)[0]
     lines = [line.format(*match.names) for line in session.service.games[key].private_lines(match.state, seat)]
     caption = Caption(names=match.names, header=f"Match #{match.id} · {player.name}'s private view")
@@ -80,7 +80,7 @@ async def hand(session: Session, args: Args) -> None:
 
 async def move(session: Session, args: Args) -> None:
     match = await session.match(args.flags, args.game)
-    player = session.actor(match, args.pop("as"))
+    player = session.actor(match, args.flag("as"))
     # a whole Volcano turn arrives as several words (b2-c3, c3-d4); the engine reads the joined text
     try:
         await session.service.move(match.id, player.id, " ".join(args.words))
@@ -90,7 +90,7 @@ async def move(session: Session, args: Args) -> None:
 
 async def resign(session: Session, args: Args) -> None:
     match = await session.match(args.flags, args.game)
-    player = session.actor(match, args.pop("as"), doing="resign")
+    player = session.actor(match, args.flag("as"), doing="resign")
     try:
         await session.service.resign(match.id, player.id)
     except (ServiceError, GameError) as error:
@@ -111,7 +111,7 @@ def agreement(sub: str) -> Handler:
 
     async def run(session: Session, args: Args) -> None:
         match = await session.match(args.flags, args.game)
-        player = await session.agreeing(match, sub, args.pop("as"))
+        player = await session.agreeing(match, sub, args.flag("as"))
         try:
             notice = await AGREEMENTS[sub](session.service, match.id, player.id)
         except (ServiceError, GameError) as error:

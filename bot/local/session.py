@@ -92,7 +92,7 @@ class Session:
     async def match(self, flags: dict[str, str], key: str | None = None) -> Match:
         """The match named by --match, else the current one; for a game's command, a match of that game."""
         if "match" in flags:
-            match = await self.service.get(number(flags.pop("match"), "--match"))
+            match = await self.service.get(number(flags["match"], "--match"))
         elif self.current is None:
             start = start_usage(key) if key else listing([start_usage(key) for key in NEW], "or")
             raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")

@@ -21,13 +21,14 @@ from bot.local.checks import CommandError, clip, quote
 from bot.wording import listing
 
 NEW: dict[str, Typed] = {key: registration.typed for key, registration in REGISTRY.items()}
-"""Each game's `new` in the terminal (its registration's); `new_help` writes its help from this and the
+"""Each game's `new` in the terminal (its registration's); its flags and help come from this and the
 game's options."""
 NOTE_COLUMN = 85
 """Where the help's notes start for a long usage line (a longer one pushes its note on)."""
 HELP_COLUMN = 33
 """Where the help's text starts after a short usage line."""
 HELP_WIDTH = 116
+"""Characters in a help line at most, where its text wraps (a long usage line does not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,7 @@ class Flag:
     value: str = ""
     """What follows it in the usage (`NAME`, `30/60`); empty for a switch."""
     required: bool = False
+    """Shown without brackets in the usage (`--first NAME`); the handler says why it is needed."""
     listed: bool = True
     """Whether the usage shows it (`--match ID`, which most commands take, is said once in the help)."""
 
@@ -59,8 +61,9 @@ class Args:
     game: str = ""
     """The game of a game's command (`fish` for `fish move`)."""
 
-    def pop(self, name: str) -> str | None:
-        return self.flags.pop(name, None)
+    def flag(self, name: str) -> str | None:
+        """A flag's value (None if it was not given)."""
+        return self.flags.get(name)
 
 
 Handler = Callable[[Any, Args], Awaitable[bool | None]]

@@ -47,22 +47,18 @@ class Terminal(Session):
     async def run(self, words: list[str]) -> bool:
         """The command the words name, in the table: a group's takes the next word; its own words and flags
         are checked before it runs."""
-        head, rest = words[0].lower(), words[1:]
-        command = next((c for c in COMMANDS if head == c.word or head in c.aliases), None)
-        if command is None:
-            raise CommandError(f"Unknown command {quote(head)}; type help for the list.")
-        game = command.word if command.word in REGISTRY else ""
-        if command.commands:
-            group = command
-            if not rest and not group.default:
-                raise group.refusal(group.missing)
-            sub, rest = (rest[0].lower(), rest[1:]) if rest else (group.default, [])
-            found = group.find(sub)
+        command, rest = ROOT, words
+        while command.commands:
+            if not rest and not command.default:
+                raise command.refusal(command.missing)
+            sub, rest = (rest[0].lower(), rest[1:]) if rest else (command.default, [])
+            found = command.find(sub)
             if found is None:
-                raise group.refusal(group.unknown, sub)
+                raise command.refusal(command.unknown, sub)
             command = found
+        game = command.name.split(" ")[0]
         flags, rest = split(rest, SWITCHES)
-        args = Args(rest, flags, game)
+        args = Args(rest, flags, game if game in REGISTRY else "")
         command.check(args)
         assert command.run is not None
         return await command.run(self, args) is not False
@@ -137,6 +133,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("quit", "leave (exit too)", quit_, takes=(0, None), aliases=("exit",)),
 )
 """Every command: each game's group (its own commands, then the shared ones), then the rest."""
+ROOT = Command("", "", commands=COMMANDS, unknown="Unknown command {sub}; type help for the list.")
 SWITCHES = switches(COMMANDS)
 HELP = "\n".join(
     [
