@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import move_log
 from bot.errors import ServiceError
-from bot.games import GAMES, Game, Outcome, Termination
+from bot.games import GAMES, REGISTRY, Game, Outcome, Termination
 from bot.models import ABORTED, RUNNING, Match, MoveRecord
 from bot.wording import listing, plural
 
@@ -33,10 +33,12 @@ if TYPE_CHECKING:
 
 MAX_POINTS = 100
 """Positions evaluated at most: a longer game is sampled evenly, its first and last positions kept."""
-ITERATIONS = {"fish": 300, "volcano": 150, "themiscyra": 200, "geyser": 300, "horizon": 300}
-"""Playouts per evaluated position, per game (a fixed count, never a time, so the result is repeatable):
-about 50-150 ms a position on one core, so a long game takes 5-15 s in the analysis worker."""
+ITERATIONS = {key: registration.analysis_iterations for key, registration in REGISTRY.items()}
+"""Playouts per evaluated position, per game, from its registration (a fixed count, never a time, so the
+result is repeatable): about 50-150 ms a position on one core, so a long game takes 5-15 s in the analysis
+worker."""
 DEFAULT_ITERATIONS = 200
+"""For a game without a registration (the tests' toy game)."""
 SWINGS = 3
 """Swings marked on the graph and explained in the message."""
 MIN_SWING = 0.01

@@ -29,6 +29,7 @@ from bot.computer import AnalysisBusy, Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import POSTGRESQL
 from bot.discord_reminders import ReminderPoster
+from bot.games import REGISTRY
 from bot.health import Health, HealthServer
 from bot.metrics import PrometheusMetrics
 from bot.models import Match, Player, Takeback
@@ -40,11 +41,7 @@ from bot.wording import a
 log = logging.getLogger(__name__)
 
 EXTENSIONS = (
-    "bot.cogs.fish",
-    "bot.cogs.volcano",
-    "bot.cogs.themiscyra",
-    "bot.cogs.geyser",
-    "bot.cogs.horizon",
+    *(registration.cog for registration in REGISTRY.values()),
     "bot.cogs.mod",
     "bot.cogs.general",
     "bot.cogs.ratings",

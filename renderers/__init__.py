@@ -1,8 +1,8 @@
 """Board images: `render(key, state, viewer)` draws what that viewer may see, as PNG bytes.
 
-Each game has a module with `draw(view, viewer, caption) -> PIL.Image`; adding a game is one entry in
-`DRAWERS`. The image is always drawn from `game.view(state, viewer)`, never from the full state, so
-hidden information cannot leak into a picture.
+Each game has a module with `draw(view, viewer, caption) -> PIL.Image`, named by its registration
+(bot/games/registration.py), from which `DRAWERS` and `PANELS` are built. The image is always drawn from
+`game.view(state, viewer)`, never from the full state, so hidden information cannot leak into a picture.
 """
 
 from __future__ import annotations
@@ -12,27 +12,18 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games import GAMES
-from renderers import fish, geyser, horizon, themiscyra, volcano
+from bot.games import GAMES, REGISTRY
+from bot.games.registration import resolve
 from renderers.alt_text import describe
 from renderers.draw import Caption, SeatClock, to_png
 from renderers.panel import Panel
 
 Drawer = Callable[[Any, int | None, Caption], Image.Image]
 """(view, viewer, caption) -> image; the viewer lets a game mark "you" or show a hand face up."""
-DRAWERS: dict[str, Drawer] = {
-    "fish": fish.draw,
-    "geyser": geyser.draw,
-    "horizon": horizon.draw,
-    "themiscyra": themiscyra.draw,
-    "volcano": volcano.draw,
-}
+_MODULES = {key: resolve(registration.renderer) for key, registration in REGISTRY.items()}
+DRAWERS: dict[str, Drawer] = {key: module.draw for key, module in _MODULES.items()}
 PANELS: dict[str, tuple[Callable[[Any, int | None, Caption], Panel], int]] = {
-    "fish": (fish.panel, fish.PANEL_LEFT - 4),
-    "geyser": (geyser.panel, geyser.PANEL_LEFT - 4),
-    "horizon": (horizon.panel, horizon.PANEL_LEFT - 4),
-    "themiscyra": (themiscyra.panel, themiscyra.PANEL_LEFT - 4),
-    "volcano": (volcano.panel, volcano.PANEL_LEFT - 4),
+    key: (module.panel, module.PANEL_LEFT - 4) for key, module in _MODULES.items()
 }
 """Each game's side panel (renderers/panel.py): the facts of a view, and where its column starts; `draw`
 lays it out from there to the right edge. Tests lay panels out to check every text fits."""

@@ -9,7 +9,7 @@ region of the board, then the scores, the turn and the last move.
 Both are made from the public view, `GAMES[key].view(state, None)`, as the pictures are, so neither can name
 a hidden card (Event Horizon's hands and face-down cards); the `Caption` gives what the engine does not know:
 names, clocks, the header, a result reached off the board, a pause. Each game has one function in `WORDS`
-(as each has a drawer in `renderers.DRAWERS`) that says the position as an `Account`; what every game shares
+(named by its registration, as its drawer is) that says the position as an `Account`; what every game shares
 (the title, the turn, the scores, the last move from the engine's `events`) is put together here. A
 description that would be too long loses whole parts, the least needed first (the extras, then the later
 lines of the last move, the scores), with "…" where something was left out, and is never cut inside a word.
@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import format_short
-from bot.games import GAMES
+from bot.games import GAMES, REGISTRY
 from bot.games import fish as fish_rules
 from bot.games import geyser as geyser_rules
 from bot.games import horizon as horizon_rules
 from bot.games import themiscyra as themiscyra_rules
 from bot.games import volcano as volcano_rules
+from bot.games.registration import resolve
 from bot.wording import listing, plural
 from renderers.draw import SEAT_COLOUR_NAMES, Caption, SeatClock
 
@@ -508,10 +509,5 @@ def horizon(view: horizon_rules.HorizonState, caption: Caption) -> Account:
 
 Words = Callable[[Any, Caption], Account]
 """(view, caption) -> the position in words."""
-WORDS: dict[str, Words] = {
-    "fish": fish,
-    "geyser": geyser,
-    "horizon": horizon,
-    "themiscyra": themiscyra,
-    "volcano": volcano,
-}
+WORDS: dict[str, Words] = {key: resolve(registration.words) for key, registration in REGISTRY.items()}
+"""Each game's words, named by its registration (this module's own functions above)."""

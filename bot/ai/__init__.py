@@ -8,7 +8,6 @@ giving each seat's chances there and the move the computer prefers.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -16,7 +15,8 @@ from typing import Any
 
 from bot.ai.mcts import Choice, search
 from bot.ai.model import Model, PublicModel
-from bot.games import GAMES
+from bot.games import REGISTRY
+from bot.games.registration import resolve
 
 __all__ = ["LEVELS", "Choice", "Evaluation", "Level", "Model", "PublicModel", "evaluate", "model_for", "think"]
 
@@ -43,14 +43,11 @@ _MODELS: dict[str, Model] = {}
 
 
 def model_for(game_key: str) -> Model:
-    """The game's own model from bot/ai/<game>.py (its `MODEL`), else the public-contract default."""
+    """The game's own model, named by its registration (`bot.ai.<game>:MODEL`), else the public-contract default."""
     if game_key not in _MODELS:
-        try:
-            module = importlib.import_module(f"bot.ai.{game_key}")
-        except ModuleNotFoundError:
-            _MODELS[game_key] = PublicModel(GAMES[game_key])
-        else:
-            _MODELS[game_key] = module.MODEL
+        registration = REGISTRY[game_key]
+        path = registration.model
+        _MODELS[game_key] = resolve(path) if path is not None else PublicModel(registration.engine)
     return _MODELS[game_key]
 
 

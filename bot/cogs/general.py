@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot import discord_app
 from bot import discord_limits as limits
+from bot.cogs import START_COMMANDS
 from bot.cogs.base import server_id
 from bot.cogs.mod import games_line
 from bot.wording import plural
@@ -22,7 +23,7 @@ class GeneralCog(commands.Cog):
     async def games(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         running = self.bot.matches.running(server_id(interaction))
         if not running:
-            text = "No matches are running here. Start one with `/fish challenge`, `/volcano new` or `/geyser new`."
+            text = f"No matches are running here. Start one with {START_COMMANDS}."
         else:
             head = f"{plural(len(running), 'running match', 'running matches')}:"
             lines = [head, *(games_line(self.bot.matches, m) for m in running)]

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot import discord_app, discord_ids, posts
 from bot import discord_limits as limits
+from bot.cogs import START_COMMANDS
 from bot.cogs.base import server_id
 from bot.service import AWAY_DAYS, AwayAnswer
 
@@ -85,9 +86,7 @@ class PlayersCog(commands.Cog):
         return named
 
 
-NO_GAMES = (
-    "You have no running matches in this server. Start one with `/fish challenge`, `/volcano new` or `/geyser new`."
-)
+NO_GAMES = f"You have no running matches in this server. Start one with {START_COMMANDS}."
 
 
 async def setup(bot: discord_app.GameBot) -> None:

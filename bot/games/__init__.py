@@ -1,17 +1,30 @@
-"""The registry of games: `GAMES[key]` is the engine object for that game.
+"""The registry of games: `REGISTRY[key]` is the game's `Registration` (bot/games/registration.py), its
+engine and the parts above it, and `GAMES[key]` the engine object alone.
 
 Engines are pure: no I/O, no clock, no randomness except the seeded generator kept in the state.
 """
 
 from __future__ import annotations
 
+from bot.games import fish, geyser, horizon, themiscyra, volcano
 from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome, Termination
-from bot.games.fish import FISH
-from bot.games.geyser import GEYSER
-from bot.games.horizon import HORIZON
-from bot.games.themiscyra import THEMISCYRA
-from bot.games.volcano import VOLCANO
+from bot.games.registration import Registration
 
-GAMES: dict[str, Game] = {game.key: game for game in (FISH, VOLCANO, THEMISCYRA, GEYSER, HORIZON)}
+REGISTRY: dict[str, Registration] = {
+    game.REGISTRATION.key: game.REGISTRATION for game in (fish, volcano, themiscyra, geyser, horizon)
+}
+"""Every game, in the order lists name them; adding a game is one entry here."""
+GAMES: dict[str, Game] = {key: registration.engine for key, registration in REGISTRY.items()}
 
-__all__ = ["GAMES", "BadOptions", "Game", "GameError", "IllegalMove", "InvalidNotation", "Outcome", "Termination"]
+__all__ = [
+    "GAMES",
+    "REGISTRY",
+    "BadOptions",
+    "Game",
+    "GameError",
+    "IllegalMove",
+    "InvalidNotation",
+    "Outcome",
+    "Registration",
+    "Termination",
+]

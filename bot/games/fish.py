@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
 
 ROW_LETTERS = "ABCDEFGH"
@@ -717,3 +718,20 @@ def _written(text: str) -> bool:
 
 
 FISH = Fish()
+
+REGISTRATION = Registration(
+    FISH,
+    renderer="renderers.fish",
+    words="renderers.alt_text:fish",
+    cog="bot.cogs.fish",
+    start="challenge",
+    typed=Typed(
+        "ALICE BOB",
+        "fish new alice bob",
+        "a casual match",
+        "one move, like: fish move D4-F3 (or fish move D4 to place)",
+    ),
+    model="bot.ai.fish:MODEL",
+    analysis_iterations=300,
+    death_matches=True,
+)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
 from bot.wording import listing
 
@@ -889,3 +890,19 @@ Geyser — 2 to 4 players, 2 dice, an island of 97 land squares on an 11x11 grid
 
 Geyser.rules_card = RULES_CARD
 GEYSER = Geyser()
+
+REGISTRATION = Registration(
+    GEYSER,
+    renderer="renderers.geyser",
+    words="renderers.alt_text:geyser",
+    cog="bot.cogs.geyser",
+    start="new",
+    typed=Typed(
+        "ALICE BOB [CAROL DAN]",
+        "geyser new alice bob carol",
+        "2 to 4 players",
+        "a move, like: geyser move f6-f7 (or start f1, place e6, skip, again, retreat, pass)",
+    ),
+    model="bot.ai.geyser:MODEL",
+    analysis_iterations=300,
+)

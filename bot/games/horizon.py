@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, sound
 from bot.wording import plural
 
@@ -642,3 +643,20 @@ Event Horizon — 2 players race 3 tokens each out of a black hole: along your p
 
 Horizon.rules_card = RULES_CARD
 HORIZON = Horizon()
+
+REGISTRATION = Registration(
+    HORIZON,
+    renderer="renderers.horizon",
+    words="renderers.alt_text:horizon",
+    cog="bot.cogs.horizon",
+    start="challenge",
+    typed=Typed(
+        "ALICE BOB",
+        "horizon new alice bob",
+        "Event Horizon",
+        "a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass)",
+        commands=("hand",),
+    ),
+    model="bot.ai.horizon:MODEL",
+    analysis_iterations=300,
+)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Options, Outcome, check_new
+from bot.games.registration import Registration, Typed
 from bot.games.stored import check_types, converting, listed, read, refuse
 from bot.wording import listing
 
@@ -535,3 +536,21 @@ _STORED = frozenset({"black", "white", "rings", "turn", "winner", "last", "last_
 """The fields of a stored state (`dumps`)."""
 
 THEMISCYRA = Themiscyra()
+
+REGISTRATION = Registration(
+    THEMISCYRA,
+    renderer="renderers.themiscyra",
+    words="renderers.alt_text:themiscyra",
+    cog="bot.cogs.themiscyra",
+    start="challenge",
+    typed=Typed(
+        "BLACK WHITE",
+        "themiscyra new alice bob (alice plays Black)",
+        "Black moves first",
+        "a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8",
+        seed=False,
+    ),
+    model="bot.ai.themiscyra:MODEL",
+    analysis_iterations=200,
+    overlays=("areas",),
+)

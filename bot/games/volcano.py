@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
 from bot.wording import listing
 
@@ -900,3 +901,20 @@ def _begin_turn(work: _Work, after: int, seats: int, resigned: frozenset[int]) -
 
 
 VOLCANO = Volcano()
+
+REGISTRATION = Registration(
+    VOLCANO,
+    renderer="renderers.volcano",
+    words="renderers.alt_text:volcano",
+    cog="bot.cogs.volcano",
+    start="new",
+    typed=Typed(
+        "ALICE [BOB ...]",
+        "volcano new alice bob (one name plays solitaire)",
+        "1 to 6 players (1: solitaire)",
+        "a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4)",
+        commands=("best",),
+    ),
+    model="bot.ai.volcano:MODEL",
+    analysis_iterations=150,
+)

@@ -1,0 +1,73 @@
+"""What the bot needs of a game beyond its rules, in one place: a `Registration` per game, written at the end
+of the game's own module (bot/games/<key>.py), and `REGISTRY` in bot/games/__init__.py listing them.
+
+Every table a front-end keeps by game key (renderers' `DRAWERS` and `PANELS`, alt text's `WORDS`, the Discord
+bot's `EXTENSIONS`, the terminal's commands, the computer's model, the analysis budget) is derived from it, so
+adding a game touches its own files and one registry line. The parts above the engine (renderers, cogs,
+computer models) import the engine, so a registration names them by dotted path ("renderers.fish",
+"bot.cogs.fish", "bot.ai.fish:MODEL") and `resolve` loads them where they are used: engines stay pure and
+import nothing above them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.base import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """The game in the terminal (bot/local/): its `new`, whose flags come from the engine's options, how a
+    move is typed, and the commands of its own."""
+
+    players: str
+    """How `new` names the players: "ALICE BOB [CAROL DAN]" (usage `geyser new ALICE BOB [CAROL DAN]`)."""
+    example: str
+    """An example of `new`, for a wrong number of players: "geyser new alice bob carol"."""
+    note: str
+    """What `new` starts, the end of its help line: "2 to 4 players"."""
+    moves: str
+    """How a move is typed, for `move` without one and the help: "one move, like: fish move D4-F3 (...)"."""
+    commands: tuple[str, ...] = ()
+    """The terminal commands of its own beyond `new` (and `dm`, for death matches): ("hand",)."""
+    seed: bool = True
+    """Whether `new` takes `--seed N` (Themiscyra has no chance: no seed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """One game's parts: the engine, and by dotted path the parts above it."""
+
+    engine: Game
+    renderer: str
+    """The module that draws it (renderers/<key>.py): `draw(view, viewer, caption)`, `panel(...)` and
+    `PANEL_LEFT`, where its side panel starts."""
+    words: str
+    """The function that says a view in words for alt text and text boards ("renderers.alt_text:fish")."""
+    cog: str
+    """Its Discord extension ("bot.cogs.fish"), loaded by the bot with the others."""
+    start: str
+    """The subcommand that starts a match on Discord: "challenge" (two players) or "new" (a lobby)."""
+    typed: Typed
+    model: str | None
+    """The computer's model ("bot.ai.fish:MODEL"); None: the slow `PublicModel` built on the contract."""
+    analysis_iterations: int
+    """Playouts per analysed position (bot/analysis.py): a fixed count, so an analysis is repeatable."""
+    death_matches: bool = False
+    """Whether it plays best-of-3 death matches (`/fish dm`, the terminal's `fish dm`)."""
+    overlays: tuple[str, ...] = ()
+    """What its board can show on request (Themiscyra's open "areas"): `board --areas` in the terminal."""
+
+    @property
+    def key(self) -> str:
+        return self.engine.key
+
+
+def resolve(path: str) -> Any:
+    """The module a dotted path names ("renderers.fish"), or the attribute after its colon ("bot.ai.fish:MODEL")."""
+    module, _, name = path.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, name) if name else found

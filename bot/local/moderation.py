@@ -1,0 +1,226 @@
+"""The moderator's commands of the terminal, whose typist moderates its games: `mod ...` (Discord's /mod),
+`tournament ...` and `settings ...` (the terminal is a server of its own: offline, guild None)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import posts
+from bot.backup import BackupError, backup, size_text
+from bot.local.checks import MAX_ADDTIME, CommandError, added_seconds, checked_name, number, player_named
+from bot.local.people import person
+from bot.local.session import MODERATOR, Session
+from bot.local.table import MATCH, Args, Command, Flag
+from bot.service.settings import changed_count, settings_lines
+
+# --- mod ---
+
+
+async def mod_list(session: Session, args: Args) -> None:
+    session.list_matches()
+
+
+async def mod_backup(session: Session, args: Args) -> None:
+    try:
+        path = await backup(session.service.store, session.backup_dir, session.backup_keep)
+    except BackupError as error:
+        raise CommandError(f"The backup failed: {error}.") from None
+    session.write(f"Backed up to {path} ({size_text(path.stat().st_size)}, integrity ok).")
+
+
+async def pause(session: Session, args: Args) -> None:
+    await session.service.pause((await session.match(args.flags)).id, MODERATOR)
+
+
+async def resume(session: Session, args: Args) -> None:
+    await session.service.resume((await session.match(args.flags)).id, MODERATOR)
+
+
+async def add_time(session: Session, args: Args) -> None:
+    match = await session.match(args.flags)
+    player = player_named(match, args.words[0])
+    await session.service.add_time(match.id, MODERATOR, player.id, added_seconds(args.words[1]))
+
+
+async def undo(session: Session, args: Args) -> None:
+    await session.service.undo((await session.match(args.flags)).id, MODERATOR)
+
+
+async def adjudicate(session: Session, args: Args) -> None:
+    match = await session.match(args.flags)
+    named = args.words[0]
+    winner = None if named.lower() == "draw" else player_named(match, named).id
+    await session.service.adjudicate(match.id, MODERATOR, winner)
+
+
+async def abort(session: Session, args: Args) -> None:
+    await session.service.abort((await session.match(args.flags)).id, MODERATOR)
+
+
+MOD = Command(
+    "mod",
+    "",
+    commands=(
+        Command("mod list", "the running matches", mod_list, takes=(0, None)),
+        Command("mod pause", "stop the match's clock", pause, takes=(0, None), flags=(MATCH,)),
+        Command("mod resume", "run it again", resume, takes=(0, None), flags=(MATCH,)),
+        Command(
+            "mod addtime",
+            f"give NAME more reserve time (1 to {MAX_ADDTIME:,} s)",
+            add_time,
+            "NAME SECONDS",
+            (2, 2),
+            (MATCH,),
+            use=f"Use: mod addtime NAME SECONDS (whole seconds, 1 to {MAX_ADDTIME:,}).",
+        ),
+        Command("mod undo", "take the last move back", undo, takes=(0, None), flags=(MATCH,)),
+        Command(
+            "mod adjudicate",
+            "end the match with NAME the winner (or draw)",
+            adjudicate,
+            "NAME",
+            (1, 1),
+            (MATCH,),
+            use="Use: mod adjudicate NAME (the winner) or mod adjudicate draw.",
+        ),
+        Command("mod abort", "stop the match with no result", abort, takes=(0, None), flags=(MATCH,)),
+        Command("mod backup", "back the database up now (BACKUP_DIR; restore: see README)", mod_backup),
+    ),
+    missing="{name} what? {usages}.",
+)
+
+# --- tournaments ---
+
+TOURNAMENT_USE = (
+    "Use: tournament new GAME FORMAT [--rounds N] [--clock C] [--seats N] [--series dm], or join NAME, leave NAME,"
+    " start, standings or record."
+)
+
+
+async def tournament_new(session: Session, args: Args) -> None:
+    rounds = number(args.flags["rounds"], "--rounds") if "rounds" in args.flags else None
+    seats = number(args.flags["seats"], "--seats") if "seats" in args.flags else None
+    clock, series = args.flags.get("clock"), args.flags.get("series", "single")
+    game, format = (word.lower() for word in args.words)
+    held = await session.service.open_tournament(
+        game, format, MODERATOR, rounds=rounds, clock=clock, series=series, seats=seats
+    )
+    session.tournament = held.id
+    session.write(f"Tournament #{held.id} is open: tournament join NAME signs a player up; then tournament start.")
+
+
+async def _tournament_id(session: Session) -> int:
+    """The tournament the commands are about: the one opened here, else the newest offline one."""
+    if session.tournament is None:
+        found = await session.service.tournaments(None, ("open", "running", "over"))
+        if not found:
+            raise CommandError("There is no tournament yet: tournament new GAME FORMAT opens one.")
+        session.tournament = found[-1].id
+    return session.tournament
+
+
+async def join(session: Session, args: Args) -> None:
+    tid = await _tournament_id(session)
+    name = checked_name(args.words[0])
+    held = await session.service.join_tournament(tid, person(name))
+    session.write(f"{name} signed up ({len(held.tournament.entrants)} so far).")
+
+
+async def leave(session: Session, args: Args) -> None:
+    tid = await _tournament_id(session)
+    name = checked_name(args.words[0])
+    held = await session.service.leave_tournament(tid, person(name))
+    session.write(f"{name} {'left the sign-up' if held.status == 'open' else 'withdrew'}.")
+
+
+async def start(session: Session, args: Args) -> None:
+    await session.service.start_tournament(await _tournament_id(session), MODERATOR)
+
+
+async def standings(session: Session, args: Args) -> None:
+    from renderers import tournament as picture
+
+    tid = await _tournament_id(session)
+    t = (await session.service.get_tournament(tid)).tournament
+    path = await session.save(f"tournament-{tid}-standings.png", await asyncio.to_thread(picture.render, t))
+    session.write(picture.as_text(t) + f"\npicture: {path}")
+
+
+async def tournament_record(session: Session, args: Args) -> None:
+    tid = await _tournament_id(session)
+    record = await session.service.tournament_record(tid)
+    folder = session.out_dir.parent / "records"
+    path = folder / record.filename
+    await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
+    await asyncio.to_thread(path.write_text, record.dumps(), "utf-8")
+    session.write(f"Record of tournament #{tid}: {path}")
+
+
+TOURNAMENT = Command(
+    "tournament",
+    "",
+    commands=(
+        Command(
+            "tournament new",
+            "FORMAT: knockout, roundrobin or swiss",
+            tournament_new,
+            "GAME FORMAT",
+            (2, 2),
+            (Flag("rounds", "N"), Flag("clock", "C"), Flag("seats", "N"), Flag("series", "dm")),
+            use="Use: tournament new GAME FORMAT (FORMAT: knockout, roundrobin or swiss).",
+            names_flags=True,
+            notes=("the commands below are about the newest tournament; its games open as matches, played as usual",),
+        ),
+        Command("tournament join", "sign NAME up", join, "NAME", (1, 1)),
+        Command("tournament leave", "NAME leaves the sign-up, or withdraws", leave, "NAME", (1, 1)),
+        Command("tournament start", "close the sign-up and pair round 1", start),
+        Command("tournament standings", "the standings, with a picture", standings),
+        Command("tournament record", "the tournament as data/records/*.json", tournament_record),
+    ),
+    missing=TOURNAMENT_USE,
+    unknown=TOURNAMENT_USE,
+)
+
+# --- settings ---
+
+SETTINGS_USE = "Use: settings, settings set KEY VALUE or settings reset KEY."
+
+
+async def show(session: Session, args: Args) -> None:
+    states = session.service.settings(None)
+    head = (
+        f"The terminal's settings ({changed_count(states)}). Change one with settings set KEY VALUE, put it"
+        " back with settings reset KEY."
+    )
+    lines = settings_lines(states, lambda by: by.partition(":")[2] or by, lambda at: f"<t:{int(at)}:f>")
+    session.write(posts.plain_times("\n".join([head, *lines]), session.service.time.now()))
+
+
+async def set_setting(session: Session, args: Args) -> None:
+    key, *value = args.words
+    change = await session.service.set_setting(None, key, " ".join(value), MODERATOR)
+    session.write(change.line)
+
+
+async def reset_setting(session: Session, args: Args) -> None:
+    change = await session.service.reset_setting(None, args.words[0], MODERATOR)
+    session.write(change.line)
+
+
+SETTINGS = Command(
+    "settings",
+    "",
+    commands=(
+        Command(
+            "settings show",
+            "the terminal's settings (house_wins, rated, default_clock, reminders, away_days, claim_after)",
+            show,
+            use=SETTINGS_USE,
+        ),
+        Command("settings set", "change one", set_setting, "KEY VALUE", (2, None), use=SETTINGS_USE),
+        Command("settings reset", "put one back to its default", reset_setting, "KEY", (1, 1), use=SETTINGS_USE),
+    ),
+    default="show",
+    unknown=SETTINGS_USE,
+)
+"""Discord's /settings for the terminal: its games are a server of their own (offline, guild None)."""

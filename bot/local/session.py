@@ -1,0 +1,192 @@
+"""The terminal's session: what it holds between lines (the current match, the pictures saved, the
+tournament), how it prints the service's notices and saves their pictures, and the lookups its commands
+share (the match a command is about, who it is for)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from bot import posts, records
+from bot.backup import default_folder
+from bot.computer import Analyst
+from bot.config import ROOT
+from bot.local.checks import CommandError, number, player_named
+from bot.local.table import NEW, start_usage
+from bot.models import Match, Player
+from bot.service import MatchService, Notice, TournamentNotice
+from bot.wording import a, listing
+
+log = logging.getLogger("bot.local")
+MODERATOR = Player("local:moderator", "moderator")
+RENDERS = ROOT / "data" / "renders"
+
+
+class Session:
+    """Turns notices into printed posts with saved PNGs, and holds what the commands share."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        out_dir: Path = RENDERS,
+        write: Callable[[str], None] = print,
+        analyst: Analyst | None = None,
+    ) -> None:
+        self.service = service
+        self.out_dir = out_dir
+        self.write = write
+        self.analyst = analyst or Analyst(service)
+        """`GAME analysis`: its worker process starts on the first one."""
+        self.current: int | None = None
+        self.saved: list[Path] = []
+        self.backup_dir: Path = default_folder(service.store.path)  # run_offline sets BACKUP_DIR and BACKUP_KEEP
+        self.backup_keep: int | None = None
+        self.tournament: int | None = None
+        """The tournament the `tournament` commands are about (the newest offline one, by default)."""
+        service.subscribe(self.on_notice)
+        service.subscribe_tournaments(self.on_tournament)
+
+    # --- output ---
+
+    async def on_notice(self, notice: Notice, overlays: frozenset[str] = frozenset()) -> None:
+        """Print what happened; for board posts render and save the PNG, then start the clock."""
+        match = notice.match
+        if notice.kind == "reminder" and notice.to is not None:  # no DM offline: every reminder is printed
+            said = posts.plain_times("; ".join(notice.lines), self.service.time.now())
+            self.write(f"[#{match.id}] reminder for {notice.to.name}: {said}.")
+            return
+        if notice.kind == "started":
+            self.current = match.id
+        now = self.service.time.now()
+        post = await asyncio.to_thread(posts.for_notice, self.service, notice, now, overlays)
+        if post is None:
+            plain = (posts.plain_times(line, now) for line in notice.lines)  # away time's end is a timestamp
+            self.write("\n".join(f"[#{match.id}] {line}" for line in plain))
+            return
+        # named by what the post was too, so a final board does not overwrite the first one of its ply
+        kind = "-".join([notice.kind, *sorted(overlays)])
+        path = await self.save(f"match-{match.id}-ply-{match.ply:03d}-{kind}.png", post.png)
+        replay = ""
+        if notice.kind == "over":  # the animated replay, beside the board PNGs
+            try:
+                gif = await self.save(f"match-{match.id}-replay.gif", await records.replay_for(self.service, match))
+                replay = f"\n[#{match.id}] replay: {gif}"
+            except Exception:  # the final board is shown anyway
+                log.exception("could not build the replay of match %s", match.id)
+        self.write(
+            f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + replay + f"\n[#{match.id}] board: {path}"
+        )
+        if match.running:
+            await self.service.board_posted(match.id, match.ply)
+
+    async def repost(self, match: Match, reason: str) -> None:
+        await self.on_notice(Notice("board", match, (reason,)))
+
+    async def on_tournament(self, notice: TournamentNotice) -> None:
+        """Print what happened to an offline tournament (a new round's pairings, a withdrawal, its end)."""
+        if notice.held.place.guild_id is None:
+            self.write("\n".join(f"[tournament #{notice.held.id}] {line}" for line in notice.lines))
+
+    async def match(self, flags: dict[str, str], key: str | None = None) -> Match:
+        """The match named by --match, else the current one; for a game's command, a match of that game."""
+        if "match" in flags:
+            match = await self.service.get(number(flags["match"], "--match"))
+        elif self.current is None:
+            start = start_usage(key) if key else listing([start_usage(key) for key in NEW], "or")
+            raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
+        else:
+            match = await self.service.get(self.current)
+        if key is not None and match.game != key:
+            title = self.service.games[key].title
+            raise CommandError(
+                f"Match #{match.id} is a game of {self.service.game(match).title}, not {title}: "
+                f"use {match.game} commands for it, or pick {a(title)} match with --match ID or use ID."
+            )
+        return match
+
+    def actor(self, match: Match, name: str | None, doing: str = "move") -> Player:
+        """Who a typed command is for: `--as NAME`, else whoever is to move (never a computer). `doing` is
+        what the command does for them (move, resign, or look at the hand), for the refusal's words."""
+        if name is not None:
+            player = player_named(match, name)
+        else:
+            seat = self.service.game(match).to_move(match.state) if match.running else None
+            if seat is None:
+                whose = " (say whose hand with --as NAME)" if doing == "look" else ""
+                raise CommandError(f"Match #{match.id} is over: nobody is to move{whose}.")
+            player = match.players[seat]
+        if player.is_computer and doing == "look":
+            raise CommandError(
+                f"{player.name}'s hand is hidden: a computer player shows its cards to nobody "
+                "(see a person's hand with --as NAME)."
+            )
+        if player.is_computer and doing == "resign":
+            raise CommandError(f"{player.name} plays for itself: only a person can resign, so name one with --as NAME.")
+        if player.is_computer:
+            raise CommandError(f"{player.name} plays for itself: wait for its move, or play as someone else (--as).")
+        return player
+
+    async def agreeing(self, match: Match, sub: str, name: str | None) -> Player:
+        """Who a takeback, an answer to one or a claim is for: `--as NAME`, else the one person it can be (who
+        moved last asks, the one person still to answer answers, the one person not to move claims)."""
+        if name is not None:
+            player = player_named(match, name)
+            if player.is_computer:
+                raise CommandError(f"{player.name} plays for itself: name a person with --as NAME.")
+            return player
+        people: list[Player] = []
+        if sub == "takeback":
+            moved = [match.players[r.seat] for r in await self.service.moves(match.id)]
+            people = [p for p in moved if not p.is_computer][-1:]
+        elif sub == "claim" and match.running:
+            mover = self.service.game(match).to_move(match.state)
+            people = [p for s, p in enumerate(match.players) if s != mover and not p.is_computer]
+        elif sub != "claim":
+            takeback = self.service.open_takeback(match.id)
+            if takeback is None:
+                raise CommandError(f"No takeback request is waiting for an answer in match #{match.id}.")
+            people = self.service.takeback_waiting(match, takeback)
+        people = list(dict.fromkeys(people))
+        if len(people) != 1:
+            who = {"takeback": "asks", "claim": "claims"}.get(sub, "answers")
+            names = f" ({listing([p.name for p in people], 'or')})" if people else ""
+            raise CommandError(f"Say who {who} with --as NAME{names}.")
+        return people[0]
+
+    def _file(self, name: str) -> Path:
+        """A file directly in out_dir (data/renders/): the name is built here, never typed, and one that
+        would lead anywhere else is a bug, refused rather than written."""
+        if Path(name).name != name or name in (".", "..") or "\0" in name or len(name.encode()) > 200:
+            raise ValueError(f"not a plain file name: {name!r}")
+        return self.out_dir / name
+
+    def list_matches(self) -> None:
+        running = self.service.running()
+        if not running:
+            self.write("No matches are running.")
+            return
+        for match in running:
+            clock = f" · {match.clock.settings.describe()}" if match.clock is not None else ""
+            mark = "*" if match.id == self.current else " "
+            self.write(f"{mark}{posts.summary_line(self.service, match)}{clock}")
+
+    def named(self, match_ids: tuple[int, ...]) -> list[str]:
+        named = []
+        for match_id in match_ids:
+            match = self.service.running_match(match_id)
+            named.append(f"#{match_id} {self.service.game(match).title}" if match else f"#{match_id}")
+        return named
+
+    async def save(self, name: str, png: bytes) -> Path:
+        """Save a picture under out_dir as `name` (built here, never typed) and remember it."""
+        path = self._file(name)
+        await asyncio.to_thread(_save, path, png)
+        self.saved.append(path)
+        return path
+
+
+def _save(path: Path, png: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png)

@@ -1,0 +1,147 @@
+"""The terminal: reads a line, finds its command in the table (`COMMANDS`), checks its words and flags, and
+runs it; every line gets an answer, and a refusal changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+
+from bot import records
+from bot.games import REGISTRY, GameError
+from bot.local import games, moderation, people
+from bot.local.checks import CommandError, clip, line_problem, number, quote
+from bot.local.session import Session, log
+from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
+from bot.service import ServiceError
+from bot.wording import listing
+
+
+class Terminal(Session):
+    """Turns typed lines into service calls (and, as a `Session`, notices into printed posts)."""
+
+    async def handle(self, line: str) -> bool:
+        """Run one typed command; False means quit. Bad input is answered and changes nothing; a failure
+        inside the bot is logged and answered too, so every line gets an answer and never a traceback."""
+        problem = line_problem(line)
+        if problem is not None:
+            self.write(f"✗ {problem}")
+            return True
+        try:
+            words = shlex.split(line)
+        except ValueError as error:
+            self.write(f"Can't read that: {error}.")
+            return True
+        if not words:
+            return True
+        try:
+            return await self.run(words)
+        except (CommandError, ServiceError, GameError) as error:
+            self.write(f"✗ {clip(str(error))}")
+        except Exception:  # a bug: the terminal goes on, and the log has the details
+            log.exception("the terminal command %s failed", quote(line))
+            self.write("✗ Something went wrong on our side (the details are in the log); try another command.")
+        return True
+
+    async def run(self, words: list[str]) -> bool:
+        """The command the words name, in the table: a group's takes the next word; its own words and flags
+        are checked before it runs."""
+        command, rest = ROOT, words
+        while command.commands:
+            if not rest and not command.default:
+                raise command.refusal(command.missing)
+            sub, rest = (rest[0].lower(), rest[1:]) if rest else (command.default, [])
+            found = command.find(sub)
+            if found is None:
+                raise command.refusal(command.unknown, sub)
+            command = found
+        game = command.name.split(" ")[0]
+        flags, rest = split(rest, SWITCHES)
+        args = Args(rest, flags, game if game in REGISTRY else "")
+        command.check(args)
+        assert command.run is not None
+        return await command.run(self, args) is not False
+
+    async def repl(self) -> None:
+        """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""
+        self.write(HELP)
+        await self.service.resume_tournaments()  # a round or closing time that came while it was off
+        while True:
+            try:
+                line = await asyncio.to_thread(_prompt)
+            except EOFError:
+                return
+            if not await self.handle(line):
+                return
+
+
+def _prompt() -> str:
+    sys.stdout.write("> ")
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+# --- the commands of no game or group ---
+
+
+async def show_help(session: Session, args: Args) -> None:
+    topic = " ".join(args.words).lower()
+    if topic and topic not in NEW:
+        raise CommandError(f"help takes a game ({listing(list(NEW), 'or')}), not {quote(topic)}.")
+    session.write(game_help(topic) if topic else HELP)
+
+
+async def quit_(session: Session, args: Args) -> bool:
+    return False
+
+
+async def running(session: Session, args: Args) -> None:
+    session.list_matches()
+
+
+async def use(session: Session, args: Args) -> None:
+    session.current = (await session.service.get(number(args.words[0], "match id"))).id
+    session.write(f"Now on match #{session.current}.")
+
+
+async def replay(session: Session, args: Args) -> None:
+    file = Path(args.words[0])
+    session.write("\n".join(await asyncio.to_thread(records.replay_file, file, session.out_dir)))
+
+
+COMMANDS: tuple[Command, ...] = (
+    *(games.game_commands(key) for key in REGISTRY),
+    Command(
+        "replay",
+        "replay a record: prints the result, saves the final board PNG and the replay GIF",
+        replay,
+        "FILE.json",
+        (1, 1),
+        use="Use: replay FILE.json (a record written by GAME record).",
+    ),
+    Command("games", "running matches (most commands take --match ID)", running, takes=(0, None)),
+    Command("use", "switch to match ID", use, "ID", (1, 1)),
+    *people.COMMANDS,
+    moderation.MOD,
+    moderation.TOURNAMENT,
+    moderation.SETTINGS,
+    Command("help", "this list; help GAME: a game's options, one a line", show_help, "[GAME]", (0, None)),
+    Command("quit", "leave (exit too)", quit_, takes=(0, None), aliases=("exit",)),
+)
+"""Every command: each game's group (its own commands, then the shared ones), then the rest."""
+ROOT = Command("", "", commands=COMMANDS, unknown="Unknown command {sub}; type help for the list.")
+SWITCHES = switches(COMMANDS)
+HELP = "\n".join(
+    [
+        "Commands (the same as the Discord slash commands; players are typed names, and `computer` (or",
+        "computer:easy, computer:hard) is a computer player: fish new alice computer):",
+        help_text((*COMMANDS[: len(REGISTRY)], games.game_commands("GAME"), *COMMANDS[len(REGISTRY) :])),
+    ]
+)
+"""Each game's own commands, the shared ones once for every GAME, then the rest."""
+OWN = {key: tuple(c.word for c in group.commands if c.shown) for key, group in zip(REGISTRY, COMMANDS, strict=False)}
+"""Each game's own commands (`new` and those its registration asks for), before the shared ones."""
