@@ -21,7 +21,8 @@ async def test_a_held_turn_is_charged_to_nobody_and_refuses_moves(service: Match
     fake_time.advance(12)
     await service.hold(match.id, "it was deleted")  # then the repost of the board failed everywhere
     held = await service.get(match.id)
-    assert held.held is not None and held.held.reason == "it was deleted" and held.clock is not None and not held.clock.running
+    assert held.held is not None and held.held.reason == "it was deleted"
+    assert held.clock is not None and not held.clock.running
     fake_time.advance(10_000)  # far past every deadline: no flag falls while nobody can see the board
     await service.sweep()
     assert (await service.get(match.id)).running
