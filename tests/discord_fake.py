@@ -15,6 +15,9 @@ How it works
   by one GUILD_CREATE per guild on IDENTIFY, RESUME with a replay of the events the bot missed,
   GUILD_MEMBERS_CHUNK for member requests, and dispatches (INTERACTION_CREATE, MESSAGE_*, THREAD_*,
   CHANNEL_*, GUILD_MEMBER_*), filtered by the bot's intents as Discord does.
+* Outages: `gateway_outage(shard)` drops a shard's connection and leaves the bot's IDENTIFY or RESUME (and
+  its heartbeats) unanswered until the block ends, so a test says how long Discord was away on its own
+  fake clock; `stall(shard)` stops only the HEARTBEAT_ACKs (a zombie connection) until `unstall`.
 * Shards: each IDENTIFY names its shard ``[id, count]`` (an id out of range is closed with 4010, as
   Discord does); a session gets READY and GUILD_CREATE for its own guilds only (``(guild_id >> 22) %
   count``), and every guild event, interactions included, goes to the session of the guild's shard (DMs
