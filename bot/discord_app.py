@@ -108,7 +108,7 @@ class GameBot(commands.Bot):
         self.metrics = PrometheusMetrics()
         """What this process measures (bot/metrics.py), served with /healthz when METRICS_PORT is set."""
         self.health: HealthServer | None = None
-        self.gateway = GatewayWatch(self)
+        self.gateway = GatewayWatch(self, lambda: self.service, self._send)
         """Which shards' gateways are down, their matches held meanwhile (bot/discord_gateway.py)."""
         self.leases: Leases | None = None
         """This process's shard leases (bot/shards.py), on PostgreSQL; None on SQLite, which one process uses."""

@@ -14,16 +14,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
+
+import discord
 
 from bot import discord_limits as limits
 from bot import posts
 from bot.clock import format_seconds
+from bot.discord_reminders import Send
 from bot.models import Match
 from bot.reminders import is_long
-
-if TYPE_CHECKING:
-    from bot.discord_app import GameBot
+from bot.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +46,11 @@ def outage_line(seconds: float) -> str:
 class GatewayWatch:
     """Which of the bot's shards are down (and who said so), holding and releasing their matches in order."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: discord.Client, service: Callable[[], MatchService | None], send: Send) -> None:
         self.bot = bot
+        self.service = service
+        """The bot's service, None until it has started (or once it is closed)."""
+        self.send = send
         self.down: dict[int, str] = {}
         """Shard -> who saw it go down (EVENT or WATCHDOG); an event's word outranks the watchdog's."""
         self._locks: dict[int, asyncio.Lock] = {}
@@ -61,8 +66,8 @@ class GatewayWatch:
 
     async def lost(self, shard: int, by: str = EVENT, since: float | None = None) -> None:
         """The shard's gateway is down (`since`: on the service's clock, default now): hold its matches."""
-        bot = self.bot
-        if bot.is_closed() or bot.service is None:
+        service = self.service()
+        if self.bot.is_closed() or service is None:
             return  # closing: the heartbeat's last beat covers the time until the next start
         async with self._lock(shard):
             if shard in self.down:
@@ -70,30 +75,29 @@ class GatewayWatch:
                     self.down[shard] = EVENT
                 return
             self.down[shard] = by
-            held = await bot.matches.gateway_down(shard, self.count, since)
+            held = await service.gateway_down(shard, self.count, since)
         log.warning("Discord's gateway is down for shard %d (%s): %d matches held", shard, by, len(held))
 
     async def back(self, shard: int, by: str = EVENT) -> None:
         """The shard's gateway is back (READY, RESUMED, or ACKs again): its matches go on; live boards say so."""
-        bot = self.bot
-        if bot.is_closed() or bot.service is None:
+        service = self.service()
+        if self.bot.is_closed() or service is None:
             return
         async with self._lock(shard):
             state = self.down.get(shard)
             if state is None or (by == WATCHDOG and state != WATCHDOG):
                 return  # not down, or down by an event: only READY or RESUMED ends that
             del self.down[shard]
-            released = await bot.matches.gateway_up(shard, self.count)
+            released = await service.gateway_up(shard, self.count)
         log.warning("Discord's gateway is back for shard %d: %d matches go on", shard, len(released))
         live = [(m, s) for m, s in released if m.clock is not None and not is_long(m.clock) and m.running]
         for match, seconds in sorted(live, key=lambda pair: _deadline(pair[0])):
-            await self._tell(match, seconds)
+            await self._tell(service, match, seconds)
 
-    async def _tell(self, match: Match, seconds: float) -> None:
+    async def _tell(self, service: MatchService, match: Match, seconds: float) -> None:
         """One short message in the match's place: the outage, and where the match stands now (no ping)."""
-        service = self.bot.matches
         text = limits.clip("\n".join([outage_line(seconds), *posts.status_lines(service, match, deadline=True)]))
-        await self.bot._send(match, lambda place: place.send(text, allowed_mentions=limits.NOBODY))
+        await self.send(match, lambda place: place.send(text, allowed_mentions=limits.NOBODY))
 
     # --- the watchdog ---
 
@@ -124,8 +128,9 @@ class GatewayWatch:
             if beats is None or not interval:
                 continue  # not connected: discord.py's own events say so
             age = time.perf_counter() - beats._last_ack
-            if age > STALE_BEATS * interval:
-                await self.lost(shard, WATCHDOG, self.bot.matches.time.now() - age)
+            service = self.service()
+            if age > STALE_BEATS * interval and service is not None:
+                await self.lost(shard, WATCHDOG, service.time.now() - age)
             elif self.down.get(shard) == WATCHDOG:
                 await self.back(shard, WATCHDOG)
 
