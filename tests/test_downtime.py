@@ -13,7 +13,7 @@ from bot.clock import ClockSettings, FakeTime, parse_clock
 from bot.models import GATEWAY, Place, Player
 from bot.service import MatchPaused, MatchService
 from bot.service.downtime import HEARTBEAT_EVERY
-from tests.conftest import ALICE, BOB
+from tests.conftest import ALICE, BOB, eventually
 
 CAROL = Player("local:carol", "carol")
 
@@ -125,3 +125,39 @@ async def test_a_board_posted_while_the_gateway_is_down_keeps_the_match_held(ser
     assert match.held is not None and not match.clock.running and match.board == (7, 5555)
     await service.gateway_up(1, 2)
     assert match.held is None and match.clock.running
+
+
+async def test_holds_are_stored_and_wait_for_the_match_lock_and_their_ends_rearm_reminders(service, fake_time) -> None:  # type: ignore[no-untyped-def]
+    await posted(service, None, guild=GUILD)  # an untimed game: its first reminder is due a day after its post
+    timed = await posted(service, ClockSettings(5, 5), guild=GUILD, players=(CAROL, BOB))
+    fake_time.advance(2)
+    async with service._registry.lock(timed.id):  # a move under way: the outage waits for it
+        holding = asyncio.ensure_future(service.gateway_down(1, 2))
+        await asyncio.sleep(0.05)
+        assert not holding.done() and timed.held is None
+    assert len(await holding) == 2
+    stored = await service.store.load_match(timed.id)
+    assert stored is not None and stored.clock is not None and not stored.clock.running and stored.clock.used == 2
+    reminded = []
+
+    async def listen(notice):  # type: ignore[no-untyped-def]
+        reminded.append(notice.kind)
+
+    service.subscribe(listen)
+    fake_time.advance(DAY + 60)  # the untimed game's reminder falls due during the hold: passed over
+    await asyncio.sleep(0.05)
+    assert reminded == []
+    await service.gateway_up(1, 2)
+    await eventually(lambda: reminded == ["reminder"])  # armed again with the release, not left to the sweep
+    stored = await service.store.load_match(timed.id)
+    assert stored is not None and stored.clock is not None and stored.clock.running
+    (hold, unhold) = await service.store.actions(timed.id)
+    assert (hold["kind"], unhold["kind"], unhold["detail"]) == ("hold", "unhold", "released")
+
+
+async def test_a_board_that_gets_through_ends_a_posting_hold_and_is_remembered(service, fake_time) -> None:  # type: ignore[no-untyped-def]
+    match = await posted(service, parse_clock("1d/7d"))
+    await service.hold(match.id, "Discord answered 503")
+    assert await service.board_posted(match.id, 0, message=(7, 4242)) == (7, 1000 + match.id)
+    stored = await service.store.load_match(match.id)
+    assert stored is not None and stored.board == (7, 4242) and stored.board_ply == 0 and match.held is None

@@ -50,10 +50,9 @@ class Holds:
         """End the holds of `cause` on the matches `which` picks, at `at`; returns each match released with
         the hold it was under."""
         async with self._locked(which) as matches:
-            held = [m for m in matches if m.held is not None and m.held.cause == cause]
-            holds = [m.held for m in held]
-            await self.release_locked(held, at)
-            return [(m, h) for m, h in zip(held, holds, strict=True) if h is not None]
+            held = [(m, m.held) for m in matches if m.held is not None and m.held.cause == cause]
+            await self.release_locked([m for m, _ in held], at)
+            return held
 
     @contextlib.asynccontextmanager
     async def _locked(self, which: Callable[[Match], bool]) -> AsyncIterator[list[Match]]:
