@@ -38,6 +38,8 @@ async def test_a_restart_credits_the_downtime_to_boards_that_are_up_and_reposts_
     untimed = await posted(service, None, players=(ALICE, CAROL))
     slow = await posted(service, ClockSettings(600, 600), players=(BOB, CAROL))
     quick = await posted(service, ClockSettings(30, 60), players=(CAROL, ALICE))
+    paused = await posted(service, ClockSettings(10, 10), players=(BOB, ALICE), guild=6)
+    await service.pause(paused.id, CAROL)
     unseen = await service.create_match("fish", [BOB, ALICE], seed=5, clock=parse_clock("1d/7d"), place=Place(5, 7))
     fake_time.advance(20)
     used = service.running_match(long.id).clock.used_at(fake_time.now())
@@ -45,14 +47,14 @@ async def test_a_restart_credits_the_downtime_to_boards_that_are_up_and_reposts_
     fake_time.advance(2 * DAY)  # down for two days
     again = await open_service()
     repost = await again.start()
-    assert [m.id for m in repost] == [quick.id, slow.id, unseen.id]  # soonest deadline first; none yet last
+    assert [m.id for m in repost] == [quick.id, slow.id, unseen.id, paused.id]  # soonest first; paused last
     credited = again.running_match(long.id).clock
     assert credited.running and credited.used_at(fake_time.now()) == used == 20  # the two days: nobody's
+    assert (await again.store.load_match(long.id)).clock == credited  # stored so
     assert again.running_match(untimed.id).clock is None and again.running_match(untimed.id) not in repost
     assert not again.running_match(quick.id).clock.running  # fresh allowance, with its post
     fake_time.advance(DAY - 20 + 7 * DAY + 2)  # past the long game's flag: armed at load, no post needed
-    await again.sweep()
-    assert again.running_match(long.id) is None
+    await eventually(lambda: again.running_match(long.id) is None)  # its timer, not the sweep
 
 
 async def test_without_a_heartbeat_every_board_is_posted_again(open_service, fake_time: FakeTime) -> None:
@@ -69,13 +71,23 @@ async def test_without_a_heartbeat_every_board_is_posted_again(open_service, fak
 
 
 async def test_the_heartbeat_is_written_every_few_seconds_on_the_service_clock(service, fake_time) -> None:  # type: ignore[no-untyped-def]
-    first = (await service.store.last_alive())[0]
+    async def alive() -> float:
+        return (await service.store.last_alive())[0]
+
+    first = await alive()
+    assert first == fake_time.now()  # written at the start
     fake_time.advance(HEARTBEAT_EVERY)
-    for _ in range(20):
-        if (await service.store.last_alive())[0] > first:
+    for _ in range(200):
+        if await alive() > first:
             break
         await asyncio.sleep(0.01)
-    assert (await service.store.last_alive())[0] == first + HEARTBEAT_EVERY
+    assert await alive() == first + HEARTBEAT_EVERY
+    fake_time.advance(HEARTBEAT_EVERY / 2)
+    await asyncio.sleep(0.05)
+    assert await alive() == first + HEARTBEAT_EVERY  # not before its time
+    fake_time.advance(1)
+    await service.close()
+    assert await alive() == fake_time.now()  # a clean stop says so last
 
 
 async def test_a_quiet_long_games_reminders_are_armed_at_load(open_service, fake_time: FakeTime) -> None:
@@ -89,11 +101,10 @@ async def test_a_quiet_long_games_reminders_are_armed_at_load(open_service, fake
     again.subscribe(lambda notice: reminded.append(notice) or asyncio.sleep(0))
     await again.start()
     fake_time.advance(DAY / 2 - 1800)  # 12.5 h since the post, but only 11.5 h of play: the hour down is nobody's
-    await again.sweep()
+    await asyncio.sleep(0.05)
     assert [n.kind for n in reminded] == []
     fake_time.advance(3600)
-    await again.sweep()
-    assert [(n.kind, n.match.id) for n in reminded] == [("reminder", match.id)]
+    await eventually(lambda: [(n.kind, n.match.id) for n in reminded] == [("reminder", match.id)])  # its timer
 
 
 async def test_a_gateway_outage_holds_its_shards_matches_charged_to_nobody(service, fake_time) -> None:  # type: ignore[no-untyped-def]

@@ -41,12 +41,12 @@ def posts_again(match: Match, last_alive: float | None) -> bool:
 
 
 def soonest(match: Match) -> tuple[float, int]:
-    """The order boards are posted again in: the deadline each will have once posted (a fresh allowance),
-    soonest first; clocks that will not run (paused, away, untimed) last."""
+    """The order boards are posted again in (their clocks given a fresh allowance): the time to the flag
+    each will have once posted, soonest first; clocks that will not run (paused, away, untimed) last."""
     clock = match.clock
     if clock is None or clock.seat is None or clock.paused or clock.seat in clock.away:
         return float("inf"), match.id
-    return clock.settings.move_seconds - clock.used + clock.reserves[clock.seat], match.id
+    return clock.settings.move_seconds + clock.reserves[clock.seat], match.id
 
 
 class Downtime:
