@@ -215,8 +215,15 @@ class MatchClock:
         return replace(self, seat=seat, turn_started=None, used=0.0)
 
     def after_restart(self) -> MatchClock:
-        """The bot was down: the seat to move gets a fresh move allowance once the board is reposted."""
+        """The bot was down and the board is reposted: the seat to move gets a fresh move allowance once it is
+        (a live clock, whose downtime nobody can tell from the board)."""
         return self.new_turn(self.seat)
+
+    def credited(self, down: float, up: float) -> MatchClock:
+        """Nobody could play from `down` to `up` (the bot or Discord was down) and the board is up as it was:
+        the turn goes on at `up` from where it stood at `down`, that time charged to nobody. A turn a pause or
+        away time stops stays stopped."""
+        return self.unposted(down).posted(up)
 
     def to_json(self) -> dict[str, Any]:
         return {

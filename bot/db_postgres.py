@@ -293,6 +293,14 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN game TEXT COLLATE "C";
     ALTER TABLE challenges ADD COLUMN clock TEXT;
     """,
+    # 15: quiet restarts: each shard's last sign of life, and the ply of the board post
+    """
+    CREATE TABLE heartbeats (
+        shard BIGINT PRIMARY KEY,
+        alive_at DOUBLE PRECISION NOT NULL
+    );
+    ALTER TABLE matches ADD COLUMN board_ply BIGINT;
+    """,
 ]
 """PostgreSQL's schema, version by version: the twin of bot/db_sqlite.py's MIGRATIONS."""
 

@@ -288,6 +288,16 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN game TEXT;           -- NULL: sent before this version
     ALTER TABLE challenges ADD COLUMN clock TEXT;          -- JSON ClockSettings, NULL: untimed
     """,
+    # 15: quiet restarts (bot/service/downtime.py): when each shard's process last proved it was up, so a
+    #     restart charges the time it was down to nobody; and which ply the board post is of, so a restart
+    #     knows which boards are up as they are and need no repost
+    """
+    CREATE TABLE heartbeats (
+        shard INTEGER PRIMARY KEY,          -- as in leases; shard 0 for one process
+        alive_at REAL NOT NULL              -- the last time its process wrote here (every HEARTBEAT_EVERY)
+    );
+    ALTER TABLE matches ADD COLUMN board_ply INTEGER;      -- the ply of board_message_id; NULL: before this version
+    """,
 ]
 """The SQLite schema, one script per version (its number is its place in the list, from 1). Each has its
 PostgreSQL twin at the same number in bot/db_postgres.py: the same tables and columns, in that database's own

@@ -28,6 +28,7 @@ from bot.cogs.takeback import takeback_view
 from bot.computer import AnalysisBusy, Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import POSTGRESQL
+from bot.discord_gateway import GatewayWatch
 from bot.discord_reminders import ReminderPoster
 from bot.games import REGISTRY
 from bot.health import Health, HealthServer
@@ -50,6 +51,7 @@ EXTENSIONS = (
     "bot.cogs.tournament",
 )
 RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
+"""Said on each live board posted again after a restart (boards on long clocks are not: bot/service/downtime.py)."""
 
 
 DM_LINE = "These commands work in a server's channels, where the matches are: use them there."
@@ -108,6 +110,8 @@ class GameBot(commands.Bot):
         self.metrics = PrometheusMetrics()
         """What this process measures (bot/metrics.py), served with /healthz when METRICS_PORT is set."""
         self.health: HealthServer | None = None
+        self.gateway = GatewayWatch(self, lambda: self.service, self._send)
+        """Which shards' gateways are down, their matches held meanwhile (bot/discord_gateway.py)."""
         self.leases: Leases | None = None
         """This process's shard leases (bot/shards.py), on PostgreSQL; None on SQLite, which one process uses."""
         self.held_leases: Callable[[], Collection[int] | None] = lambda: None
@@ -146,6 +150,7 @@ class GameBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         self._repost_task = asyncio.create_task(self._repost_resumed(), name="repost-after-restart")
+        self.gateway.start()
         self.backups = BackupSchedule.start(
             self.store, self.config.backups, self.config.backup_hours, self.config.backup_keep
         )
@@ -191,22 +196,51 @@ class GameBot(commands.Bot):
         self.matches.drop_unowned()
 
     async def _repost_resumed(self) -> None:
-        """After a restart: repost each running board (its clock starts with the post) and say why."""
+        """After a restart: post the boards that need it again (live clocks, and boards that were not up),
+        soonest deadline first as the service gives them, each clock starting with its post, and say why.
+        Each player is pinged once, on the first of their boards; discord.py paces the posts by Discord's
+        rate-limit headers. The quiet matches' computers think again too."""
         await self.wait_until_ready()
-        for match in self._resumed:
+        pinged: set[int] = set()
+        while self._resumed:  # a shard gained meanwhile adds its boards here
+            match = self._resumed.pop(0)
             try:
-                await self.post(Notice("board", match, (RESTART_LINE,)))
+                await self.post(Notice("board", match, (RESTART_LINE,)), pinged=pinged)
             except Exception:
                 log.exception("could not repost match %s", match.id)
-            if self.computers is not None:
+        if self.computers is not None:
+            for match in self.matches.running():
                 self.computers.poke(match)
-        self._resumed = []
         try:  # tournaments whose closing time or round came while the bot was down go on, now it can post
             await self.matches.resume_tournaments()
         except Exception:
             log.exception("could not resume the tournaments")
 
+    # --- the gateway (bot/discord_gateway.py): a shard's matches wait while it is down ---
+
+    async def on_disconnect(self) -> None:
+        if not isinstance(self, commands.AutoShardedBot):  # a sharded bot hears on_shard_disconnect too
+            await self.gateway.lost(self.shard_id or 0)
+
+    async def on_ready(self) -> None:
+        if not isinstance(self, commands.AutoShardedBot):
+            await self.gateway.back(self.shard_id or 0)
+
+    async def on_resumed(self) -> None:
+        if not isinstance(self, commands.AutoShardedBot):
+            await self.gateway.back(self.shard_id or 0)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        await self.gateway.lost(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        await self.gateway.back(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        await self.gateway.back(shard_id)
+
     async def close(self) -> None:
+        await self.gateway.stop()
         # A move answered with its board may still be recording that board: let it finish (a few seconds
         # at most), so a shutdown never cuts a post off from its store.
         with contextlib.suppress(TimeoutError):
@@ -301,11 +335,13 @@ class GameBot(commands.Bot):
             log.info("could not open a thread for match %s (%s); posting in the channel", match.id, _why(error))
             return None
 
-    async def post(self, notice: Notice) -> discord.Message | None:
+    async def post(self, notice: Notice, *, pinged: set[int] | None = None) -> discord.Message | None:
         """Post a notice: a board image with its words, or the words alone; then start the clock.
 
         The board goes up first; at the end of a game the replay GIF follows in a message of its own, so
-        building it never holds the final board back. Returns None when nothing could be posted."""
+        building it never holds the final board back. Returns None when nothing could be posted. `pinged`:
+        people pinged already by other posts of a batch (the reposts after a restart), not pinged again;
+        those this post pings are added."""
         match = notice.match
         if match.place.channel_id is None:
             return None  # not a Discord match
@@ -323,13 +359,14 @@ class GameBot(commands.Bot):
         filename = f"{match.game}-{match.id}-{match.ply}.png"
 
         answer: Answer | None = None
+        to_ping = [user for user in _to_ping(service, match) if pinged is None or user not in pinged]
 
         async def send_board(place: discord.abc.Messageable) -> discord.Message:
             nonlocal answer
             fields: dict[str, Any] = {
                 "file": discord.File(io.BytesIO(post.png), filename=filename, description=post.description),
                 "view": views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
-                "allowed_mentions": limits.pinging(*_to_ping(service, match)),
+                "allowed_mentions": limits.pinging(*to_ping),
             }
             # the answer to the move that made it, where that is the match's place: no rate-limited request
             if (answer := answers.claim(getattr(place, "id", 0))) is not None:
@@ -340,6 +377,8 @@ class GameBot(commands.Bot):
         message = await self._send(match, send_board, board=notice.kind in BOARD_KINDS)
         if message is None:
             return None
+        if pinged is not None:
+            pinged.update(to_ping)
         sending = answer if answer is not None and answer.used else None
         send_more = sending.more if sending is not None else message.channel.send
         if separate:  # e.g. Geyser's firing phase: its dice and what it destroyed, as a message of its own

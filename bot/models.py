@@ -64,6 +64,40 @@ class Place:
     thread_id: int | None = None
 
 
+POSTING, GATEWAY = "posting", "gateway"
+"""Why a match is held: no board of it could be posted anywhere (Discord refused every place, or answered
+5xx), or the Discord gateway of its shard is down, so nobody can reach the bot to move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A match waiting, charged to nobody, since `since`: `cause` is POSTING or GATEWAY, `reason` says why in
+    a few words (Discord's answer, "Discord's gateway is unreachable")."""
+
+    cause: str
+    reason: str
+    since: float
+
+    @property
+    def what(self) -> str:
+        """The hold in a few words, for listings (`/mod list`)."""
+        if self.cause == GATEWAY:
+            return f"on hold: {self.reason}"
+        return f"on hold: its board could not be posted ({self.reason})"
+
+    def refusal(self, match_id: int) -> str:
+        """What a move made meanwhile is told."""
+        if self.cause == GATEWAY:
+            return (
+                f"Match #{match_id} is on hold: Discord has not been reachable for the bot ({self.reason}), so the "
+                "clocks are stopped. It goes on as soon as Discord is back."
+            )
+        return (
+            f"Match #{match_id} is on hold: the bot could not post its board ({self.reason}). "
+            "It goes on as soon as a board is posted; a moderator can try with /mod repost."
+        )
+
+
 @dataclass(slots=True)
 class Match:
     """One game being played (or finished). The service owns every change to it."""
@@ -84,10 +118,14 @@ class Match:
     place: Place = field(default_factory=Place)
     board: tuple[int, int] | None = None
     """(channel id, message id) of the current board post, so the previous one can lose its buttons."""
+    board_ply: int | None = None
+    """The ply `board` shows: when it is `ply`, the board is up as it stands, and a restart need not post it
+    again (bot/service/downtime.py). None for a post from before the bot stored it."""
     created_at: float = 0.0
-    held: str | None = None
-    """Why the match waits for its board (no post could be made anywhere), or None. Kept in memory only: the
-    next board post that succeeds clears it, and after a restart every running board is posted again."""
+    held: Hold | None = None
+    """Why the match waits, its clock stopped and charged to nobody, or None (bot/service/holds.py). Kept in
+    memory only: after a restart a held board is posted again (its post failed) or its clock goes on with
+    the downtime credited (the gateway was down)."""
 
     @property
     def running(self) -> bool:

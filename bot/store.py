@@ -13,7 +13,7 @@ all.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -187,7 +187,7 @@ class Store:
         """Write the state, ply, status, result, place and clock of a match."""
         await self._db.execute(
             "UPDATE matches SET state = ?, ply = ?, status = ?, result = ?, thread_id = ?, board_channel_id = ?,"
-            " board_message_id = ?, updated_at = ? WHERE id = ?",
+            " board_message_id = ?, board_ply = ?, updated_at = ? WHERE id = ?",
             (
                 self.games[match.game].dumps(match.state),
                 match.ply,
@@ -195,6 +195,7 @@ class Store:
                 _outcome_json(match.result),
                 match.place.thread_id,
                 *(match.board or (None, None)),
+                match.board_ply,
                 now,
                 match.id,
             ),
@@ -372,6 +373,7 @@ class Store:
             game_no=row["game_no"],
             place=Place(row["guild_id"], row["channel_id"], row["thread_id"]),
             board=(row["board_channel_id"], row["board_message_id"]) if row["board_message_id"] else None,
+            board_ply=row["board_ply"],
             created_at=row["created_at"],
         )
 
@@ -744,6 +746,21 @@ class Store:
             (shard, owner, now),
         )
         return row is not None
+
+    # --- heartbeats (bot/service/downtime.py): when each shard's process was last known to be up ---
+
+    async def beat(self, shards: Iterable[int], at: float) -> None:
+        """This process is up at `at` for these shards."""
+        async with self.transaction():
+            await self._db.executemany(
+                "INSERT INTO heartbeats (shard, alive_at) VALUES (?, ?)"
+                " ON CONFLICT (shard) DO UPDATE SET alive_at = excluded.alive_at",
+                [(shard, at) for shard in shards],
+            )
+
+    async def last_alive(self) -> dict[int, float]:
+        """Each shard's last heartbeat (none: no process of this version has run it yet)."""
+        return {row["shard"]: row["alive_at"] for row in await self._db.fetch("SELECT shard, alive_at FROM heartbeats")}
 
     # --- whole tables (python3 -m bot migrate, bot/migrate.py) ---
 

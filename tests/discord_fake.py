@@ -22,6 +22,9 @@ How it works
   by one GUILD_CREATE per guild on IDENTIFY, RESUME with a replay of the events the bot missed,
   GUILD_MEMBERS_CHUNK for member requests, and dispatches (INTERACTION_CREATE, MESSAGE_*, THREAD_*,
   CHANNEL_*, GUILD_MEMBER_*), filtered by the bot's intents as Discord does.
+* Outages: `gateway_outage(shard)` drops a shard's connection and leaves the bot's IDENTIFY or RESUME (and
+  its heartbeats) unanswered until the block ends, so a test says how long Discord was away on its own
+  fake clock; `stall(shard)` stops only the HEARTBEAT_ACKs (a zombie connection) until `unstall`.
 * Shards: each IDENTIFY names its shard ``[id, count]`` (an id out of range is closed with 4010, as
   Discord does); a session gets READY and GUILD_CREATE for its own guilds only (``(guild_id >> 22) %
   count``), and every guild event, interactions included, goes to the session of the guild's shard (DMs
@@ -888,6 +891,9 @@ class DiscordFake:
 
         self._sessions: dict[int, _Session] = {}  # shard id -> its gateway session
         self._sessions_started = 0  # IDENTIFYs and RESUMEs, to wait for a reconnect
+        self._gateway_down: set[int] = set()  # shards whose gateway answers nothing (`gateway_outage`)
+        self._stalled: set[int] = set()  # shards whose heartbeats get no ACK (`stall`)
+        self._unanswered: list[tuple[web.WebSocketResponse, dict[str, Any]]] = []  # IDENTIFY/RESUME held back
         self._send_lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -1646,6 +1652,48 @@ class DiscordFake:
         await session.ws.close(code=code, message=b"fake disconnect")
         await self.wait_until(lambda: self._sessions_started > before, timeout=timeout, what="the bot to reconnect")
 
+    @contextlib.asynccontextmanager
+    async def gateway_outage(self, shard: int = 0) -> AsyncIterator[None]:
+        """Discord's gateway is unreachable for one shard while inside: its connection is dropped (the bot
+        hears it close), and the bot's attempts to come back (IDENTIFY or RESUME) get no answer, nor do
+        its heartbeats, until the block ends; then the held attempt is answered and the bot is back. How
+        long it lasts is the test's to say (advance the service's FakeTime inside), not the wall clock's."""
+        session = self._sessions.get(shard)
+        if session is None or session.ws is None:
+            raise RuntimeError("the bot is not connected")
+        self._gateway_down.add(shard)
+        waiting = len(self._unanswered)
+        try:
+            await session.ws.close(code=4000, message=b"fake outage")
+            await self.wait_until(lambda: len(self._unanswered) > waiting, what="the bot to try to reconnect")
+            yield
+        finally:
+            self._gateway_down.discard(shard)
+            before = self._sessions_started
+            held, self._unanswered = self._unanswered, []
+            for ws, frame in held:
+                if not ws.closed:
+                    await self._on_frame(ws, frame)
+        await self.wait_until(lambda: self._sessions_started > before, what="the bot to reconnect")
+
+    def stall(self, shard: int = 0) -> None:
+        """The shard's connection stays open but Discord stops acknowledging its heartbeats (a zombie
+        connection: only a watchdog on the ACKs notices) until `unstall`."""
+        self._stalled.add(shard)
+
+    def unstall(self, shard: int = 0) -> None:
+        self._stalled.discard(shard)
+
+    def _shard_of_socket(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> int | None:
+        """The shard a frame speaks for: its session's, or the one it identifies or resumes as."""
+        data = frame.get("d") if isinstance(frame.get("d"), dict) else {}
+        if frame.get("op") == 2:
+            return int((data.get("shard") or [0, 1])[0])
+        if frame.get("op") == 6:
+            found = next((x for x in self._sessions.values() if x.id == data.get("session_id")), None)
+            return found.shard if found is not None else None
+        return next((x.shard for x in self._sessions.values() if x.ws is ws), None)
+
     def _interaction_place(
         self, user: str | dict[str, Any], channel: str | int | FakeChannel | None, dm: bool
     ) -> FakeChannel:
@@ -1975,6 +2023,15 @@ class DiscordFake:
 
     async def _on_frame(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
         op, data = frame.get("op"), frame.get("d")
+        if self._gateway_down or self._stalled:
+            shard = self._shard_of_socket(ws, frame)
+            down = shard in self._gateway_down or (shard is None and bool(self._gateway_down))
+            if op in (2, 6) and down:
+                self._unanswered.append((ws, frame))
+                self._notify()
+                return
+            if op == 1 and (down or shard in self._stalled):
+                return  # no HEARTBEAT_ACK
         if op == 1:
             await self._send(ws, {"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:

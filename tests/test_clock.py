@@ -49,6 +49,15 @@ def test_a_restart_gives_a_fresh_allowance_and_keeps_reserves() -> None:
     assert clock.reserves == (40.0, 60.0) and clock.turn_started is None and clock.used == 0
 
 
+def test_downtime_credited_goes_on_from_where_the_turn_stood_when_the_bot_went_down() -> None:
+    clock = running().credited(T0 + 20, T0 + 5000)  # 20 s used, then down until T0 + 5000
+    assert clock.running and clock.used_at(T0 + 5003) == 23 and clock.deadline() == T0 + 5000 - 20 + 30 + 60
+    paused = running().pause(T0 + 5).credited(T0 + 20, T0 + 5000)
+    assert paused.paused and paused.used == 5 and not paused.running  # a pause stays a pause
+    away = running().stop_for(0, T0 + 7).credited(T0 + 20, T0 + 5000)
+    assert not away.running and away.used == 7  # so does away time
+
+
 def test_added_time_moves_the_deadline_and_reserve_never_goes_below_zero() -> None:
     assert running().add_time(0, 30).deadline() == T0 + 120
     assert running().add_time(0, -500).reserves[0] == 0

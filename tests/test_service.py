@@ -419,8 +419,10 @@ async def test_board_posts_are_remembered_so_the_previous_one_can_lose_its_butto
     await service.set_thread(match.id, 4242)
     await service.close()
     again = await open_service()
-    resumed = (await again.start())[0]
-    assert resumed.board == (10, 101) and resumed.place.thread_id == 4242
+    assert await again.start() == []  # untimed, its board up as it stands: it goes on without a repost
+    resumed = again.running_match(match.id)
+    assert resumed is not None and resumed.board == (10, 101) and resumed.board_ply == 1
+    assert resumed.place.thread_id == 4242
 
 
 async def test_a_version_1_database_migrates_without_losing_anything(db_path, fake_time) -> None:

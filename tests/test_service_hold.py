@@ -21,7 +21,8 @@ async def test_a_held_turn_is_charged_to_nobody_and_refuses_moves(service: Match
     fake_time.advance(12)
     await service.hold(match.id, "it was deleted")  # then the repost of the board failed everywhere
     held = await service.get(match.id)
-    assert held.held == "it was deleted" and held.clock is not None and not held.clock.running
+    assert held.held is not None and held.held.reason == "it was deleted"
+    assert held.clock is not None and not held.clock.running
     fake_time.advance(10_000)  # far past every deadline: no flag falls while nobody can see the board
     await service.sweep()
     assert (await service.get(match.id)).running
@@ -47,7 +48,8 @@ async def test_a_hold_before_the_turn_started_keeps_the_whole_allowance(
     await service.hold(match.id, "the bot may not post there any more")  # the first board never got up
     await service.hold(match.id, "a second failure")  # already held: the first reason stands
     fake_time.advance(500)
-    assert (await service.get(match.id)).held == "the bot may not post there any more"
+    assert (hold := (await service.get(match.id)).held) is not None
+    assert hold.reason == "the bot may not post there any more"
     await service.board_posted(match.id, 0)
     clock = (await service.get(match.id)).clock
     assert clock is not None and clock.move_left_at(fake_time.now()) == 30 and clock.reserves == (60, 60)

@@ -160,7 +160,8 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
             line += " The match goes on: its clock starts with this board."
         message = await self.bot.post(Notice("board", found, (line,)))
         if message is None:
-            reason = found.held or held or "Discord refused every place"
+            hold = found.held or held
+            reason = hold.reason if hold is not None else "Discord refused every place"
             raise Refusal(
                 f"The board of match #{found.id} could not be posted anywhere ({reason}), so the match stays on "
                 f"hold. Let the bot post in {discord_ids.where(found)} (or its channel), then try again."
@@ -169,7 +170,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
 
 
 def games_line(service: MatchService, match: Match) -> str:
-    held = " — on hold: its board could not be posted" if match.held is not None else ""
+    held = f" — {match.held.what}" if match.held is not None else ""
     return f"{posts.summary_line(service, match)} — {discord_ids.where(match)}{held}"
 
 

@@ -22,7 +22,11 @@ and passes calls on.
 - `rating`: Glicko-2 ratings written with each result; leaderboards; solitaire best scores
 - `ending`: a committed line of the move log, and the end of a game with its `Termination`
 - `flags`: the deadline scheduler, and a flag's effect
-- `playing`: a turn: the board posted or held, a move, a resignation
+- `playing`: a turn: the board posted, a move, a resignation
+- `holds`: a match waits, charged to nobody, while no board of it can be posted or its shard's gateway is
+  down (one idea for both)
+- `downtime`: after a restart (or a shard taken over), which boards are posted again and which go on
+  quietly with the downtime credited; the heartbeat that measures it
 - `reminding`: the reminders of the turn in progress, armed on the flags' scheduler; how each person wants them
 - `moderation`: pause, resume, added time, undo, adjudication, abort
 - `takebacks`: a player asks to take back their last move, the others accept or decline (casual games)
@@ -37,7 +41,7 @@ What their notices say is bot/posts.py's.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -59,8 +63,11 @@ from bot.errors import (  # re-exported (__all__): the front-ends catch them fro
 from bot.games import Game
 from bot.metrics import Metrics
 from bot.models import (
+    GATEWAY,
+    POSTING,
     AwayPeriod,
     Challenge,
+    Hold,
     Lobby,
     Match,
     MoveRecord,
@@ -76,8 +83,10 @@ from bot.ratings import PlayerRating
 from bot.service.away import AWAY_DAYS, AWAY_DAYS_A_YEAR, AwayAnswer, AwayTime
 from bot.service.challenges import Challenges
 from bot.service.claims import CLAIM_AFTER, Claims
+from bot.service.downtime import Downtime
 from bot.service.ending import Ending
 from bot.service.flags import Flags, FlagScheduler
+from bot.service.holds import Holds
 from bot.service.limits import CHALLENGE_WINDOW, Limits
 from bot.service.lobbies import Lobbies
 from bot.service.moderation import Moderation
@@ -96,7 +105,7 @@ from bot.service.tournaments import (
     TournamentRefused,
     Tournaments,
 )
-from bot.shards import EveryShard, NotOwner, Ownership
+from bot.shards import EveryShard, NotOwner, Ownership, shard_of
 from bot.store import Store
 from bot.tournaments.stored import HeldTournament
 
@@ -177,7 +186,9 @@ class MatchService:
         self._reminding = Reminding(self._registry, self._flags)
         self._reminding.idle = self._settings.idle_reminders
         self._flags.other_sweeps.append(self._reminding.sweep)
-        self._playing = Playing(self._registry, self._ending, self._flags, self._reminding)
+        self._holds = Holds(self._registry, self._flags, self._reminding)
+        self._downtime = Downtime(self._registry, self._flags, self._reminding)
+        self._playing = Playing(self._registry, self._ending, self._flags, self._reminding, self._holds)
         self._moderation = Moderation(self._registry, self._ending, self._flags, self._reminding)
         self._away = AwayTime(self._registry, self._flags, self._reminding, self._settings.away_days)
         self._reminding.away_until = self._away.until  # an untimed game's reminders leave them alone
@@ -213,42 +224,49 @@ class MatchService:
     # --- lifecycle ---
 
     async def start(self) -> list[Match]:
-        """Load every running match (after a restart too) and start the flag scheduler.
+        """Load every running match (after a restart too), start the flag scheduler and the heartbeat.
 
-        Clocks get a fresh move allowance with reserve unchanged: the downtime is charged to nobody. The
-        returned matches need their board (re)posted; each clock starts when `board_posted` says so.
+        The downtime is charged to nobody (bot/service/downtime.py): boards up as they stand on long clocks
+        go on quietly, their flags and reminders armed; the returned matches (live clocks, or boards not up)
+        need their board posted again, soonest deadline first, each with a fresh move allowance that starts
+        when `board_posted` says so.
         """
         await self._settings.start()  # first: what each server chose decides the rest
-        resumed = await self._registry.load_running()
-        log.info("resumed %d running matches", len(resumed))
+        loaded = await self._registry.load_running()
+        log.info("resumed %d running matches", len(loaded))
         await self._reminding.start()
         await self._away.start()
+        repost = await self._downtime.resume(loaded)  # after away time: a period that ended meanwhile goes on
         await self._takebacks.start()
         await self._tournaments.start()  # loaded; `resume_tournaments` catches up once front-ends can post
         self.scheduler.start()
-        return resumed
+        self._downtime.start()
+        return repost
 
     async def close(self) -> None:
+        await self._downtime.stop()
         await self.scheduler.stop()
 
     async def adopt(self) -> list[Match]:
         """This process has taken another shard (its process died): load its running matches and arm what
         they wait for, as after a restart. Returns the matches whose board needs (re)posting."""
         await self._settings.start()  # its servers' settings may have changed in the process that held it
-        resumed = await self._registry.load_running()
+        loaded = await self._registry.load_running()
         await self._reminding.start()
-        await self._away.start(resumed)
+        await self._away.start(loaded)
+        repost = await self._downtime.resume(loaded)  # counted from its dead owner's last heartbeat
         await self._takebacks.start()
         await self._tournaments.start()
         await self._tournaments.resume()
-        log.info("took over %d running matches", len(resumed))
-        return resumed
+        log.info("took over %d running matches", len(loaded))
+        return repost
 
     def drop_unowned(self) -> list[Match]:
         """This process lost a shard's lease: stop acting on its matches at once (their armed flags and
         reminders find nothing to do: they look the match up first)."""
         dropped = self._registry.drop_unowned()
         self._away.drop_unowned()
+        self._downtime.drop_unowned()
         self._tournaments.drop_unowned()
         if dropped:
             log.warning("left %d matches to the process that holds their shard now", len(dropped))
@@ -448,8 +466,23 @@ class MatchService:
         return previous
 
     async def hold(self, match_id: int, reason: str) -> None:
-        """No board could be posted anywhere: the match waits, charged to nobody, until one is."""
-        await self._playing.hold(match_id, reason)
+        """No board could be posted anywhere (`reason`: Discord's answer): the match waits, charged to nobody,
+        until one is (bot/service/holds.py)."""
+        await self._holds.hold(match_id, Hold(POSTING, reason, self.time.now()))
+
+    async def gateway_down(self, shard: int, count: int, since: float | None = None) -> list[Match]:
+        """Discord's gateway is down for shard `shard` of `count` since `since` (default now): nobody can
+        reach the bot to move there, so its servers' matches are held, their clocks stopped as of `since`
+        and charged to nobody. Returns those now held."""
+        hold = Hold(GATEWAY, "Discord's gateway is unreachable", self.time.now() if since is None else since)
+        return await self._holds.hold_where(_on_shard(shard, count), hold)
+
+    async def gateway_up(self, shard: int, count: int) -> list[tuple[Match, float]]:
+        """The gateway of shard `shard` of `count` is back: its held matches go on from where they stopped.
+        Returns each with how long it was held (seconds), for the front-end to say so."""
+        now = self.time.now()
+        released = await self._holds.release_where(_on_shard(shard, count), GATEWAY, now)
+        return [(match, now - hold.since) for match, hold in released]
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         """Remember where a front-end posts a match (and the death match's next games)."""
@@ -710,3 +743,8 @@ class MatchService:
     async def tournament_record(self, tournament_id: int) -> TournamentRecord:
         """The tournament as JSON: players, pairings, results, and the games each board was played in."""
         return await self._tournaments.record(tournament_id)
+
+
+def _on_shard(shard: int, count: int) -> Callable[[Match], bool]:
+    """The Discord matches of one gateway shard (a match's shard comes from its server)."""
+    return lambda match: match.place.guild_id is not None and shard_of(match.place.guild_id, count) == shard

@@ -1,6 +1,6 @@
 """A turn, as players and front-ends drive it: the board is posted (the mover's clock starts then, at most
-once a turn), or no board can be posted anywhere (the match holds, charged to nobody); the player to move
-moves, or anyone resigns.
+once a turn, or a match held because no board could be posted goes on: bot/service/holds.py); the player
+to move moves, or anyone resigns.
 
 A move is checked in this order, each refusal changing nothing: the player is in the match, the board they
 saw is the current one (`ply`), it is their turn, the match is not paused or held, their time is not up
@@ -15,10 +15,11 @@ from dataclasses import replace
 from bot import posts
 from bot.errors import MatchPaused, NotYourTurn, ServiceError, StaleBoard, TimeUp
 from bot.games import IllegalMove, Termination
-from bot.models import MoveRecord, Notice
+from bot.models import POSTING, MoveRecord, Notice
 from bot.move_log import RESIGN
 from bot.service.ending import Ending
 from bot.service.flags import Flags
+from bot.service.holds import Holds
 from bot.service.registry import Pending, Registry
 from bot.service.reminding import Reminding
 
@@ -26,11 +27,12 @@ log = logging.getLogger(__name__)
 
 
 class Playing:
-    def __init__(self, registry: Registry, ending: Ending, flags: Flags, reminding: Reminding) -> None:
+    def __init__(self, registry: Registry, ending: Ending, flags: Flags, reminding: Reminding, holds: Holds) -> None:
         self.registry = registry
         self.ending = ending
         self.flags = flags
         self.reminding = reminding
+        self.holds = holds
 
     async def move(
         self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
@@ -67,10 +69,7 @@ class Playing:
         if match.paused:
             raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
         if match.held is not None:
-            raise MatchPaused(
-                f"Match #{match.id} is on hold: the bot could not post its board ({match.held}). "
-                "It goes on as soon as a board is posted; a moderator can try with /mod repost."
-            )
+            raise MatchPaused(match.held.refusal(match.id))
         now = self.registry.time.now()
         sent = now if at is None else min(at, now)
         if match.clock is not None and match.clock.flagged(sent):
@@ -121,7 +120,9 @@ class Playing:
         """The front-end posted the board for `ply`: the mover's clock starts now (at most once a turn).
 
         `message` is the post's (channel id, message id); the previous board post is returned so the
-        front-end can take its buttons away. Reports for an older ply are ignored.
+        front-end can take its buttons away. Reports for an older ply are ignored. A match held because no
+        board could be posted goes on (bot/service/holds.py); one held because the gateway is down keeps
+        waiting for it, with this board remembered.
         """
         registry = self.registry
         async with registry.lock(match_id):
@@ -129,52 +130,31 @@ class Playing:
             if match is None or match.ply != ply or not match.running:
                 return None
             previous = match.board
+            replaced = previous if message is not None and previous != message else None
             now = registry.time.now()
             began = now if at is None else at
+            if match.held is not None:
+                if match.held.cause == POSTING:
+                    await self.holds.release_locked([match], began, message, "the board is posted again")
+                elif replaced is not None:  # up, but nobody can reach the bot to move: the clock waits
+                    async with registry.commit(match):
+                        match.board, match.board_ply = message, ply
+                        await registry.store.update_match(match, now)
+                return replaced
             clock = match.clock.posted(began) if match.clock else None
-            held = match.held
-            started = clock != match.clock  # the turn's clock starts (or goes on after a hold)
+            started = clock != match.clock  # the turn's clock starts
             unplanned = self.reminding.unplanned(match)  # an untimed turn's first post
-            if not started and (message is None or message == previous) and held is None and not unplanned:
+            if not started and (message is None or message == previous) and not unplanned:
                 return None
             async with registry.commit(match):
                 match.clock = clock
                 if message is not None:
-                    match.board = message
+                    match.board, match.board_ply = message, ply
                 await registry.store.update_match(match, now)
-                if held is not None:
-                    await registry.store.log_action(match.id, "unhold", None, "the board is posted again", now)
                 planned = await self.reminding.plan(match, began) if started or unplanned else None
-            match.held = None
-            if held is not None:
-                log.info("match %s: its board is posted again, so it goes on", match.id)
             self.flags.arm(match)
             self.reminding.arm(match, planned)
-            if held is not None and planned is None:
-                await self.reminding.rearm(match)  # an untimed turn's reminders were held back meanwhile
-            return previous if message is not None and previous != message else None
-
-    async def hold(self, match_id: int, reason: str) -> None:
-        """No board could be posted anywhere: nobody can see the position, so the match waits, its clock
-        stopped and charged to nobody, and moves are refused until a board post succeeds (`board_posted`)."""
-        registry = self.registry
-        async with registry.lock(match_id):
-            match = registry.running_match(match_id)
-            if match is None or match.held is not None:
-                return
-            now = registry.time.now()
-            async with registry.commit(match):
-                if match.clock is not None and match.clock.turn_started is not None:
-                    match.clock = match.clock.unposted(now)
-                    await registry.store.update_clock(match.id, match.clock)
-                await registry.store.log_action(match.id, "hold", None, reason, now)
-            match.held = reason
-        log.warning(
-            "match %s: its board could not be posted anywhere (%s); on hold, charged to nobody, until a board is "
-            "posted (/mod repost)",
-            match_id,
-            reason,
-        )
+            return replaced
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         """Remember where a front-end posts a match: the thread it opened, or None for the channel itself

@@ -99,11 +99,8 @@ class Registry:
         checks, inside its transaction, that this process still holds its shard's lease."""
 
     async def load_running(self) -> list[Match]:
-        """Load every running match (and its series) from the store, as after a restart.
-
-        Clocks get a fresh move allowance with reserves unchanged: the downtime is charged to nobody. The
-        returned matches need their board (re)posted; each clock starts when the board is posted.
-        """
+        """Load every running match (and its series) from the store, as after a restart; their clocks are
+        as stored (bot/service/downtime.py decides how each goes on)."""
         resumed = []
         for match_id in await self.store.match_ids(RUNNING, self.ownership.scope()):
             if match_id in self._matches:  # already running here (a shard taken over while this process ran)
@@ -115,18 +112,12 @@ class Registry:
                 continue
             if match is None or match.game not in self.games or not self.ownership.owns(match.place.guild_id):
                 continue
-            if match.clock is not None:
-                match.clock = match.clock.after_restart()
             self._matches[match.id] = match
             if match.series_id is not None and match.series_id not in self._series:
                 series = await self.store.load_series(match.series_id)
                 if series is not None:
                     self._series[series.id] = series
             resumed.append(match)
-        async with self.store.transaction():  # one commit for every clock, however many matches
-            for match in resumed:
-                if match.clock is not None:
-                    await self.store.update_clock(match.id, match.clock)
         return resumed
 
     # --- reading ---
@@ -243,12 +234,13 @@ class Registry:
                 await self.ownership.fence(match.place.guild_id)  # in the same transaction as the change
                 yield
         except BaseException:
-            await self._reload(match)
+            await self.reload(match)
             raise
         for started in pending.started if pending else ():
             self._matches[started.id] = started
 
-    async def _reload(self, match: Match) -> None:
+    async def reload(self, match: Match) -> None:
+        """A change to `match` failed to commit: the cached match (and series) as the store has them."""
         stored = await self.store.load_match(match.id)
         if stored is not None and stored.running and self.ownership.owns(stored.place.guild_id):
             self._matches[match.id] = stored
