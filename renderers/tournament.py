@@ -1,7 +1,8 @@
 """The tournament standings picture (issue #23), and the same in words.
 
 `draw(t)` is the picture `/tournament standings` posts: a title and status, the standings table (place,
-player, points, tie-breaks, games), then for a round robin its crosstable and for a knockout its bracket.
+player, points, the format's tie-breaks, games and byes), then for a round robin its crosstable and for a
+knockout its bracket.
 `render(t)` is its PNG. `describe(t)` says it in at most ALT_LIMIT characters (the attachment's alt text);
 `as_text(t)` is the whole table as plain text (the fallback when a picture cannot be sent).
 
@@ -18,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.games import GAMES
 from bot.tournaments.model import Pairing, Tournament
-from bot.tournaments.standings import Standing, cell, knockout_exits, number, results_grid, standings
+from bot.tournaments.standings import TIE_BREAKS, Standing, cell, knockout_exits, number, results_grid, standings
 from bot.wording import plural
 from renderers.draw import (
     ALERT,
@@ -81,20 +82,25 @@ class Column:
     align: str = "r"  # "l" or "r"
 
 
+BREAK_COLUMNS = {"buchholz": Column("Bh", 76), "sonneborn_berger": Column("SB", 84)}
+"""The columns of the tie-breaks a format ranks by (`TIE_BREAKS`)."""
+
+
 def _columns(t: Tournament, rows: Sequence[Standing]) -> list[Column]:
     place = Column("#", 60)
     if not t.started:
         return [place, Column("Player", 0, "l"), Column("Rating", 96)]
+    byes = [Column("Bye", 62)] if any(s.byes for s in rows) else []
     if t.format == "knockout":
-        return [place, Column("Player", 0, "l"), Column("W-D-L", 96), Column("Out in", 110)]
-    columns = [place, Column("Player", 0, "l"), Column("Pts", 70), Column("Bh", 76), Column("SB", 84)]
+        return [place, Column("Player", 0, "l"), Column("W-D-L", 96), *byes, Column("Out in", 110)]
+    columns = [place, Column("Player", 0, "l"), Column("Pts", 70), *(BREAK_COLUMNS[b] for b in TIE_BREAKS[t.format])]
     if any(s.head_to_head is not None for s in rows):
         columns.append(Column("H2H", 66))
     if t.pods:
         columns += [Column("Won", 62), Column("Games", 76)]
     else:
         columns.append(Column("W-D-L", 96))
-    return columns
+    return columns + byes
 
 
 def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
@@ -109,9 +115,22 @@ def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
         "W-D-L": f"{s.wins}-{s.draws}-{s.losses}",
         "Won": str(s.wins),
         "Games": str(s.wins + s.draws + s.losses),
+        "Bye": str(s.byes) if s.byes else "",
         "Out in": (("champion" if t.finished else "still in") if s.out_in is None else f"round {s.out_in}"),
     }
     return [values[c.heading] for c in columns]
+
+
+def table(t: Tournament) -> tuple[list[str], list[list[str]]]:
+    """The standings table as drawn: the column headings, then each row's cells, best first."""
+    rows = _rows(t)
+    columns = _columns(t, rows)
+    return [c.heading for c in columns], [_cells(t, s, columns) for s in rows]
+
+
+def _rows(t: Tournament) -> list[Standing]:
+    """Best first; before the start, in sign-up order."""
+    return standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
 
 
 def _table_height(rows: int) -> int:
@@ -281,7 +300,7 @@ def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
 
 def draw(t: Tournament) -> Image.Image:
     """The standings picture: title, status, table; the crosstable (round robin) or bracket (knockout)."""
-    rows = standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
+    rows = _rows(t)
     height = 20 + 34 + 28 + 10 + _table_height(len(rows)) + 20
     if t.started and t.format == "roundrobin":
         height += _grid_height(len(rows)) + 20
@@ -308,9 +327,12 @@ def key(t: Tournament, rows: Sequence[Standing]) -> str:
         return "Signed up so far, in order; seeds come from the ratings when the tournament starts."
     if t.format == "knockout":
         return "Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on · = shared place"
-    words = "Pts points · Bh Buchholz · SB Sonneborn-Berger"
+    names = {"buchholz": "Bh Buchholz", "sonneborn_berger": "SB Sonneborn-Berger"}
+    words = " · ".join(["Pts points", *(names[b] for b in TIE_BREAKS[t.format])])
     if any(s.head_to_head is not None for s in rows):
         words += " · H2H head to head"
+    if any(s.byes for s in rows):
+        words += " · Bye byes (1 point each)"
     if t.format == "roundrobin":
         words += " · + / − forfeit"
     return words + " · = shared place"
@@ -328,15 +350,17 @@ def _row_words(t: Tournament, s: Standing) -> str:
     if not t.started:
         return f"{s.entry + 1}. {name} ({t.entrants[s.entry].rating:.0f})"
     gone = " (withdrawn)" if s.withdrawn else ""
+    bye = f" with {plural(s.byes, 'bye')}" if s.byes else ""
     if t.format == "knockout":
         where = "still in" if s.out_in is None else f"out in round {s.out_in}"
         if t.finished and s.rank == 1:
             where = "champion"
-        return f"{_place(s)} {name}{gone}: {where}"
-    breaks = f"Bh {number(s.buchholz)}, SB {number(s.sonneborn_berger)}"
+        return f"{_place(s)} {name}{gone}: {where}{bye}"
+    values = {"buchholz": f"Bh {number(s.buchholz)}", "sonneborn_berger": f"SB {number(s.sonneborn_berger)}"}
+    breaks = [values[b] for b in TIE_BREAKS[t.format]]
     if s.head_to_head is not None:
-        breaks += f", H2H {number(s.head_to_head)}"
-    return f"{_place(s)} {name}{gone}: {number(s.points)} ({breaks})"
+        breaks.append(f"H2H {number(s.head_to_head)}")
+    return f"{_place(s)} {name}{gone}: {number(s.points)}{bye} ({', '.join(breaks)})"
 
 
 def _place(s: Standing) -> str:
@@ -346,8 +370,7 @@ def _place(s: Standing) -> str:
 
 def lines(t: Tournament) -> list[str]:
     """The standings as text lines: title, status, then one line a player."""
-    rows = standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
-    return [title(t), status(t), *(_row_words(t, s) for s in rows)]
+    return [title(t), status(t), *(_row_words(t, s) for s in _rows(t))]
 
 
 def as_text(t: Tournament) -> str:
@@ -371,4 +394,4 @@ def describe(t: Tournament, limit: int = ALT_LIMIT) -> str:
     return "\n".join(kept)
 
 
-__all__ = ["ALT_LIMIT", "as_text", "describe", "draw", "lines", "render", "status", "title"]
+__all__ = ["ALT_LIMIT", "as_text", "describe", "draw", "lines", "render", "status", "table", "title"]
