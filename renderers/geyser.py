@@ -509,7 +509,7 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 score_icon=_geyser_icon(),
                 won=seat in winners,
                 tag="out" if seat in state.out else None,
-                info=(Line(f"{state.on_board(seat)} on board · {state.supply[seat]} left"),),
+                info=(Line(f"{state.on_board(seat)} in play · {state.supply[seat]} left"),),
             )
         )
     last_round = state.phase == "play" and state.round >= state.rounds
@@ -596,14 +596,14 @@ def _choice_text(state: GeyserState, seat: int) -> str:
     if state.phase == "start" and state.start_squares == TWO_PLAYER_STARTS:
         return "Start on f1 or f11 (dotted); the other player starts opposite."
     if state.phase == "start":
-        return "Put a token on a free starting square (S, dotted)."
+        return "Put a token on a free start (S, dotted)."
     if state.pending is not None and state.pending[0] == "place":
-        return f"Place your new token around {SQUARE_NAMES[state.pending[1]]} (dotted) or skip."
+        return f"Place a token around {SQUARE_NAMES[state.pending[1]]} (dotted) or skip."
     if state.pending is not None and state.pending[0] == "tie":
         _, src, dst = state.pending
         return f"Tie on {SQUARE_NAMES[dst]}: roll again, or retreat to {SQUARE_NAMES[src]}."
     if not state.tokens_of(seat):
-        return "No token on the island: re-enter on a free starting square (dotted)."
+        return "No token on the island: re-enter on a free start (dotted)."
     if state.controls(seat) >= 3:
         return f"Move a token one square. The Mother ({SQUARE_NAMES[MOTHER]}) is open to you."
     return f"Move a token one square. Mother ({SQUARE_NAMES[MOTHER]}) needs 3 geysers."
