@@ -341,6 +341,9 @@ def labels(state: GeyserState) -> list[Label]:
     return found
 
 
+RINGED = (*sorted(GEYSERS), MOTHER)
+"""The squares with a ring tag."""
+
 PLACED = re.compile(r"(?:starts on|starts opposite, on|re-enters on|places a new token on) ([a-k]\d+)")
 """How the engine's events name a square a token was put on (`GeyserRules._apply`)."""
 
@@ -386,12 +389,14 @@ def _is_coast(square: int, dx: int, dy: int) -> bool:
 
 @cache
 def _background(starts: tuple[int, ...]) -> Image.Image:
-    """Water, land, coast, the game's starting squares, unclaimed geysers, coordinates and the panel: what
-    never changes in a game."""
+    """Water, land, coast, the game's starting squares, unclaimed geysers with their ring tags, coordinates
+    and the panel: what never changes in a game."""
     image = _ground(starts).copy()
     for square in GEYSERS:
         paste(image, _crater(False, None), square_centre(square))
     paste(image, _crater(True, None), square_centre(MOTHER))
+    for square in RINGED:
+        _paste_tag(image, square)
     return image
 
 
@@ -465,7 +470,8 @@ def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Imag
     """The whole picture of a (viewed) state: island, eruptions, geysers, tokens, last move, dice, panel."""
     image = _background(state.start_squares).copy()
     _draw_tints(image, state)
-    for square in fired_squares(state):
+    fired = fired_squares(state)
+    for square in fired:
         paste(image, _burst(square == MOTHER), square_centre(square))
         paste(image, _crater(square == MOTHER, None, fired=True), square_centre(square))
     for square in [*sorted(GEYSERS), MOTHER]:
@@ -473,8 +479,9 @@ def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Imag
         if held is not None:
             paste(image, _crater(square == MOTHER, seat_colour(held[0])), square_centre(square))
     _draw_choices(image, state)
-    for square in [*sorted(GEYSERS), MOTHER]:
-        _paste_tag(image, square)
+    repainted = {*tints(state), *fired, *(s for s in RINGED if state.board[s] is not None)}
+    for square in RINGED if MOTHER in fired else [s for s in RINGED if s in repainted]:
+        _paste_tag(image, square)  # again where a crater was painted over its tag (the Mother's star is wide)
     starts = state.start_squares
     for square, held in enumerate(state.board):
         if held is not None:
