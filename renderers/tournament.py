@@ -7,7 +7,8 @@ knockout its bracket.
 `as_text(t)` is the whole table as plain text (the fallback when a picture cannot be sent).
 
 Drawn with renderers/draw.py's fonts and palette, 800 px wide like the boards, growing taller as needed;
-no text is smaller than 13 px. Withdrawn players are greyed, struck through and tagged "withdrawn".
+no text is smaller than MIN_SIZE (16 px: 9 px once a phone shows the picture 450 px wide), and the key
+wraps rather than being cut. Withdrawn players are greyed, struck through and tagged "withdrawn".
 """
 
 from __future__ import annotations
@@ -37,12 +38,14 @@ from renderers.draw import (
     text,
     to_png,
 )
+from renderers.panel import MIN_SIZE, break_lines
 
 WIDTH = 800
 PAD = 20
 ROW = 32
 ROW_FONT = 18
-HEAD_FONT = 14
+HEAD_FONT = MIN_SIZE
+KEY_LINE = 22
 GRID_MIN_CELL = 22
 """A crosstable cell narrower than this would not be readable: the grid is left out (the text has it)."""
 ALT_LIMIT = 1024
@@ -159,13 +162,13 @@ def _paint_table(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standi
             middle = y + ROW // 2
             if c.heading == "Player":
                 tag = "withdrawn" if gone else ""
-                room = w - 16 - (length(tag, 13, True) + 10 if tag else 0)
+                room = w - 16 - (length(tag, MIN_SIZE, True) + 10 if tag else 0)
                 shown = fit(words, ROW_FONT, room, bold=not gone)
                 text(draw, (x + 8, middle), shown, ROW_FONT, colour, bold=not gone, anchor="lm")
                 if gone:
                     wide = length(shown, ROW_FONT)
                     draw.line((x + 8, middle + 1, x + 8 + wide, middle + 1), fill=MUTED, width=2)
-                    text(draw, (x + 18 + wide, middle), tag, 13, ALERT, bold=True, anchor="lm")
+                    text(draw, (x + 18 + wide, middle), tag, MIN_SIZE, ALERT, bold=True, anchor="lm")
             else:
                 text(draw, (x + w - 8, middle), fit(words, ROW_FONT, w - 10, bold=bold), ROW_FONT, colour,
                      bold=bold, anchor="rm")  # fmt: skip
@@ -195,7 +198,7 @@ def _paint_grid(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standin
     text(draw, (PAD, top + 8), "Results (row against column)", HEAD_FONT + 2, TEXT, bold=True)
     y0 = top + 40
     label = WIDTH - 2 * PAD - count * size
-    font_size = 16 if size >= 30 else 14
+    font_size = MIN_SIZE
     for k in range(count):  # column numbers: the places in the table above
         cx = PAD + label + k * size + size // 2
         text(draw, (cx, y0 + 12), str(k + 1), HEAD_FONT, MUTED, bold=True, anchor="mm")
@@ -228,6 +231,8 @@ SLOT = 26
 MATCH_GAP = 12
 BRACKET_COLUMN_MIN = 160
 BRACKET_FONT = 16
+WITHDREW = "✗"
+"""The bracket's mark for a player who withdrew in that round (the key says so): a word would cut the name."""
 
 
 def _bracket_geometry(t: Tournament) -> tuple[int, int, int]:
@@ -271,16 +276,16 @@ def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
                 won = winner == entry
                 gone = t.entrants[entry].withdrawn and exits.get(entry) == r + 1
                 colour = HIGHLIGHT if won else MUTED if winner is not None or gone else TEXT
-                lines.append((f"{seed_no[entry]} {name_of(t, entry)}", colour, won, "withdrew" if gone else ""))
+                lines.append((f"{seed_no[entry]} {name_of(t, entry)}", colour, won, WITHDREW if gone else ""))
             if p is not None and p.is_bye:
                 lines.append(("bye", MUTED, False, ""))
             for line_no, (words, colour, bold, tag) in enumerate(lines):
                 ly = centre - SLOT + line_no * SLOT + SLOT // 2
-                room = box_w - 14 - (length(tag, 12, True) + 8 if tag else 0)
+                room = box_w - 14 - (length(tag, MIN_SIZE, True) + 8 if tag else 0)
                 shown = fit(words, BRACKET_FONT, room, bold=bold)
                 text(draw, (x + 8, ly), shown, BRACKET_FONT, colour, bold=bold, anchor="lm")
                 if tag:
-                    text(draw, (x + box_w - 8, ly), tag, 12, ALERT, bold=True, anchor="rm")
+                    text(draw, (x + box_w - 8, ly), tag, MIN_SIZE, ALERT, bold=True, anchor="rm")
             draw.line((x + 6, centre, x + box_w - 6, centre), fill=PANEL, width=1)
             if r + 1 < rounds:  # the connector to the next round
                 draw.line((x + box_w, centre, x + column - 12, centre), fill=MUTED, width=2)
@@ -307,7 +312,8 @@ def draw(t: Tournament) -> Image.Image:
     if t.started and t.format == "knockout":
         height += _bracket_height(t) + 20
     width = _bracket_width(t) if t.started and t.format == "knockout" else WIDTH
-    height += 30  # the key
+    key_lines = break_lines(key(t, rows), MIN_SIZE, width - 2 * PAD, False)
+    height += 10 + KEY_LINE * len(key_lines)
     image = Image.new("RGB", (width, height), PANEL)
     pen = ImageDraw.Draw(image)
     text(pen, (PAD, 20), fit(title(t), 26, width - 2 * PAD, bold=True), 26, TEXT, bold=True)
@@ -318,15 +324,17 @@ def draw(t: Tournament) -> Image.Image:
     y = _paint_table(pen, t, rows, y) + 20
     if t.started and t.format == "roundrobin":
         y = _paint_grid(pen, t, rows, y) + 20
-    text(pen, (PAD, y), fit(key(t, rows), 13, width - 2 * PAD), 13, MUTED)
-    return image.crop((0, 0, width, y + 30))
+    for k, line in enumerate(key_lines):
+        text(pen, (PAD, y + k * KEY_LINE), line, MIN_SIZE, MUTED)
+    return image.crop((0, 0, width, y + 10 + KEY_LINE * len(key_lines)))
 
 
 def key(t: Tournament, rows: Sequence[Standing]) -> str:
     if not t.started:
         return "Signed up so far, in order; seeds come from the ratings when the tournament starts."
     if t.format == "knockout":
-        return "Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on · = shared place"
+        gone = f" · {WITHDREW} withdrew" if any(s.withdrawn for s in rows) else ""
+        return f"Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on{gone} · =\u00a0shared\u00a0place"
     names = {"buchholz": "Bh Buchholz", "sonneborn_berger": "SB Sonneborn-Berger"}
     words = " · ".join(["Pts points", *(names[b] for b in TIE_BREAKS[t.format])])
     if any(s.head_to_head is not None for s in rows):
@@ -335,7 +343,7 @@ def key(t: Tournament, rows: Sequence[Standing]) -> str:
         words += " · Bye byes (1 point each)"
     if t.format == "roundrobin":
         words += " · + / − forfeit"
-    return words + " · = shared place"
+    return words + " · =\u00a0shared\u00a0place"
 
 
 def render(t: Tournament) -> bytes:

@@ -125,18 +125,20 @@ def standings(t: Tournament) -> list[Standing]:
 
 def _games(t: Tournament) -> dict[int, tuple[int, int, int, int]]:
     """Wins, draws, losses and byes by entry; a pod counts as a win for first place alone, a draw for a
-    shared first place, a loss otherwise."""
+    shared first place, a loss otherwise. A forfeit is a loss, also when both sides forfeit (0 each: no
+    draw)."""
     tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for _, p in t.scored():
         assert p.result is not None
         if p.is_bye:
             tally[p.seats[0]][3] += 1
             continue
-        points = p.result.points
-        best = max(points)
+        forfeited = set(p.result.forfeited)
+        points = [None if k in forfeited else x for k, x in enumerate(p.result.points)]
+        best = max((x for x in points if x is not None), default=None)
         leaders = sum(1 for x in points if x == best)
         for entry, x in zip(p.seats, points, strict=True):
-            tally[entry][0 if x == best and leaders == 1 else 1 if x == best else 2] += 1
+            tally[entry][2 if x is None or x != best else 0 if leaders == 1 else 1] += 1
     return {i: (w, d, lo, b) for i in range(len(t.entrants)) for w, d, lo, b in [tally[i]]}
 
 

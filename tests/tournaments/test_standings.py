@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bot.tournaments import Tournament
-from bot.tournaments.model import Result
+from bot.tournaments.model import Pairing, Result
 from bot.tournaments.standings import TIE_BREAKS, cell, encounters, number, results_grid, standings
 from tests.tournaments import built, entered, play_out
 
@@ -171,6 +172,18 @@ def test_a_withdrawal_forfeits_and_the_unplayed_games_count_like_byes() -> None:
     ]
     assert standings(t)[3].withdrawn
     assert [(e.opponent, e.score, e.played) for e in encounters(t)[B]] == [(D, 1.0, False), (A, 1.0, True)]
+
+
+def test_a_double_forfeit_is_a_loss_for_both_not_a_draw() -> None:
+    # A round robin of four: round 1 played (A beats B, C draws D); in round 2 A and C have both withdrawn
+    # when they are to meet (both forfeit, 0 each), B beats D.
+    t = built("roundrobin", "ABCD", [[((A, B), (1, 2)), ((C, D), (1, 1))], [((A, C), (1, 1)), ((B, D), (1, 2))]])
+    both = Pairing((A, C), Result("forfeit", (1, 1), (0, 1)))
+    t = replace(t, rounds=(t.rounds[0], replace(t.rounds[1], pairings=(both, t.rounds[1].pairings[1]))))
+    rows = {t.entrants[s.entry].name: s for s in standings(t)}
+    assert (rows["A"].points, rows["A"].wins, rows["A"].draws, rows["A"].losses) == (1.0, 1, 0, 1)
+    assert (rows["C"].points, rows["C"].wins, rows["C"].draws, rows["C"].losses) == (0.5, 0, 1, 1)
+    assert (rows["B"].wins, rows["B"].losses, rows["D"].draws, rows["D"].losses) == (1, 1, 1, 1)
 
 
 def test_knockout_ranks_by_the_round_reached() -> None:
