@@ -232,6 +232,7 @@ MATCH_GAP = 12
 BRACKET_COLUMN_MIN = 160
 BRACKET_FONT = 16
 WITHDREW = "✗"
+SHARED = " · =\u00a0shared\u00a0place"  # no-break spaces: the key wraps, never inside this
 """The bracket's mark for a player who withdrew in that round (the key says so): a word would cut the name."""
 
 
@@ -334,7 +335,7 @@ def key(t: Tournament, rows: Sequence[Standing]) -> str:
         return "Signed up so far, in order; seeds come from the ratings when the tournament starts."
     if t.format == "knockout":
         gone = f" · {WITHDREW} withdrew" if any(s.withdrawn for s in rows) else ""
-        return f"Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on{gone} · =\u00a0shared\u00a0place"
+        return f"Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on{gone}{SHARED}"
     names = {"buchholz": "Bh Buchholz", "sonneborn_berger": "SB Sonneborn-Berger"}
     words = " · ".join(["Pts points", *(names[b] for b in TIE_BREAKS[t.format])])
     if any(s.head_to_head is not None for s in rows):
@@ -343,7 +344,7 @@ def key(t: Tournament, rows: Sequence[Standing]) -> str:
         words += " · Bye byes (1 point each)"
     if t.format == "roundrobin":
         words += " · + / − forfeit"
-    return words + " · =\u00a0shared\u00a0place"
+    return words + SHARED
 
 
 def render(t: Tournament) -> bytes:
