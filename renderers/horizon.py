@@ -388,7 +388,7 @@ def die_face(value: int, rim: Colour) -> Image.Image:
 def _number(n: int, colour: Colour) -> Image.Image:
     """A chain link's number on a white disc rimmed in the mover's colour."""
     badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
-    size = 12 if n < 10 else 10
+    size = MIN_SIZE if n < 10 else 13
     text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), size, INK, bold=True, anchor="mm")
     return badge
 
