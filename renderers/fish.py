@@ -33,7 +33,7 @@ from renderers.draw import (
     seat_token,
     text,
 )
-from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import MIN_SIZE, KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 HEX_W = 66  # across the flat sides; also the distance between neighbours in a row
 HEX_R = 38  # centre to a pointy corner
@@ -137,7 +137,7 @@ def _label(name: str, value: int, tint: Colour | None = None) -> Image.Image:
     sprite = Image.new("RGBA", (34, 20), (*rim, 0))  # transparent in the rim colour: no dark fringe
     draw = ImageDraw.Draw(sprite)
     ink = LABEL_INK[value] if tint is None or value else WHITE
-    text(draw, (17, 10), name, 13, ink, bold=True, anchor="mm", outline=rim, outline_width=1.5)
+    text(draw, (17, 10), name, MIN_SIZE, ink, bold=True, anchor="mm", outline=rim, outline_width=1.5)
     return sprite
 
 

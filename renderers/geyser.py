@@ -4,7 +4,9 @@ The 11x11 grid is water (blue) and land (sage, with a sandy coast); rows run 1-1
 data/geyser_map.txt. A normal geyser is a pale crater with its ring ("6/8" ... "2/12") on a dark tag; the
 Mother Geyser is a bigger, hot crater tagged "M·7". A controlled geyser's rim takes its controller's colour.
 Starting squares have a cream inset outline and an "S" (only f1 and f11 in a two-player game: a6 and k6 are
-plain land then). The panel shows the round as "Round 17 of 100" (gold in the last round). Tokens are discs
+plain land then). A square's label (ring tag, "S") sits along its bottom edge in type that still reads on a
+phone (MIN_SIZE), and a token on a labelled square stands a little higher (`token_centre`), so neither ever
+hides the other. The panel shows the round as "Round 17 of 100" (gold in the last round). Tokens are discs
 in their seat colour with a white count badge when several share a square. The last move's squares are
 tinted under the tokens as lichess does (`tints`: the square left lighter; a token put on the board tints
 its square), a mark unlike any token that never covers one; the last battle's dice (attacker on top, each
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from functools import cache, partial
 
 from PIL import Image, ImageDraw
@@ -33,6 +36,7 @@ from bot.games.geyser import (
     RING_OF,
     SIZE,
     SQUARE_NAMES,
+    STARTS,
     TWO_PLAYER_STARTS,
     GeyserState,
 )
@@ -50,7 +54,6 @@ from renderers.draw import (
     Caption,
     Colour,
     antialiased,
-    disc,
     font,
     paste,
     seat_token,
@@ -58,7 +61,7 @@ from renderers.draw import (
     tint,
 )
 from renderers.overlays import Box, box_at
-from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import MIN_SIZE, KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
 
 SQUARE = 48  # side of a board square
 BOARD_LEFT = 30  # room for the row numbers
@@ -71,6 +74,10 @@ TOKEN_R = 14  # token radius
 CRATER_R = 22  # a normal geyser's crater
 MOTHER_R = 27  # the Mother Geyser's crater: bigger than its square
 DIE = 30  # side of a die face on the board
+LABEL_SIZE = MIN_SIZE  # ring tags, "S" and count badges: 9 px once a phone shows the picture 450 px wide
+LABEL_H = 16  # a label's height, along the bottom of its square
+LIFT = 8  # how much higher a token stands on a labelled square, clear of the label
+BADGE = 20  # a count badge's height (and its width, up to 9)
 
 BOARD_BG: Colour = (16, 30, 44)
 WATER: Colour = (36, 92, 146)
@@ -145,14 +152,17 @@ def _circle(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, s: int, f
 
 @cache
 def _tag(label: str) -> Image.Image:
-    """A geyser's ring on a dark pill with a thin light edge, readable on any square and over any token."""
-    face = font(11, True)
-    width = round(face.getlength(label)) + 8
-    tag = Image.new("RGBA", (width, 14), (0, 0, 0, 0))
+    """A geyser's ring on a dark pill with a thin light edge, readable on any square."""
+    width = _label_width(label)
+    tag = Image.new("RGBA", (width, LABEL_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tag)
-    draw.rounded_rectangle((0, 0, width - 1, 13), radius=6, fill=TAG, outline=(150, 160, 170), width=1)
-    text(draw, (width / 2, 7), label, 11, WHITE, bold=True, anchor="mm")
+    draw.rounded_rectangle((0, 0, width - 1, LABEL_H - 1), radius=7, fill=TAG, outline=(150, 160, 170), width=1)
+    text(draw, (width / 2, LABEL_H / 2), label, LABEL_SIZE, WHITE, bold=True, anchor="mm")
     return tag
+
+
+def _label_width(label: str) -> int:
+    return round(font(LABEL_SIZE, True).getlength(label)) + 8
 
 
 @cache
@@ -218,11 +228,16 @@ def _token(seat: int) -> Image.Image:
 
 @cache
 def _count_badge(count: int) -> Image.Image:
-    """How many tokens share a square: a white disc with the number."""
-    badge = disc(9, WHITE, ring=None).copy()
-    size = 13 if count < 10 else 11
-    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(count), size, INK, bold=True,
-         anchor="mm")  # fmt: skip
+    """How many tokens share a square: a white disc with the number (a pill from 10 on)."""
+    width = max(BADGE, round(font(LABEL_SIZE, True).getlength(str(count))) + 8)
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((0, 0, width * s - 1, BADGE * s - 1), radius=BADGE * s / 2, fill=INK)
+        draw.rounded_rectangle((s, s, (width - 1) * s - 1, (BADGE - 1) * s - 1), radius=(BADGE / 2 - 1) * s,
+                               fill=WHITE)  # fmt: skip
+
+    badge = antialiased((width, BADGE), paint)
+    text(ImageDraw.Draw(badge), (width / 2, BADGE / 2 + 0.5), str(count), LABEL_SIZE, INK, bold=True, anchor="mm")
     return badge
 
 
@@ -260,25 +275,74 @@ def die_face(value: int, rim: Colour, size: int = DIE) -> Image.Image:
     return antialiased((side, side), paint)
 
 
-def token_box(square: int) -> Box:
+def label_of(square: int, starts: tuple[int, ...] = STARTS) -> str | None:
+    """A square's label: its ring ("3/11", "M·7" for the Mother), "S" for a starting square in play, or None."""
+    if square == MOTHER:
+        return "M·7"
+    if square in GEYSERS:
+        return RING_NAMES[RING_OF[square]]
+    return "S" if square in starts else None
+
+
+def token_centre(square: int, starts: tuple[int, ...] = STARTS) -> tuple[int, int]:
+    """Where a token on `square` stands: the square's centre, or LIFT higher on a labelled square."""
+    cx, cy = square_centre(square)
+    return (cx, cy - LIFT) if label_of(square, starts) else (cx, cy)
+
+
+def token_box(square: int, starts: tuple[int, ...] = STARTS) -> Box:
     """The box of the token disc drawn on a square (its count badge is `badge_box`)."""
-    return box_at(square_centre(square), 2 * TOKEN_R)
+    return box_at(token_centre(square, starts), 2 * TOKEN_R)
 
 
-def badge_box(square: int) -> Box:
-    """The box of the count badge of a square where several tokens stand."""
-    cx, cy = square_centre(square)
-    return box_at((cx + 13, cy - 13), 18)
+def _badge_centre(square: int, count: int, starts: tuple[int, ...]) -> tuple[int, int]:
+    """On the token's top-right, kept inside its square."""
+    (tx, ty), (_, top, right, _) = token_centre(square, starts), square_box(square)
+    width = _count_badge(count).width
+    return min(tx + 13, right - 1 - width // 2), max(ty - 13, top + 1 + BADGE // 2)
 
 
-def tag_box(square: int) -> Box:
-    """The box of a geyser's ring tag (`_paste_tag`)."""
-    cx, cy = square_centre(square)
-    label = "M·7" if square == MOTHER else RING_NAMES[RING_OF[square]]
-    width = round(font(11, True).getlength(label)) + 8
-    left, top = cx - width // 2, cy + (19 if square == MOTHER else 16) - 7
-    return left, top, left + width, top + 14
+def badge_box(square: int, count: int = 2, starts: tuple[int, ...] = STARTS) -> Box:
+    """The box of the count badge of a square where `count` tokens stand."""
+    return box_at(_badge_centre(square, count, starts), _count_badge(count).width, BADGE)
 
+
+def tag_box(square: int, starts: tuple[int, ...] = STARTS) -> Box:
+    """The box of a square's label (`label_of`), centred along the square's bottom edge."""
+    label = label_of(square, starts)
+    assert label is not None
+    cx, _ = square_centre(square)
+    width, bottom = _label_width(label), square_box(square)[3] - 1
+    left = cx - width // 2
+    return left, bottom - LABEL_H, left + width, bottom
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A text drawn on the island, in the box it fills."""
+
+    square: int
+    box: Box
+    words: str
+    size: int
+    badge: bool  # a count badge, which sits on its token; a square's label never touches one
+
+
+def labels(state: GeyserState) -> list[Label]:
+    """Every text on the island but its coordinates: the squares' labels and the count badges."""
+    starts = state.start_squares
+    found = [
+        Label(s, tag_box(s, starts), label_of(s, starts) or "", LABEL_SIZE, False)
+        for s in (*sorted(GEYSERS), MOTHER, *starts)
+    ]
+    for square, held in enumerate(state.board):
+        if held is not None and held[1] > 1:
+            found.append(Label(square, badge_box(square, held[1], starts), str(held[1]), LABEL_SIZE, True))
+    return found
+
+
+RINGED = (*sorted(GEYSERS), MOTHER)
+"""The squares with a ring tag."""
 
 PLACED = re.compile(r"(?:starts on|starts opposite, on|re-enters on|places a new token on) ([a-k]\d+)")
 """How the engine's events name a square a token was put on (`GeyserRules._apply`)."""
@@ -325,12 +389,14 @@ def _is_coast(square: int, dx: int, dy: int) -> bool:
 
 @cache
 def _background(starts: tuple[int, ...]) -> Image.Image:
-    """Water, land, coast, the game's starting squares, unclaimed geysers, coordinates and the panel: what
-    never changes in a game."""
+    """Water, land, coast, the game's starting squares, unclaimed geysers with their ring tags, coordinates
+    and the panel: what never changes in a game."""
     image = _ground(starts).copy()
     for square in GEYSERS:
         paste(image, _crater(False, None), square_centre(square))
     paste(image, _crater(True, None), square_centre(MOTHER))
+    for square in RINGED:
+        _paste_tag(image, square)
     return image
 
 
@@ -364,8 +430,9 @@ def _ground(starts: tuple[int, ...]) -> Image.Image:
         left, top, right, bottom = square_box(square)
         draw.rectangle((left + 4, top + 4, right - 5, bottom - 5), outline=INK, width=4)
         draw.rectangle((left + 5, top + 5, right - 6, bottom - 6), outline=START_MARK, width=2)
-        draw.rectangle((left + 4, top + 4, left + 15, top + 17), fill=INK)
-        text(draw, (left + 10, top + 11), "S", 11, START_MARK, bold=True, anchor="mm")
+        x0, y0, x1, y1 = tag_box(square, starts)
+        draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=4, fill=INK)
+        text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "S", LABEL_SIZE, START_MARK, bold=True, anchor="mm")
     for k in range(SIZE):
         cx, _ = square_centre(k)
         text(draw, (cx, BOARD_TOP + BOARD_SIDE + 15), "abcdefghijk"[k], 18, COORD, bold=True, anchor="mm")
@@ -375,10 +442,9 @@ def _ground(starts: tuple[int, ...]) -> Image.Image:
 
 
 def _paste_tag(image: Image.Image, square: int) -> None:
-    cx, cy = square_centre(square)
-    tag = _tag("M·7" if square == MOTHER else RING_NAMES[RING_OF[square]])
-    drop = 19 if square == MOTHER else 16
-    image.paste(tag, (cx - tag.width // 2, cy + drop - tag.height // 2), tag)
+    left, top, _, _ = tag_box(square)
+    tag = _tag(label_of(square) or "")
+    image.paste(tag, (left, top), tag)
 
 
 def _draw_choices(image: Image.Image, state: GeyserState) -> None:
@@ -397,14 +463,15 @@ def _draw_choices(image: Image.Image, state: GeyserState) -> None:
             if s not in GEYSERS and s != MOTHER and ((held := state.board[s]) is None or held[0] == seat)
         ]
     for square in squares:
-        paste(image, _choice_ring(seat_colour(seat)), square_centre(square))
+        paste(image, _choice_ring(seat_colour(seat)), token_centre(square, state.start_squares))
 
 
 def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: island, eruptions, geysers, tokens, last move, dice, panel."""
     image = _background(state.start_squares).copy()
     _draw_tints(image, state)
-    for square in fired_squares(state):
+    fired = fired_squares(state)
+    for square in fired:
         paste(image, _burst(square == MOTHER), square_centre(square))
         paste(image, _crater(square == MOTHER, None, fired=True), square_centre(square))
     for square in [*sorted(GEYSERS), MOTHER]:
@@ -412,15 +479,15 @@ def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Imag
         if held is not None:
             paste(image, _crater(square == MOTHER, seat_colour(held[0])), square_centre(square))
     _draw_choices(image, state)
+    repainted = {*tints(state), *fired, *(s for s in RINGED if state.board[s] is not None)}
+    for square in RINGED if MOTHER in fired else [s for s in RINGED if s in repainted]:
+        _paste_tag(image, square)  # again where a crater was painted over its tag (the Mother's star is wide)
+    starts = state.start_squares
     for square, held in enumerate(state.board):
         if held is not None:
-            paste(image, _token(held[0]), square_centre(square))
-    for square in [*sorted(GEYSERS), MOTHER]:  # ring tags over tokens: always readable
-        _paste_tag(image, square)
-    for square, held in enumerate(state.board):
-        if held is not None and held[1] > 1:
-            cx, cy = square_centre(square)
-            paste(image, _count_badge(held[1]), (cx + 13, cy - 13))
+            paste(image, _token(held[0]), token_centre(square, starts))
+            if held[1] > 1:
+                paste(image, _count_badge(held[1]), _badge_centre(square, held[1], starts))
     return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
 
 
@@ -449,7 +516,7 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 score_icon=_geyser_icon(),
                 won=seat in winners,
                 tag="out" if seat in state.out else None,
-                info=(Line(f"{state.on_board(seat)} on board · {state.supply[seat]} left"),),
+                info=(Line(f"{state.on_board(seat)} in play · {state.supply[seat]} left"),),
             )
         )
     last_round = state.phase == "play" and state.round >= state.rounds
@@ -536,14 +603,14 @@ def _choice_text(state: GeyserState, seat: int) -> str:
     if state.phase == "start" and state.start_squares == TWO_PLAYER_STARTS:
         return "Start on f1 or f11 (dotted); the other player starts opposite."
     if state.phase == "start":
-        return "Put a token on a free starting square (S, dotted)."
+        return "Put a token on a free start (S, dotted)."
     if state.pending is not None and state.pending[0] == "place":
-        return f"Place your new token around {SQUARE_NAMES[state.pending[1]]} (dotted) or skip."
+        return f"Place a token around {SQUARE_NAMES[state.pending[1]]} (dotted) or skip."
     if state.pending is not None and state.pending[0] == "tie":
         _, src, dst = state.pending
         return f"Tie on {SQUARE_NAMES[dst]}: roll again, or retreat to {SQUARE_NAMES[src]}."
     if not state.tokens_of(seat):
-        return "No token on the island: re-enter on a free starting square (dotted)."
+        return "No token on the island: re-enter on a free start (dotted)."
     if state.controls(seat) >= 3:
         return f"Move a token one square. The Mother ({SQUARE_NAMES[MOTHER]}) is open to you."
     return f"Move a token one square. Mother ({SQUARE_NAMES[MOTHER]}) needs 3 geysers."
@@ -558,10 +625,13 @@ __all__ = [
     "draw",
     "fired_label",
     "fired_squares",
+    "label_of",
+    "labels",
     "seat_colour",
     "square_box",
     "square_centre",
     "tag_box",
     "tints",
     "token_box",
+    "token_centre",
 ]

@@ -388,7 +388,7 @@ def die_face(value: int, rim: Colour) -> Image.Image:
 def _number(n: int, colour: Colour) -> Image.Image:
     """A chain link's number on a white disc rimmed in the mover's colour."""
     badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
-    size = 12 if n < 10 else 10
+    size = MIN_SIZE if n < 10 else 13
     text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), size, INK, bold=True, anchor="mm")
     return badge
 
@@ -422,7 +422,7 @@ def _background(height: int) -> Image.Image:
         ex = column_x(ESCAPE) - exit_sprite.width // 2
         image.paste(exit_sprite, (ex, (ctop + cbottom - CARD_H) // 2), exit_sprite)
         word_y = (ctop + cbottom) // 2 + (-CARD_H // 2 + 10 if mat == 0 else CARD_H // 2 - 10)
-        text(draw, (column_x(ESCAPE), word_y), "OUT", 11, EXIT_EDGE, bold=True, anchor="mm")
+        text(draw, (column_x(ESCAPE), word_y), "OUT", MIN_SIZE, EXIT_EDGE, bold=True, anchor="mm")
     cy = (MID_TOP + MID_BOTTOM) // 2
     for k in range(ESCAPE + 1):
         words = str(k)
@@ -622,7 +622,7 @@ def _draw_hand(
     y = HAND_TOP + HAND_LABEL_H // 2
     if viewer in (0, 1):
         hand = view.hands[viewer]
-        text(draw, (BOARD_LEFT + 4, y), "Your hand", 15, TEXT, bold=True, anchor="lm")
+        text(draw, (BOARD_LEFT + 4, y), "Your hand", MIN_SIZE, TEXT, bold=True, anchor="lm")
         if not hand:
             text(draw, (BOARD_LEFT + 4, y + 40), "no cards", MIN_SIZE, MUTED, anchor="lm")
         for k, card in enumerate(hand):
@@ -630,7 +630,7 @@ def _draw_hand(
             sprite = card_sprite(card)  # "??" here would be a back: nothing but the view is drawn
             image.paste(sprite, (left - RIM, top - RIM), sprite)
         return
-    text(draw, (BOARD_LEFT + 4, y), "Hands (hidden)", 15, TEXT, bold=True, anchor="lm")
+    text(draw, (BOARD_LEFT + 4, y), "Hands (hidden)", MIN_SIZE, TEXT, bold=True, anchor="lm")
     back = _mini_back()
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44

@@ -1,12 +1,14 @@
 """The tournament standings picture (issue #23), and the same in words.
 
 `draw(t)` is the picture `/tournament standings` posts: a title and status, the standings table (place,
-player, points, tie-breaks, games), then for a round robin its crosstable and for a knockout its bracket.
+player, points, the format's tie-breaks, games and byes), then for a round robin its crosstable and for a
+knockout its bracket.
 `render(t)` is its PNG. `describe(t)` says it in at most ALT_LIMIT characters (the attachment's alt text);
 `as_text(t)` is the whole table as plain text (the fallback when a picture cannot be sent).
 
 Drawn with renderers/draw.py's fonts and palette, 800 px wide like the boards, growing taller as needed;
-no text is smaller than 13 px. Withdrawn players are greyed, struck through and tagged "withdrawn".
+no text is smaller than MIN_SIZE (16 px: 9 px once a phone shows the picture 450 px wide), and the key
+wraps rather than being cut. Withdrawn players are greyed, struck through and tagged "withdrawn".
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.games import GAMES
 from bot.tournaments.model import Pairing, Tournament
-from bot.tournaments.standings import Standing, cell, knockout_exits, number, results_grid, standings
+from bot.tournaments.standings import TIE_BREAKS, Standing, cell, knockout_exits, number, results_grid, standings
 from bot.wording import plural
 from renderers.draw import (
     ALERT,
@@ -36,12 +38,14 @@ from renderers.draw import (
     text,
     to_png,
 )
+from renderers.panel import MIN_SIZE, break_lines
 
 WIDTH = 800
 PAD = 20
 ROW = 32
 ROW_FONT = 18
-HEAD_FONT = 14
+HEAD_FONT = MIN_SIZE
+KEY_LINE = 22
 GRID_MIN_CELL = 22
 """A crosstable cell narrower than this would not be readable: the grid is left out (the text has it)."""
 ALT_LIMIT = 1024
@@ -81,20 +85,25 @@ class Column:
     align: str = "r"  # "l" or "r"
 
 
+BREAK_COLUMNS = {"buchholz": Column("Bh", 76), "sonneborn_berger": Column("SB", 84)}
+"""The columns of the tie-breaks a format ranks by (`TIE_BREAKS`)."""
+
+
 def _columns(t: Tournament, rows: Sequence[Standing]) -> list[Column]:
     place = Column("#", 60)
     if not t.started:
         return [place, Column("Player", 0, "l"), Column("Rating", 96)]
+    byes = [Column("Bye", 62)] if any(s.byes for s in rows) else []
     if t.format == "knockout":
-        return [place, Column("Player", 0, "l"), Column("W-D-L", 96), Column("Out in", 110)]
-    columns = [place, Column("Player", 0, "l"), Column("Pts", 70), Column("Bh", 76), Column("SB", 84)]
+        return [place, Column("Player", 0, "l"), Column("W-D-L", 96), *byes, Column("Out in", 110)]
+    columns = [place, Column("Player", 0, "l"), Column("Pts", 70), *(BREAK_COLUMNS[b] for b in TIE_BREAKS[t.format])]
     if any(s.head_to_head is not None for s in rows):
         columns.append(Column("H2H", 66))
     if t.pods:
         columns += [Column("Won", 62), Column("Games", 76)]
     else:
         columns.append(Column("W-D-L", 96))
-    return columns
+    return columns + byes
 
 
 def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
@@ -109,9 +118,22 @@ def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
         "W-D-L": f"{s.wins}-{s.draws}-{s.losses}",
         "Won": str(s.wins),
         "Games": str(s.wins + s.draws + s.losses),
+        "Bye": str(s.byes) if s.byes else "",
         "Out in": (("champion" if t.finished else "still in") if s.out_in is None else f"round {s.out_in}"),
     }
     return [values[c.heading] for c in columns]
+
+
+def table(t: Tournament) -> tuple[list[str], list[list[str]]]:
+    """The standings table as drawn: the column headings, then each row's cells, best first."""
+    rows = _rows(t)
+    columns = _columns(t, rows)
+    return [c.heading for c in columns], [_cells(t, s, columns) for s in rows]
+
+
+def _rows(t: Tournament) -> list[Standing]:
+    """Best first; before the start, in sign-up order."""
+    return standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
 
 
 def _table_height(rows: int) -> int:
@@ -140,13 +162,13 @@ def _paint_table(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standi
             middle = y + ROW // 2
             if c.heading == "Player":
                 tag = "withdrawn" if gone else ""
-                room = w - 16 - (length(tag, 13, True) + 10 if tag else 0)
+                room = w - 16 - (length(tag, MIN_SIZE, True) + 10 if tag else 0)
                 shown = fit(words, ROW_FONT, room, bold=not gone)
                 text(draw, (x + 8, middle), shown, ROW_FONT, colour, bold=not gone, anchor="lm")
                 if gone:
                     wide = length(shown, ROW_FONT)
                     draw.line((x + 8, middle + 1, x + 8 + wide, middle + 1), fill=MUTED, width=2)
-                    text(draw, (x + 18 + wide, middle), tag, 13, ALERT, bold=True, anchor="lm")
+                    text(draw, (x + 18 + wide, middle), tag, MIN_SIZE, ALERT, bold=True, anchor="lm")
             else:
                 text(draw, (x + w - 8, middle), fit(words, ROW_FONT, w - 10, bold=bold), ROW_FONT, colour,
                      bold=bold, anchor="rm")  # fmt: skip
@@ -176,7 +198,7 @@ def _paint_grid(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standin
     text(draw, (PAD, top + 8), "Results (row against column)", HEAD_FONT + 2, TEXT, bold=True)
     y0 = top + 40
     label = WIDTH - 2 * PAD - count * size
-    font_size = 16 if size >= 30 else 14
+    font_size = MIN_SIZE
     for k in range(count):  # column numbers: the places in the table above
         cx = PAD + label + k * size + size // 2
         text(draw, (cx, y0 + 12), str(k + 1), HEAD_FONT, MUTED, bold=True, anchor="mm")
@@ -209,6 +231,9 @@ SLOT = 26
 MATCH_GAP = 12
 BRACKET_COLUMN_MIN = 160
 BRACKET_FONT = 16
+WITHDREW = "✗"
+SHARED = " · =\u00a0shared\u00a0place"  # no-break spaces: the key wraps, never inside this
+"""The bracket's mark for a player who withdrew in that round (the key says so): a word would cut the name."""
 
 
 def _bracket_geometry(t: Tournament) -> tuple[int, int, int]:
@@ -252,16 +277,16 @@ def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
                 won = winner == entry
                 gone = t.entrants[entry].withdrawn and exits.get(entry) == r + 1
                 colour = HIGHLIGHT if won else MUTED if winner is not None or gone else TEXT
-                lines.append((f"{seed_no[entry]} {name_of(t, entry)}", colour, won, "withdrew" if gone else ""))
+                lines.append((f"{seed_no[entry]} {name_of(t, entry)}", colour, won, WITHDREW if gone else ""))
             if p is not None and p.is_bye:
                 lines.append(("bye", MUTED, False, ""))
             for line_no, (words, colour, bold, tag) in enumerate(lines):
                 ly = centre - SLOT + line_no * SLOT + SLOT // 2
-                room = box_w - 14 - (length(tag, 12, True) + 8 if tag else 0)
+                room = box_w - 14 - (length(tag, MIN_SIZE, True) + 8 if tag else 0)
                 shown = fit(words, BRACKET_FONT, room, bold=bold)
                 text(draw, (x + 8, ly), shown, BRACKET_FONT, colour, bold=bold, anchor="lm")
                 if tag:
-                    text(draw, (x + box_w - 8, ly), tag, 12, ALERT, bold=True, anchor="rm")
+                    text(draw, (x + box_w - 8, ly), tag, MIN_SIZE, ALERT, bold=True, anchor="rm")
             draw.line((x + 6, centre, x + box_w - 6, centre), fill=PANEL, width=1)
             if r + 1 < rounds:  # the connector to the next round
                 draw.line((x + box_w, centre, x + column - 12, centre), fill=MUTED, width=2)
@@ -281,14 +306,15 @@ def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
 
 def draw(t: Tournament) -> Image.Image:
     """The standings picture: title, status, table; the crosstable (round robin) or bracket (knockout)."""
-    rows = standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
+    rows = _rows(t)
     height = 20 + 34 + 28 + 10 + _table_height(len(rows)) + 20
     if t.started and t.format == "roundrobin":
         height += _grid_height(len(rows)) + 20
     if t.started and t.format == "knockout":
         height += _bracket_height(t) + 20
     width = _bracket_width(t) if t.started and t.format == "knockout" else WIDTH
-    height += 30  # the key
+    key_lines = break_lines(key(t, rows), MIN_SIZE, width - 2 * PAD, False)
+    height += 10 + KEY_LINE * len(key_lines)
     image = Image.new("RGB", (width, height), PANEL)
     pen = ImageDraw.Draw(image)
     text(pen, (PAD, 20), fit(title(t), 26, width - 2 * PAD, bold=True), 26, TEXT, bold=True)
@@ -299,21 +325,26 @@ def draw(t: Tournament) -> Image.Image:
     y = _paint_table(pen, t, rows, y) + 20
     if t.started and t.format == "roundrobin":
         y = _paint_grid(pen, t, rows, y) + 20
-    text(pen, (PAD, y), fit(key(t, rows), 13, width - 2 * PAD), 13, MUTED)
-    return image.crop((0, 0, width, y + 30))
+    for k, line in enumerate(key_lines):
+        text(pen, (PAD, y + k * KEY_LINE), line, MIN_SIZE, MUTED)
+    return image.crop((0, 0, width, y + 10 + KEY_LINE * len(key_lines)))
 
 
 def key(t: Tournament, rows: Sequence[Standing]) -> str:
     if not t.started:
         return "Signed up so far, in order; seeds come from the ratings when the tournament starts."
     if t.format == "knockout":
-        return "Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on · = shared place"
-    words = "Pts points · Bh Buchholz · SB Sonneborn-Berger"
+        gone = f" · {WITHDREW} withdrew" if any(s.withdrawn for s in rows) else ""
+        return f"Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on{gone}{SHARED}"
+    names = {"buchholz": "Bh Buchholz", "sonneborn_berger": "SB Sonneborn-Berger"}
+    words = " · ".join(["Pts points", *(names[b] for b in TIE_BREAKS[t.format])])
     if any(s.head_to_head is not None for s in rows):
         words += " · H2H head to head"
+    if any(s.byes for s in rows):
+        words += " · Bye byes (1 point each)"
     if t.format == "roundrobin":
         words += " · + / − forfeit"
-    return words + " · = shared place"
+    return words + SHARED
 
 
 def render(t: Tournament) -> bytes:
@@ -328,15 +359,17 @@ def _row_words(t: Tournament, s: Standing) -> str:
     if not t.started:
         return f"{s.entry + 1}. {name} ({t.entrants[s.entry].rating:.0f})"
     gone = " (withdrawn)" if s.withdrawn else ""
+    bye = f" with {plural(s.byes, 'bye')}" if s.byes else ""
     if t.format == "knockout":
         where = "still in" if s.out_in is None else f"out in round {s.out_in}"
         if t.finished and s.rank == 1:
             where = "champion"
-        return f"{_place(s)} {name}{gone}: {where}"
-    breaks = f"Bh {number(s.buchholz)}, SB {number(s.sonneborn_berger)}"
+        return f"{_place(s)} {name}{gone}: {where}{bye}"
+    values = {"buchholz": f"Bh {number(s.buchholz)}", "sonneborn_berger": f"SB {number(s.sonneborn_berger)}"}
+    breaks = [values[b] for b in TIE_BREAKS[t.format]]
     if s.head_to_head is not None:
-        breaks += f", H2H {number(s.head_to_head)}"
-    return f"{_place(s)} {name}{gone}: {number(s.points)} ({breaks})"
+        breaks.append(f"H2H {number(s.head_to_head)}")
+    return f"{_place(s)} {name}{gone}: {number(s.points)}{bye} ({', '.join(breaks)})"
 
 
 def _place(s: Standing) -> str:
@@ -346,8 +379,7 @@ def _place(s: Standing) -> str:
 
 def lines(t: Tournament) -> list[str]:
     """The standings as text lines: title, status, then one line a player."""
-    rows = standings(t) if t.started else sorted(standings(t), key=lambda s: s.entry)
-    return [title(t), status(t), *(_row_words(t, s) for s in rows)]
+    return [title(t), status(t), *(_row_words(t, s) for s in _rows(t))]
 
 
 def as_text(t: Tournament) -> str:
@@ -371,4 +403,4 @@ def describe(t: Tournament, limit: int = ALT_LIMIT) -> str:
     return "\n".join(kept)
 
 
-__all__ = ["ALT_LIMIT", "as_text", "describe", "draw", "lines", "render", "status", "title"]
+__all__ = ["ALT_LIMIT", "as_text", "describe", "draw", "lines", "render", "status", "table", "title"]

@@ -161,7 +161,7 @@ def _count_badge(count: int) -> Image.Image:
     badge = Image.new("RGBA", (width, 20), (0, 0, 0, 0))
     draw = ImageDraw.Draw(badge)
     draw.rounded_rectangle((0, 0, width - 1, 19), radius=9, fill=WHITE, outline=INK, width=2)
-    text(draw, (width / 2, 10), label, 13, INK, bold=True, anchor="mm")
+    text(draw, (width / 2, 10), label, MIN_SIZE, INK, bold=True, anchor="mm")
     return badge
 
 
@@ -198,7 +198,7 @@ def _dashed_square(colour: Colour) -> Image.Image:
 def _number(n: int, colour: Colour) -> Image.Image:
     """A step number: a dark digit on a disc of its turn's tint."""
     badge = disc(LABEL // 2 - 1, colour, ring=None).copy()
-    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), 15 if n < 10 else 13, INK,
+    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), MIN_SIZE if n < 10 else 13, INK,
          bold=True, anchor="mm")  # fmt: skip
     return badge
 

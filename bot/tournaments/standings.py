@@ -8,8 +8,12 @@ lose it. So a player's points are the sum of their encounters, and every tie-bre
 
 - Buchholz: the sum, over your encounters, of the opponent's points.
 - Sonneborn-Berger: the sum, over your encounters, of what you scored times the opponent's points.
-- Head to head: among the players still tied on points, Buchholz and Sonneborn-Berger only, the points
+- Head to head: among the players still tied on points and the format's other tie-breaks, the points
   each scored in encounters with the others of that group.
+
+Which tie-breaks a format uses is `TIE_BREAKS`: a Swiss ranks by Buchholz, then Sonneborn-Berger; a round
+robin by Sonneborn-Berger alone, since there everyone meets everyone and Buchholz is the total of all points
+less your own, the same for all who are tied (it tells nothing).
 
 An unplayed encounter (a bye, a forfeit either way) is counted as if against a virtual opponent with
 your own points, as the FIDE tie-break regulations do for unplayed rounds (a bye counts as a win against
@@ -26,6 +30,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.tournaments.model import Pairing, Tournament
+
+TIE_BREAKS: dict[str, tuple[str, ...]] = {
+    "swiss": ("buchholz", "sonneborn_berger"),
+    "roundrobin": ("sonneborn_berger",),
+    "knockout": (),
+}
+"""The `Standing` fields each format ranks by after points, in order (a knockout ranks by the round
+reached), before head to head; the picture shows these columns and no others."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +58,7 @@ class Standing:
     points: float
     buchholz: float
     sonneborn_berger: float
-    head_to_head: float | None  # only for players tied on points, Buchholz and Sonneborn-Berger
+    head_to_head: float | None  # only for players tied on points and the format's TIE_BREAKS
     wins: int
     draws: int
     losses: int
@@ -113,27 +125,31 @@ def standings(t: Tournament) -> list[Standing]:
 
 def _games(t: Tournament) -> dict[int, tuple[int, int, int, int]]:
     """Wins, draws, losses and byes by entry; a pod counts as a win for first place alone, a draw for a
-    shared first place, a loss otherwise."""
+    shared first place, a loss otherwise. A forfeit is a loss, also when both sides forfeit (0 each: no
+    draw)."""
     tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for _, p in t.scored():
         assert p.result is not None
         if p.is_bye:
             tally[p.seats[0]][3] += 1
             continue
-        points = p.result.points
-        best = max(points)
+        forfeited = set(p.result.forfeited)
+        points = [None if k in forfeited else x for k, x in enumerate(p.result.points)]
+        best = max((x for x in points if x is not None), default=None)
         leaders = sum(1 for x in points if x == best)
         for entry, x in zip(p.seats, points, strict=True):
-            tally[entry][0 if x == best and leaders == 1 else 1 if x == best else 2] += 1
+            tally[entry][2 if x is None or x != best else 0 if leaders == 1 else 1] += 1
     return {i: (w, d, lo, b) for i in range(len(t.entrants)) for w, d, lo, b in [tally[i]]}
 
 
 def _ranking(t: Tournament, rows: dict[int, Standing], met: dict[int, list[Encounter]]) -> list[Standing]:
     seed = {entry: i for i, entry in enumerate(t.seeds or range(len(t.entrants)))}
 
-    def main_key(entry: int) -> tuple[float, float, float]:
+    breaks = TIE_BREAKS[t.format]
+
+    def main_key(entry: int) -> tuple[float, ...]:
         row = rows[entry]
-        return (-row.points, -row.buchholz, -row.sonneborn_berger)
+        return (-row.points, *(-getattr(row, name) for name in breaks))
 
     order = sorted(rows, key=lambda e: (main_key(e), seed[e]))
     ranked: list[Standing] = []
@@ -218,4 +234,14 @@ def number(value: float) -> str:
     return fraction if whole == 0 else f"{whole}{fraction}"
 
 
-__all__ = ["Encounter", "Standing", "cell", "encounters", "knockout_exits", "number", "results_grid", "standings"]
+__all__ = [
+    "TIE_BREAKS",
+    "Encounter",
+    "Standing",
+    "cell",
+    "encounters",
+    "knockout_exits",
+    "number",
+    "results_grid",
+    "standings",
+]

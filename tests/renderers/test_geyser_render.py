@@ -236,9 +236,9 @@ def ground(image: Image.Image, name: str) -> tuple[int, int, int]:
     return image.getpixel((left + 3, top + 3))  # type: ignore[no-any-return]
 
 
-def token_core(at: int) -> tuple[int, int, int, int]:
+def token_core(at: int, starts: tuple[int, ...] = STARTS) -> tuple[int, int, int, int]:
     """The square inside a token's disc: only the token is drawn there."""
-    cx, cy = geyser.square_centre(at)
+    cx, cy = geyser.token_centre(at, starts)
     half = round(geyser.TOKEN_R * 0.65)
     return cx - half, cy - half, cx + half, cy + half
 
@@ -265,7 +265,7 @@ def test_a_token_put_on_the_board_tints_its_square() -> None:
     assert placed.last_move is None and geyser.tints(placed) == {where: TO_SHARE}
     image, bare = shot(placed), shot(replace(placed, events=()))
     assert nearer(image, bare, SQUARE_NAMES[where]) > 30
-    assert same(image, bare, token_core(where))
+    assert same(image, bare, token_core(where, placed.start_squares))
 
 
 def battle_state() -> GeyserState:

@@ -190,7 +190,8 @@ def _volcano_allowed(state: Any) -> list[Box]:
 
 def _geyser_cores(state: Any) -> list[Box]:
     half = round(geyser.TOKEN_R * 0.65)
-    return [box_at(geyser.square_centre(s), 2 * half) for s, held in enumerate(state.board) if held is not None]
+    starts = state.start_squares
+    return [box_at(geyser.token_centre(s, starts), 2 * half) for s, held in enumerate(state.board) if held is not None]
 
 
 def _themiscyra_cores(state: Any) -> list[Box]:

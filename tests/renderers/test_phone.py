@@ -13,8 +13,8 @@ import pytest
 from PIL import Image
 
 from bot.games import GAMES
-from renderers import PANELS, render
-from renderers.draw import Caption, SeatClock
+from renderers import PANELS, geyser, render
+from renderers.draw import WHITE, Caption, SeatClock, font
 from renderers.horizon import board_texts
 from renderers.panel import PHONE_SIZE, PHONE_WIDTH, lay_out
 from renderers.replay import replay_gif, same_size
@@ -69,6 +69,39 @@ def test_the_smallest_panel_text_shows_at_9_px_on_a_phone(key: str) -> None:
             smallest = min(smallest, *(placed.size * PHONE_WIDTH / width for placed in texts))
     print(f"{key}: smallest panel text {smallest:.1f} px at {PHONE_WIDTH} px wide")
     assert smallest >= PHONE_SIZE
+
+
+def test_geysers_ring_tags_and_badges_show_at_9_px_and_hide_no_token() -> None:
+    """The island's own texts (ring tags "3/11", "M·7", the starting squares' "S", count badges) are phone
+    sized too, each inside its square; a square's label never overlaps a token, and the tags' white
+    digits are inked at least as tall as a MIN_SIZE digit (so the picture draws what `labels` says)."""
+    digit = font(geyser.LABEL_SIZE, True).getbbox("3")
+    tall = digit[3] - digit[1]
+    badges = 0
+    for state in sampled(playout("geyser", seed=3), 40):
+        image = Image.open(io.BytesIO(render("geyser", state, caption=caption("geyser", state)))).convert("RGB")
+        found = geyser.labels(state)
+        assert {"2/12", "3/11", "4/10", "5/9", "6/8", "M·7", "S"} <= {label.words for label in found}
+        starts = state.start_squares
+        tokens = {s: geyser.token_box(s, starts) for s, held in enumerate(state.board) if held is not None}
+        for label in found:
+            assert label.size * PHONE_WIDTH / image.width >= PHONE_SIZE, label
+            left, top, right, bottom = geyser.square_box(label.square)
+            assert left <= label.box[0] and label.box[2] <= right and top <= label.box[1] and label.box[3] <= bottom
+            for square, token in tokens.items():
+                if label.badge and square == label.square:
+                    continue
+                assert not overlap(label.box, token), (label, square)
+            badges += label.badge
+            if label.words in ("3/11", "M·7"):
+                crop = image.crop(tuple(round(v) for v in label.box))
+                rows = [y for y in range(crop.height) if any(crop.getpixel((x, y)) == WHITE for x in range(crop.width))]
+                assert rows[-1] - rows[0] + 1 >= tall, (label, rows)
+    assert badges  # the game shares squares too
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))

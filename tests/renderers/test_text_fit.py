@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.games import GAMES
 from renderers import Caption, SeatClock, render
-from renderers.draw import NAME_CAP, fit, length
+from renderers.draw import NAME_CAP, fit, font, length, text
 from renderers.panel import fit_lines
 from renderers.replay import replay_gif
 
@@ -138,3 +138,17 @@ def test_a_replay_with_long_names_measures_as_little_as_one_with_short_names(mea
     measured.reset()
     replay_gif("fish", states, names=("a" * 1000, "b" * 1000), title="Match #1")
     assert measured.calls <= longest_kept * 1.1, (longest_kept, measured.calls)  # a header may run to 300 characters
+
+
+@pytest.mark.parametrize("anchor", ["la", "mm", "rm", "ls", "ra"])
+def test_cached_text_draws_what_pillow_draws(anchor: str) -> None:
+    """`text` draws a line from a cached glyph mask: the very pixels `ImageDraw.text` draws, at whole and
+    fractional points alike, and again from the cache."""
+    for xy in ((60, 20), (60.5, 20.25), (61.7, -3.5), (-4.25, 30.75)):
+        for words, size, bold in (("Wilhelmina 5:01 ½", 16, True), ("move 0:25 + 5:01:02", 17, False)):
+            ours, pillows = Image.new("RGB", (160, 50), (20, 30, 40)), Image.new("RGB", (160, 50), (20, 30, 40))
+            for _ in range(2):
+                text(ImageDraw.Draw(ours), xy, words, size, (250, 200, 10), bold=bold, anchor=anchor)
+            for _ in range(2):
+                ImageDraw.Draw(pillows).text(xy, words, fill=(250, 200, 10), font=font(size, bold), anchor=anchor)
+            assert ours.tobytes() == pillows.tobytes(), (xy, words)

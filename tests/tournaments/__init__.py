@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from bot.tournaments import Tournament
+from bot.tournaments.model import Entrant, Pairing, Result, Round
 
 Check = Callable[[Tournament, Tournament], None]
 """Called as check(before, after) each time a round has been paired (`before` is the tournament without it)."""
@@ -53,3 +54,15 @@ def play_out(
             if check:
                 check(before, t)
     return t
+
+
+def built(fmt: str, names: str, rounds: list[list[tuple[tuple[int, ...], tuple[int, ...] | None]]],
+          game: str = "fish", seats: int = 2) -> Tournament:  # fmt: skip
+    """A tournament with the given pairings and places (None: a bye), players A, B, C... seeded in order."""
+    entrants = tuple(Entrant(f"id{k}", name, 2000 - k) for k, name in enumerate(names))
+    made = tuple(
+        Round(n, tuple(Pairing(s, Result("bye", (1,)) if p is None else Result("played", p)) for s, p in r))
+        for n, r in enumerate(rounds, 1)
+    )
+    return Tournament(game, fmt, seats, len(rounds) if fmt == "swiss" else None, entrants=entrants,
+                      seeds=tuple(range(len(names))), rounds=made)  # fmt: skip

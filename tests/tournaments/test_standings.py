@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bot.tournaments import Tournament
-from bot.tournaments.model import Entrant, Pairing, Result, Round
-from bot.tournaments.standings import cell, encounters, number, results_grid, standings
-from tests.tournaments import entered, play_out
-
-
-def built(fmt: str, names: str, rounds: list[list[tuple[tuple[int, ...], tuple[int, ...] | None]]],
-          game: str = "fish", seats: int = 2) -> Tournament:  # fmt: skip
-    """A tournament with the given pairings and places (None: a bye), players A, B, C... seeded in order."""
-    entrants = tuple(Entrant(f"id{k}", name, 2000 - k) for k, name in enumerate(names))
-    made = tuple(
-        Round(n, tuple(Pairing(s, Result("bye", (1,)) if p is None else Result("played", p)) for s, p in r))
-        for n, r in enumerate(rounds, 1)
-    )
-    return Tournament(game, fmt, seats, len(rounds) if fmt == "swiss" else None, entrants=entrants,
-                      seeds=tuple(range(len(names))), rounds=made)  # fmt: skip
+from bot.tournaments.model import Pairing, Result
+from bot.tournaments.standings import TIE_BREAKS, cell, encounters, number, results_grid, standings
+from tests.tournaments import built, entered, play_out
 
 
 def table(t: Tournament) -> list[tuple[str, str, float, float, float, float | None]]:
@@ -29,7 +18,7 @@ def table(t: Tournament) -> list[tuple[str, str, float, float, float, float | No
     ]
 
 
-A, B, C, D, E = range(5)
+A, B, C, D, E, F = range(6)
 
 
 def test_a_swiss_with_byes() -> None:
@@ -77,6 +66,49 @@ def test_head_to_head_breaks_what_buchholz_and_sonneborn_berger_leave() -> None:
     grid = results_grid(t)
     assert [cell(grid.get((A, o), [])) for o in (B, C, D)] == ["1", "1", "½"]
     assert cell(grid[(C, B)]) == "½" and cell(grid[(C, D)]) == "0"
+
+
+def test_a_round_robin_breaks_ties_by_sonneborn_berger_where_buchholz_cannot() -> None:
+    # A beats B, C draws D; A draws C, B beats D; D beats A, B beats C.
+    t = built("roundrobin", "ABCD", [
+        [((A, B), (1, 2)), ((C, D), (1, 1))],
+        [((A, C), (1, 1)), ((B, D), (1, 2))],
+        [((A, D), (2, 1)), ((B, C), (1, 2))],
+    ])  # fmt: skip
+    # points: A 1+½+0 = 1½, B 0+1+1 = 2, C ½+½+0 = 1, D ½+0+1 = 1½ (6 in all)
+    # Buchholz is everyone else's points, 6 less your own: A and D both 4½, so it cannot part them.
+    # S-B: A 1x2 (B) + ½x1 (C) = 2½; D ½x1 (C) + 1x1½ (A) = 2: A ahead, although D beat A (head to head
+    # comes after Sonneborn-Berger). Swiss would rank them the same way here, by S-B after an equal Buchholz.
+    assert table(t) == [
+        ("1", "B", 2.0, 4.0, 2.5, None),
+        ("2", "A", 1.5, 4.5, 2.5, None),
+        ("3", "D", 1.5, 4.5, 2.0, None),
+        ("4", "C", 1.0, 5.0, 1.5, None),
+    ]
+    assert TIE_BREAKS["roundrobin"] == ("sonneborn_berger",)
+
+
+def test_a_round_robin_ranks_by_sonneborn_berger_where_a_swiss_takes_buchholz() -> None:
+    # Two rounds of a round robin of six (Buchholz still differs): A beats B, C beats D, E draws F;
+    # A beats C, B draws E, D draws F.  Points: A 2, C 1, E 1, F 1, B ½, D ½.
+    rounds = [
+        [((A, B), (1, 2)), ((C, D), (1, 2)), ((E, F), (1, 1))],
+        [((A, C), (1, 2)), ((B, E), (1, 1)), ((D, F), (1, 1))],
+    ]
+    # Buchholz: C D ½ + A 2 = 2½; E F 1 + B ½ = 1½; F E 1 + D ½ = 1½; B A 2 + E 1 = 3; D C 1 + F 1 = 2
+    # S-B: C 1x½ = ½; E ½x1 + ½x½ = ¾; F ½x1 + ½x½ = ¾; B ½x1 = ½; D ½x1 = ½
+    # The round robin: E and F ahead of C by S-B, and level (they drew: head to head ½ each); B and D level
+    # on S-B and never met (head to head 0 each): shared places.
+    assert table(built("roundrobin", "ABCDEF", rounds)) == [
+        ("1", "A", 2.0, 1.5, 1.5, None),
+        ("2=", "E", 1.0, 1.5, 0.75, 0.5),
+        ("2=", "F", 1.0, 1.5, 0.75, 0.5),
+        ("4", "C", 1.0, 2.5, 0.5, None),
+        ("5=", "B", 0.5, 3.0, 0.5, 0.0),
+        ("5=", "D", 0.5, 2.0, 0.5, 0.0),
+    ]
+    # The same games as a Swiss: Buchholz first puts C second and B above D.
+    assert [name for _, name, *_ in table(built("swiss", "ABCDEF", rounds))] == ["A", "C", "E", "F", "B", "D"]
 
 
 def test_a_cycle_leaves_a_shared_place() -> None:
@@ -140,6 +172,18 @@ def test_a_withdrawal_forfeits_and_the_unplayed_games_count_like_byes() -> None:
     ]
     assert standings(t)[3].withdrawn
     assert [(e.opponent, e.score, e.played) for e in encounters(t)[B]] == [(D, 1.0, False), (A, 1.0, True)]
+
+
+def test_a_double_forfeit_is_a_loss_for_both_not_a_draw() -> None:
+    # A round robin of four: round 1 played (A beats B, C draws D); in round 2 A and C have both withdrawn
+    # when they are to meet (both forfeit, 0 each), B beats D.
+    t = built("roundrobin", "ABCD", [[((A, B), (1, 2)), ((C, D), (1, 1))], [((A, C), (1, 1)), ((B, D), (1, 2))]])
+    both = Pairing((A, C), Result("forfeit", (1, 1), (0, 1)))
+    t = replace(t, rounds=(t.rounds[0], replace(t.rounds[1], pairings=(both, t.rounds[1].pairings[1]))))
+    rows = {t.entrants[s.entry].name: s for s in standings(t)}
+    assert (rows["A"].points, rows["A"].wins, rows["A"].draws, rows["A"].losses) == (1.0, 1, 0, 1)
+    assert (rows["C"].points, rows["C"].wins, rows["C"].draws, rows["C"].losses) == (0.5, 0, 1, 1)
+    assert (rows["B"].wins, rows["B"].losses, rows["D"].draws, rows["D"].losses) == (1, 1, 1, 1)
 
 
 def test_knockout_ranks_by_the_round_reached() -> None:
