@@ -36,7 +36,7 @@ board, or it is deferred (Discord allows 3 s from the interaction to its first a
 _current: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("answer", default=None)
 
 
-@dataclass
+@dataclass(eq=False)
 class Answer:
     """An interaction whose move is being played, and that may carry the board of that move."""
 
@@ -78,7 +78,10 @@ class Answer:
                     self.said = True
                 return await self.more(content, **fields)
             except BaseException:
-                self.used = False  # it went elsewhere, or nowhere: the move's own answer has to say so
+                self.used = False  # it goes elsewhere, or nowhere: the move's own answer has to say so
+                if not self.interaction.response.is_done():  # answered before the fallback's requests
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.interaction.response.defer(ephemeral=True, thinking=True)
                 raise
 
     async def more(self, content: str, **fields: Any) -> discord.Message:
@@ -89,14 +92,19 @@ class Answer:
         """The clicked board loses its buttons: its click's webhook edits the message it came from."""
         await self.interaction.edit_original_response(view=None)
 
+    async def defer(self) -> None:
+        """Answer now, privately ("thinking…"), unless the interaction is answered already: what the move
+        causes next is not its board here (a board for another place, a message of words)."""
+        async with self._answering:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer(ephemeral=True, thinking=True)
+
     async def defer_late(self, delay: float) -> None:
         """If nothing answered the interaction `delay` seconds after it was made, defer it privately."""
         waited = delay - (discord.utils.utcnow() - self.interaction.created_at).total_seconds()
         await asyncio.sleep(max(0.0, waited))
         self.deferring = True  # from here on it is not cancelled (half a request would leave it unanswered)
-        async with self._answering:
-            if not self.interaction.response.is_done():
-                await self.interaction.response.defer(ephemeral=True, thinking=True)
+        await self.defer()
 
 
 @contextlib.asynccontextmanager

@@ -179,7 +179,8 @@ async def play(interaction: discord.Interaction, match_id: int, move: str, ply: 
     acknowledged at once and the board follows. Elsewhere the board is posted there and the player told
     privately. A menu in a private message (Event Horizon's) is turned into "Played: …"."""
     clicked = interaction.type == discord.InteractionType.component
-    if clicked:
+    if clicked:  # a refusal is its private answer; a move, acknowledged at once, is followed by its board
+        await service_of(interaction).check_move(match_id, discord_ids.player(interaction.user).id, move, ply=ply)
         await interaction.response.defer()
     async with answers.answering(interaction) as answer:
         notice = await service_of(interaction).move(
@@ -247,6 +248,18 @@ async def defer_public(interaction: discord.Interaction) -> None:
     public placeholder away), but everyone saw the bot think."""
     await interaction.response.defer(thinking=True)
     interaction.extras["public_defer"] = True
+
+
+async def announce(
+    interaction: discord.Interaction, content: str, *, allowed_mentions: discord.AllowedMentions
+) -> None:
+    """The public answer to a command deferred by `defer_public` that pings someone: the "thinking…"
+    placeholder goes and the words come as a new message, since filling the placeholder is an edit, and an
+    edit notifies nobody. (Two requests through the interaction's webhook, under no rate limit.)"""
+    if interaction.extras.pop("public_defer", False):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    await interaction.followup.send(content, allowed_mentions=allowed_mentions)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:

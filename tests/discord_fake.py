@@ -647,6 +647,7 @@ class _InteractionRecord:
     followups: list[FakeMessage] = field(default_factory=list)
     activity: int = 0  # edits/followups/deletes after the callback (what a deferred update waits for)
     late: float | None = None  # seconds after the dispatch at which a refused (late) callback arrived
+    handlers: list[asyncio.Task[Any]] = field(default_factory=list)  # the bot's tasks that handle it
 
     @property
     def id(self) -> int:
@@ -736,10 +737,14 @@ class Reply:
         return self._record.done()
 
     async def wait(self, timeout: float | None = None) -> Reply:
-        """Wait until the bot answered (callback, and the deferred work for deferrals)."""
+        """Wait until the bot answered (callback, and the deferred work for deferrals), then until the bot's
+        handler of the interaction has finished: an answer that carries a result (a move's board) reaches
+        Discord before the bot is done with what follows it (recording that board, say)."""
         await self._fake.wait_until(
             self._record.done, timeout=timeout, what=f"the bot to answer {self._record.label}", record=self._record
         )
+        if self._record.handlers:
+            await asyncio.wait(self._record.handlers, timeout=timeout or self._fake.timeout)
         return self
 
     async def wait_callback(self, timeout: float | None = None) -> Callback:
@@ -877,6 +882,7 @@ class DiscordFake:
         self.rate_limited: list[RecordedRequest] = []  # requests answered 429: the bot went over a limit
         self.early_requests: list[RecordedRequest] = []  # made by an interaction's handler before its answer
         self.banned = False  # past Discord's 10,000 invalid requests in 10 minutes
+        self._collecting: list[asyncio.Task[Any]] | None = None  # the handlers of the interaction being parsed
         self.unknown_requests: list[RecordedRequest] = []
         self.rejected: list[Rejection] = []
         self.errors: list[str] = []
@@ -992,11 +998,24 @@ class DiscordFake:
         parse, request = ConnectionState.parse_interaction_create, aiohttp.ClientSession._request
 
         def parse_interaction_create(state: ConnectionState, data: dict[str, Any]) -> None:
+            record = self._interactions.get(int(data["id"]))
             token = _cause.set(int(data["id"]))
+            self._collecting = record.handlers if record else None  # parsing is synchronous: only its tasks
             try:
                 parse(state, data)
             finally:
                 _cause.reset(token)
+                self._collecting = None
+
+        loop = asyncio.get_running_loop()
+        factory = loop.get_task_factory()
+
+        def handler_task(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> asyncio.Task[Any]:
+            """Every task, and those discord.py starts to handle an interaction listed on its record."""
+            task = factory(loop, coro, **options) if factory else asyncio.Task(coro, loop=loop, **options)
+            if self._collecting is not None:
+                self._collecting.append(task)
+            return task  # type: ignore[return-value]
 
         def marked(session: aiohttp.ClientSession, method: str, url: Any, **kwargs: Any) -> Any:
             if cause := _cause.get():
@@ -1008,9 +1027,11 @@ class DiscordFake:
         Asset.BASE = self.base_url + "/cdn"
         ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
         aiohttp.ClientSession._request = marked  # type: ignore[method-assign]
+        loop.set_task_factory(handler_task)  # type: ignore[arg-type]
         try:
             yield
         finally:
+            loop.set_task_factory(factory)
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
             ConnectionState.parse_interaction_create = parse  # type: ignore[method-assign]
             aiohttp.ClientSession._request = request  # type: ignore[method-assign]

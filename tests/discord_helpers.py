@@ -41,7 +41,18 @@ def custom_ids(message: Any) -> list[str]:
 def board_of(reply: Any) -> Any:
     """The new board a move's answer carried (bot/answers.py): the answer itself for a command, its first
     followup for a click; public, with its picture."""
-    messages = [m for m in (reply.message, *reply.followups) if m is not None and not m.ephemeral]
+    answered = reply.message if reply.type in (4, 5) else None  # a click's message is the board clicked
+    messages = [m for m in (answered, *reply.followups) if m is not None and not m.ephemeral]
     with_board = [m for m in messages if any(a.filename.endswith(".png") for a in m.attachments)]
     assert with_board, f"no board in the answer: {reply}"
     return with_board[0]
+
+
+def was_played(reply: Any) -> bool:
+    """Whether a move's answer says it was played: the new board itself (bot/answers.py, where the move was
+    made in the match's place), or privately "Played: …" (its board went to the match's thread)."""
+    if (reply.content or "").startswith("Played"):
+        return True
+    answered = reply.message if reply.type in (4, 5) else None
+    messages = [m for m in (answered, *reply.followups) if m is not None and not m.ephemeral]
+    return any(any(a.filename.endswith(".png") for a in m.attachments) for m in messages)

@@ -14,7 +14,7 @@ from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.models import OVER
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, board_of, boards, custom_ids, make_bot
+from tests.discord_helpers import PNG, board_of, boards, custom_ids, make_bot, was_played
 
 FISH = GAMES["fish"]
 
@@ -42,9 +42,9 @@ async def play(fake: DiscordFake, bot: GameBot, match_id: int, channel: Any, pli
         reply = await fake.slash(user, "fish move", {"move": f"{move}@{match.ply}"}, channel=channel)
         if match.clock is not None and not (await bot.matches.get(match_id)).running:
             # a 1-second clock on a loaded machine: the flag may fall between looking and moving
-            assert reply.content and reply.content.startswith(("Played", "Too late", f"Match #{match_id} is over"))
+            assert was_played(reply) or (reply.content or "").startswith(("Too late", f"Match #{match_id} is over"))
             return
-        assert reply.ephemeral and reply.content and reply.content.startswith("Played"), reply.content
+        assert was_played(reply), reply.content
         played += 1
 
 
@@ -151,9 +151,12 @@ async def test_board_moves_history_rules_games_and_resign(fake: DiscordFake, bot
     assert ask.ephemeral and "Resign match #1?" in (ask.content or "")
     done = await fake.click("bob", ask.message, "resign-yes:1")
     assert done.ephemeral and "You resigned" in (done.content or "")
-    final = boards(fake, thread)[-1]
+    *older, last_running, final = boards(fake, thread)
     assert "Alice wins (Bob resigned)" in final.content and custom_ids(final) == []
-    assert all(custom_ids(m) == [] for m in boards(fake, thread))  # no board keeps buttons after the end
+    assert custom_ids(last_running) == []  # the last board of the game loses its buttons at the end
+    assert custom_ids(older[0]) != []  # older ones keep theirs (one edit each is not worth it), and say so:
+    late = await fake.click("bob", older[0], label="Resign")
+    assert late.ephemeral and "already over" in (late.content or "")
     assert (await bot.matches.get(1)).status == OVER
 
 
@@ -165,7 +168,8 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
         "fish dm",
         {"player1": "alice", "player2": "bob", "first": "alice", "move_seconds": 1, "reserve_seconds": 1},
     )
-    assert not started.ephemeral and "death match" in (started.content or "")
+    (announced,) = started.followups  # a new message, so it pings (filling "thinking…" would not)
+    assert not announced.ephemeral and "death match" in announced.content and started.message.deleted
     thread = fake.threads[-1]
     # Game 1: alice never moves and is flagged without anyone asking; game 2 starts with bob placing first.
     flag = await fake.wait_for_message(lambda m: "reserve time ran out" in m.content, channel=thread, timeout=15)

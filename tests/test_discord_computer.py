@@ -9,7 +9,7 @@ from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.models import OVER
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import boards, custom_ids
+from tests.discord_helpers import board_of, boards, custom_ids
 
 FISH = GAMES["fish"]
 
@@ -30,7 +30,7 @@ async def test_a_whole_game_against_the_computer(fake: DiscordFake, bot: GameBot
         assert FISH.to_move(match.state) == 0, "the computer answered every move"
         move = rng.choice(FISH.legal_moves(match.state))
         played = await fake.slash("alice", "fish move", {"move": f"{move}@{match.ply}"}, channel=thread)
-        assert played.ephemeral and (played.content or "").startswith("Played"), played.content
+        assert board_of(played).content.startswith("Alice "), played.content  # answered with its board
     assert match.status == OVER and match.result is not None
     log = await bot.matches.moves(match.id)
     assert {record.seat for record in log} == {0, 1}
@@ -78,7 +78,7 @@ async def test_a_moderator_may_seat_the_computer_in_a_death_match(fake: DiscordF
     assert bot.computers is not None
     options = {"player1": "alice", "player2": fake.application_id, "first": fake.application_id}
     started = await fake.slash("mod", "fish dm", options)
-    assert "death match" in (started.content or "")
+    assert "death match" in started.followups[0].content
     (match,) = bot.matches.running()
     assert [p.name for p in match.players] == ["Alice", "Computer"]
     await bot.computers.idle()  # the computer places first, at once

@@ -635,7 +635,8 @@ async def test_pings_follow_discords_allowed_mentions_rules(fake: DiscordFake, b
     assert fake.pinged("alice") == [loud, quiet] and fake.pinged("carol") == []
 
     await channel.get_partial_message(quiet.id).edit(content=f"<@{bob}>")  # no allowed_mentions: parse all
-    assert quiet.pings.users == {bob}
+    assert [u["id"] for u in quiet.mentions] == [str(bob)]  # the mentions follow the edit...
+    assert quiet.pings.users == {alice} and fake.pinged("bob") == [loud]  # ...but an edit notifies nobody
     exclusive = {"content": text, "allowed_mentions": {"parse": ["users"], "users": [str(alice)]}}
     rejection = await refused(fake, send_raw(bot, fake.channel("general"), exclusive), code=50035)
     assert paths(rejection) == ["allowed_mentions.users"] and "mutually exclusive" in rejection.fields[0]

@@ -16,7 +16,7 @@ from bot.games import GAMES
 from bot.games.horizon import card_name
 from renderers import describe, render
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, boards
+from tests.discord_helpers import PNG, boards, was_played
 
 HORIZON = GAMES["horizon"]
 CODE = re.compile(r"\b(T[1-8]|F[1-4]|B[1-4]|MI|SW)\b")
@@ -58,7 +58,7 @@ async def test_whole_games_through_the_menus_and_typed_moves_never_show_a_hidden
             assert "Played:" in (done.message.content if done.message else "")
         else:
             reply = await fake.slash(user, "horizon move", {"move": f"{move}@{match.ply}"}, channel=thread)
-            assert reply.ephemeral and (reply.content or "").startswith("Played"), reply.content
+            assert was_played(reply), reply.content
         new = public(fake, thread)[seen:]
         assert new and new[0].attachments and new[0].attachments[0].data.startswith(PNG)
         # the posted picture is exactly the picture of a position whose hidden cards are all different (but

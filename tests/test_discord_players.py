@@ -14,7 +14,7 @@ from bot.clock import ClockSettings
 from bot.discord_app import GameBot
 from bot.models import Place, Player
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import boards
+from tests.discord_helpers import boards, was_played
 
 LONG = "3600/7200"  # an hour a move and two of reserve: play by post
 
@@ -136,7 +136,7 @@ async def test_a_move_ends_away_time(fake: DiscordFake, bot: GameBot) -> None:
     match = await bot.matches.get(1)
     move = bot.matches.game(match).legal_moves(match.state)[0]
     played = await fake.slash("alice", "fish move", {"move": f"{move}@{match.ply}"}, channel=thread)
-    assert (played.content or "").startswith("Played")
+    assert was_played(played)
     assert bot.matches.away_until(player(fake, "alice").id, fake.guild.id) is None
     said = "Alice moved and so is back; the clock runs again on Alice's turns."
     assert said in texts(fake, thread) and said in texts(fake, other)

@@ -86,7 +86,7 @@ async def test_the_moderator_role_set_by_settings_makes_a_moderator(fake: Discor
     now = await fake.slash("carol", "settings set", setting("limit_lobbies", "2"))
     assert now.ephemeral and now.content == "Set limit_lobbies to 2 (was 3, the default)."
     dm = await fake.slash("carol", "fish dm", {"player1": "alice", "player2": "bob", "first": "alice"})
-    assert not dm.ephemeral and "started a best-of-3 death match" in (dm.content or "")
+    assert not dm.followups[0].ephemeral and "started a best-of-3 death match" in dm.followups[0].content
     refused = await fake.slash("alice", "fish dm", {"player1": "alice", "player2": "bob", "first": "alice"})
     assert refused.content == f"Only moderators (Manage Server permission or the <@&{REFEREE_ID}> role) can do that."
 
@@ -130,7 +130,7 @@ async def test_new_matches_open_their_threads_in_the_match_channel(fake: Discord
     assert sent.message is not None and sent.message.channel_id == fake.channel("general").id  # the challenge: here
     accepted = await fake.click("bob", sent.message, label="Accept")
     thread = fake.threads[-1]
-    assert thread.parent_id == games.id and f"<#{thread.id}>" in (accepted.followups[-1].content or "")
+    assert thread.parent_id == games.id and f"<#{thread.id}>" in (accepted.content or "")
     assert boards(fake, thread) and not boards(fake, "general")
     match = bot.matches.running()[-1]
     assert (match.place.channel_id, match.place.thread_id) == (games.id, thread.id)

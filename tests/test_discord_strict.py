@@ -23,7 +23,7 @@ from bot.games import GAMES
 from bot.models import Place, Player
 from bot.service import ServiceError
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import PNG, RATE_SCALE, boards, make_bot
+from tests.discord_helpers import PNG, RATE_SCALE, boards, make_bot, was_played
 
 VOLCANO, THEMISCYRA, HORIZON, FISH = GAMES["volcano"], GAMES["themiscyra"], GAMES["horizon"], GAMES["fish"]
 SIX = ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -106,19 +106,19 @@ async def test_six_long_names_and_the_longest_quiet_turns_stay_within_every_limi
     assert offer["name"].startswith("Send the first ") and ", then go on" in offer["name"] and ply == "0"
     assert typed.startswith(sent + ", ") and len(sent.split(", ")) >= 13
     played = await fake.slash("alice", "volcano move", {"move": offer["value"]}, channel=thread)
-    assert (played.content or "").startswith("Played")
+    assert was_played(played)
     board = boards(fake, thread)[-1]
     assert f"{long_name('alice')} steps {sent}: no eruption." in board.content
     assert board.pings.users == {uid(fake, "alice")} and not board.pings.unsafe
 
     # The rest of the 30, typed as one move, then a turn at the engine's own input cap (600 characters).
     rest = ", ".join(steps[len(sent.split(", ")) :])
-    assert (await fake.slash("alice", "volcano move", {"move": rest}, channel=thread)).content.startswith("Played")
+    assert was_played(await fake.slash("alice", "volcano move", {"move": rest}, channel=thread))
     assert f"steps {rest}: no eruption." in boards(fake, thread)[-1].content
     longest = ", ".join(quiet_steps((await bot.matches.get(1)).state, chars=600))
     assert len(longest) > 550
     reply = await fake.slash("alice", "volcano move", {"move": longest}, channel=thread)
-    assert (reply.content or "").startswith("Played")
+    assert was_played(reply)
     last = boards(fake, thread)[-1]
     assert f"steps {longest}: no eruption." in last.content and len(last.content) <= 2000
     assert (await bot.matches.get(1)).clock is None and fake.rejected == []
@@ -236,7 +236,7 @@ async def test_a_thread_that_went_away_or_was_locked_gives_way_to_a_new_one(
     else:
         await fake.lock_thread(old)
     reply = await move(fake, bot)
-    assert (reply.content or "").startswith("Played")
+    assert was_played(reply)
     new = fake.threads[-1]
     assert new.id != old.id and new.parent_id == fake.channel("games").id
     note, board = fake.channel_messages(new)[:2]
@@ -244,7 +244,7 @@ async def test_a_thread_that_went_away_or_was_locked_gives_way_to_a_new_one(
     match = await bot.matches.get(1)
     assert match.place.thread_id == new.id and match.held is None
     assert match.clock is not None and match.clock.running  # the clock started with the board in the new thread
-    assert (await move(fake, bot, channel=new)).content.startswith("Played")
+    assert was_played(await move(fake, bot, channel=new))
     assert len(boards(fake, new)) == 2
 
 
@@ -252,7 +252,7 @@ async def test_an_archived_thread_is_posted_in_again(fake: DiscordFake, bot: Gam
     thread = await challenge(fake)
     await move(fake, bot)
     await fake.archive(thread)  # a day without a move
-    assert (await move(fake, bot)).content.startswith("Played")
+    assert was_played(await move(fake, bot))
     assert not thread.archived and len(boards(fake, thread)) == 3 and fake.threads == [thread]
 
 
@@ -265,7 +265,7 @@ async def test_a_board_that_cannot_be_posted_anywhere_holds_the_match_until_a_re
     await fake.delete_channel(thread)
     fake.forbid(games)  # and the bot lost Send Messages in the channel
     played = await move(fake, bot)
-    assert (played.content or "").startswith("Played")  # the move stands; its board has nowhere to go
+    assert was_played(played)  # the move stands; its board has nowhere to go
     match = await bot.matches.get(1)
     assert match.held is not None and match.clock is not None and not match.clock.running
     refused = await move(fake, bot)
@@ -282,14 +282,14 @@ async def test_a_board_that_cannot_be_posted_anywhere_holds_the_match_until_a_re
     assert match.held is None and match.clock is not None and match.clock.running
     new = fake.threads[-1]
     assert match.place.thread_id == new.id and boards(fake, new)
-    assert (await move(fake, bot, channel=new)).content.startswith("Played")
+    assert was_played(await move(fake, bot, channel=new))
 
 
 async def test_a_failing_discord_holds_the_match_and_the_bot_retries_by_itself(fake: DiscordFake, bot: GameBot) -> None:
     bot.hold_retries = (0.3, 0.3)
     thread = await challenge(fake)
     fake.fail_next("POST", rf"^/channels/{thread.id}/messages$", 503, count=1)
-    assert (await move(fake, bot)).content.startswith("Played")
+    assert was_played(await move(fake, bot))
     assert (await bot.matches.get(1)).held is not None
     await fake.wait_until(lambda: bot.matches.running_match(1).held is None, what="the retried board")  # type: ignore[union-attr]
     match = await bot.matches.get(1)
@@ -341,7 +341,8 @@ async def test_a_refusal_after_a_public_deferral_stays_private(
     reply = await fake.click("bob", asked.message, label="Accept", wait=False)
     (followup,) = await reply.wait_followups(1)
     assert followup.ephemeral and "No room for another match" in followup.content
-    assert reply.message is not None and reply.message.deleted  # the public "thinking…" is gone
+    assert reply.type == 6 and reply.message is asked.message and not asked.message.deleted  # a silent answer
+    assert asked.message.custom_ids  # and the challenge can still be accepted once there is room
     public = [m.content for m in fake.channel_messages("games")]
     assert not any("No room" in text for text in public)
 
@@ -369,7 +370,7 @@ async def test_pings_reach_only_the_player_to_move_whatever_the_nicknames(fake: 
     assert announcement.pings.users == {alice, carol} and not announcement.pings.unsafe
     others = announcement.content.replace(f"<@{alice}>", "").replace(f"<@{carol}>", "")
     assert RAW_MENTION.search(others) is None and "@\u200beveryone" in others  # the moderator's name, inert
-    assert "death match" in (started.content or "") and fake.unsafe_pings() == []
+    assert "death match" in started.followups[0].content and fake.unsafe_pings() == []
 
 
 async def test_every_name_the_bot_stores_is_inert(fake: DiscordFake, bot: GameBot) -> None:

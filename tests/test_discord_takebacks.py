@@ -15,7 +15,7 @@ from bot.discord_app import GameBot
 from bot.games import GAMES, Termination
 from bot.service import CLAIM_AFTER
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import boards, custom_ids, make_bot
+from tests.discord_helpers import boards, custom_ids, make_bot, was_played
 
 FISH = GAMES["fish"]
 
@@ -32,7 +32,7 @@ async def move(fake: DiscordFake, bot: GameBot, thread: Any, user: str) -> str:
     match = await bot.matches.get(1)
     played = FISH.legal_moves(match.state)[0]
     reply = await fake.slash(user, "fish move", {"move": f"{played}@{match.ply}"}, channel=thread)
-    assert reply.content and reply.content.startswith("Played"), reply.content
+    assert was_played(reply), reply.content
     return played
 
 

@@ -157,3 +157,32 @@ async def test_a_whole_swiss_of_8_with_a_restart_in_the_middle(fake8: DiscordFak
         missing = await fake.slash("carol", "tournament record", {"tournament": 9})
         assert missing.ephemeral and "no tournament #9" in (missing.content or "")
     assert fake.unsafe_pings() == []
+
+
+async def test_leaving_a_running_tournament_is_answered_before_its_game_ends(fake8: DiscordFake, db_path: Path) -> None:
+    """The withdrawal resigns the leaver's game: its final board, the old board's buttons, the replay GIF
+    and the announcement all come after the answer (Discord's 3 s are for the answer alone)."""
+    fake = fake8
+    async with fake.run(quiet(make_bot(fake, db_path))) as running:
+        bot: GameBot = running  # type: ignore[assignment]
+        opened = await fake.slash("mod", "tournament new", {"game": "fish", "format": "swiss"})
+        assert opened.message is not None
+        for name in NAMES[:4]:
+            await fake.click(name, opened.message, "tournament:join:1")
+        await fake.wait_until(lambda: any(t.name.startswith("Tournament #1") for t in fake.threads), what="its thread")
+        (thread,) = [t for t in fake.threads if t.name.startswith("Tournament #1")]
+        await fake.slash("mod", "tournament start", channel=thread)
+        (first,) = await announcements(fake, thread, 1)
+        (game_thread, match_id) = next((int(t), int(m)) for _, t, m in LINK.findall(first.content))
+        match = await bot.matches.get(match_id)
+        leaver = match.players[0].name.lower()
+
+        left = await fake.slash(leaver, "tournament leave", channel=thread)
+        assert left.ephemeral and "You withdrew from tournament #1." in (left.content or "")
+        caused = [r for r in fake.requests if r.cause == int(left.interaction["id"])]
+        assert caused[0].path.endswith("/callback") and len(caused) > 1  # the answer first, then the rest
+        assert not (await bot.matches.get(match_id)).running
+        posted = fake.channel_messages(fake.channel(game_thread))
+        assert any("resigned" in m.content for m in posted if m.attachments)  # the final board
+        assert any(a.filename.endswith(".gif") for m in posted for a in m.attachments)  # and its replay
+        assert fake.early_requests == []

@@ -61,7 +61,8 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         match = await self.service.get(series.games[0])
-        await interaction.followup.send(
+        await views.announce(
+            interaction,
             f"{discord_ids.player(interaction.user).name} started a best-of-{series.best_of} death match: "
             f"{player1.mention} vs {player2.mention}, {first.mention} places first. "
             f"Follow it in {discord_ids.where(match)}.",

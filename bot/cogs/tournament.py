@@ -102,19 +102,20 @@ class TournamentButton(
     async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = views.service_of(interaction)
         me = discord_ids.player(interaction.user)
-        # Answered first: leaving after the start resigns a game, whose final board, replay and the
-        # withdrawal's announcement are posted before `leave_tournament` returns.
-        await interaction.response.defer()
-        if self.action == "join":
-            held = await service.join_tournament(self.tournament_id, me)
-        else:
+        if self.action == "leave" and (await service.get_tournament(self.tournament_id)).running:
+            # Answered first: a withdrawal resigns a game, whose final board, replay and the withdrawal's
+            # announcement are posted before `leave_tournament` returns.
+            await interaction.response.defer(ephemeral=True, thinking=True)
             held = await service.leave_tournament(self.tournament_id, me)
-        if held.status != SIGNUP:  # left after the start: withdrawn, said in the thread
             await interaction.followup.send(
                 f"You withdrew from tournament #{held.id}.", ephemeral=True, allowed_mentions=limits.NOBODY
             )
             return
-        await interaction.edit_original_response(
+        if self.action == "join":  # in the sign-up only the sign-up changes: answered by that change
+            held = await service.join_tournament(self.tournament_id, me)
+        else:
+            held = await service.leave_tournament(self.tournament_id, me)
+        await interaction.response.edit_message(
             content=signup_text(service, held), view=signup_view(held), allowed_mentions=limits.NOBODY
         )
 

@@ -442,6 +442,10 @@ class MatchService:
 
     # --- playing ---
 
+    async def check_move(self, match_id: int, player_id: str, text: str, *, ply: int | None = None) -> None:
+        """Raise what `move` would refuse now, changing nothing (see `Playing.check`)."""
+        await self._playing.check(match_id, player_id, text, ply)
+
     async def move(
         self, match_id: int, player_id: str, text: str, *, ply: int | None = None, at: float | None = None
     ) -> Notice:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 from bot import posts
 from bot.errors import MatchPaused, NotYourTurn, ServiceError, StaleBoard, TimeUp
 from bot.games import IllegalMove, Termination
-from bot.models import POSTING, MoveRecord, Notice
+from bot.models import POSTING, Match, MoveRecord, Notice
 from bot.move_log import RESIGN
 from bot.service.ending import Ending
 from bot.service.flags import Flags
@@ -58,18 +59,7 @@ class Playing:
         self, match_id: int, player_id: str, text: str, ply: int | None, at: float | None, pending: Pending
     ) -> Notice:
         match = await self.registry.running_or_refuse(match_id)
-        game = self.registry.game(match)
-        seats = self.registry.seats_or_refuse(match, player_id)
-        if ply is not None and ply != match.ply:
-            raise StaleBoard("The board has changed since you looked: look at the new board and try again.")
-        seat = game.to_move(match.state)
-        if seat not in seats:
-            assert seat is not None
-            raise NotYourTurn(f"It is {match.players[seat].name}'s turn, not yours.")
-        if match.paused:
-            raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
-        if match.held is not None:
-            raise MatchPaused(match.held.refusal(match.id))
+        game, seat = self._turn_or_refuse(match, player_id, ply)
         now = self.registry.time.now()
         sent = now if at is None else min(at, now)
         if match.clock is not None and match.clock.flagged(sent):
@@ -86,6 +76,29 @@ class Playing:
             clock, took = clock.after_move(sent, game.to_move(state))
         record = MoveRecord(match.ply + 1, seat, canonical, sent, took)
         return await self.ending.advance(match, record, state, clock, pending)
+
+    async def check(self, match_id: int, player_id: str, text: str, ply: int | None = None) -> None:
+        """Raise what `move` would refuse now (but a flag, which `move` decides when it plays), changing
+        nothing: a click is checked before it is acknowledged, so its refusal is its private answer."""
+        match = await self.registry.running_or_refuse(match_id)
+        game, _ = self._turn_or_refuse(match, player_id, ply)
+        game.parse(match.state, text)
+
+    def _turn_or_refuse(self, match: Match, player_id: str, ply: int | None) -> tuple[Any, int]:
+        """The game and the seat to move, if `player_id` may move now on the board of `ply`."""
+        game = self.registry.game(match)
+        seats = self.registry.seats_or_refuse(match, player_id)
+        if ply is not None and ply != match.ply:
+            raise StaleBoard("The board has changed since you looked: look at the new board and try again.")
+        seat = game.to_move(match.state)
+        if seat not in seats:
+            assert seat is not None
+            raise NotYourTurn(f"It is {match.players[seat].name}'s turn, not yours.")
+        if match.paused:
+            raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
+        if match.held is not None:
+            raise MatchPaused(match.held.refusal(match.id))
+        return game, seat
 
     async def resign(self, match_id: int, player_id: str) -> Notice:
         """Leave a match. In a game whose seats can leave (several players), the others play on and
