@@ -12,7 +12,9 @@ channel or thread), `GameBot.post` sends it as the interaction's answer rather t
 * a click is acknowledged at once, silently, and the board follows as a followup; the clicked board's
   buttons come off through the same webhook, for free.
 
-Elsewhere (a move typed in another channel, a computer's reply, a clock's flag) a board is a channel post.
+A computer's reply to such a move is one more followup of it (`caused`: the interaction's webhook takes
+followups for 15 minutes). Elsewhere (a move typed in another channel, a clock's flag) a board is a
+channel post.
 The interaction is found through a context variable that `answering` sets around the move: the service calls
 its listeners in the same task, so `GameBot.post` sees it without the service knowing of Discord. Tasks
 started meanwhile (a computer's reply) inherit it, so an answer is `closed` once its move is done.
@@ -28,6 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+
+FOLLOWUPS_FOR = 14 * 60.0
+"""Seconds after an interaction in which its webhook still takes followups for what it caused (Discord
+keeps the token 15 minutes; a minute is left for the request's way there)."""
 
 DEFER_AFTER = 1.5
 """Seconds after the interaction was made by which a command's move must be ready to answer with its
@@ -132,6 +138,17 @@ def current() -> Answer | None:
     """The interaction whose move is being played in this task, while it is."""
     answer = _current.get()
     return None if answer is None or answer.closed else answer
+
+
+def caused(channel_id: int) -> Answer | None:
+    """The interaction whose move led to this post, after its move is done (a computer's reply, which
+    runs in a task started meanwhile and so sees it), while its webhook lasts: such a post may go out as
+    one more followup, under no rate limit, where it goes to the same channel."""
+    answer = _current.get()
+    if answer is None or not answer.closed or answer.channel_id != channel_id:
+        return None
+    age = (discord.utils.utcnow() - answer.interaction.created_at).total_seconds()
+    return answer if age < FOLLOWUPS_FOR and answer.interaction.response.is_done() else None
 
 
 def claim(channel_id: int) -> Answer | None:

@@ -374,6 +374,13 @@ class GameBot(commands.Bot):
             if (answer := answers.claim(getattr(place, "id", 0))) is not None:
                 played = f"Played: {notice.lines[0] if notice.lines else 'done'}"
                 return await answer.send(text, played=played, **fields)
+            if (answer := answers.caused(getattr(place, "id", 0))) is not None:  # a computer's reply, say
+                try:
+                    return await answer.more(text, **fields)
+                except discord.HTTPException as error:  # its webhook is gone: a channel post after all
+                    log.info("match %s: the board could not follow its interaction (%s)", match.id, _why(error))
+                    answer = None
+                    fields["file"].reset()
             return await place.send(text, **fields)
 
         message = await self._send(match, send_board, board=notice.kind in BOARD_KINDS)
@@ -381,7 +388,7 @@ class GameBot(commands.Bot):
             return None
         if pinged is not None:
             pinged.update(to_ping)
-        sending = answer if answer is not None and answer.used else None
+        sending = answer if answer is not None and (answer.used or answer.closed) else None
         send_more = sending.more if sending is not None else message.channel.send
         if separate:  # e.g. Geyser's firing phase: its dice and what it destroyed, as a message of its own
             await self._quietly(send_more(limits.clip("\n".join(separate)), allowed_mentions=limits.NOBODY))

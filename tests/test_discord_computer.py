@@ -38,6 +38,10 @@ async def test_a_whole_game_against_the_computer(fake: DiscordFake, bot: GameBot
     assert len(posted) == len(log) + 1  # the first board, then one after every move, the computer's too
     assert any("Easy computer" in post.content and "places a token" in post.content for post in posted)
     assert "wins" in posted[-1].content or "draw" in posted[-1].content.lower()
+    # Every board but the first went out through an interaction's webhook (the computer's replies too, as
+    # followups of the move they answer): under no rate limit. The first is the one channel post.
+    channel_posts = [r for r in fake.requests_to("POST", r"^/channels/\d+/messages$") if str(thread.id) in r.path]
+    assert len(channel_posts) == 1, [str(r) for r in channel_posts]
 
 
 async def test_other_bots_are_refused(fake: DiscordFake, bot: GameBot) -> None:
