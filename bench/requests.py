@@ -186,6 +186,7 @@ async def blitz(moves: int) -> tuple[list[float], int]:
                 users = {alice.id: "alice", bob.id: "bob"}
                 match = await started(fake, bot, "fish", [alice, bob], clock=parse_clock("30/60"))
                 rng = random.Random(3)
+                replies = []
                 thread = match.place.thread_id
                 for _ in range(moves):
                     match = await bot.matches.get(match.id)
@@ -200,9 +201,11 @@ async def blitz(moves: int) -> tuple[list[float], int]:
                         users[match.players[seat].id], "fish move", {"move": f"{move}@{match.ply}"},
                         channel=thread, wait=False,
                     )  # fmt: skip
-                    await fake.wait_until(lambda seen=seen: len(boards(fake, thread)) > seen, what="board", timeout=30)
+                    await fake.wait_until(lambda seen=seen: len(boards(fake, thread)) > seen, what="board", timeout=60)
                     latencies.append(time.perf_counter() - begun)
-                    await reply.wait(timeout=30)
+                    replies.append(reply)  # the next player moves on seeing the board, whatever the bot does next
+                for reply in replies:
+                    await reply.wait(timeout=60)
         rate_limited = len(fake.rate_limited)
         fake.rate_limited.clear()
     return latencies, rate_limited
