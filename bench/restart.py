@@ -94,6 +94,8 @@ async def run(matches: int, live_share: float) -> None:
             print(f"  429 answers: {too_many}; time until the last live board is up: {took:.1f} s")
             for name, count in by_route.most_common():
                 print(f"    {count:6d}  {name}")
+            for refused in fake.rate_limited:
+                print(f"    429: {refused.method} {route(refused.path)} {refused.error}")
             fake.rate_limited.clear()  # counted above: the bench reports them rather than failing on them
 
 

@@ -34,6 +34,7 @@ from bot.games import REGISTRY
 from bot.health import Health, HealthServer
 from bot.metrics import PrometheusMetrics
 from bot.models import Match, Player, Takeback
+from bot.pacing import Pace, paced
 from bot.service import MatchService, Notice, ServerDefaults, ServiceError
 from bot.shards import Leases
 from bot.store import Store
@@ -87,6 +88,7 @@ class GameBot(commands.Bot):
             allowed_mentions=limits.NOBODY,  # a send that names whom to ping says so itself
         )
         self.config = config
+        self.http.request = paced(self.http.request, Pace())  # type: ignore[method-assign]  # Discord's global limit
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.hold_retries: tuple[float, ...] = (30.0, 120.0, 600.0)
         """Seconds before each automatic retry of a held match's board (tests shorten them)."""

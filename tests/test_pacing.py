@@ -1,0 +1,30 @@
+"""The bot keeps Discord's global limit itself (bot/pacing.py): discord.py learns of it only from a 429."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.pacing import Pace, paced
+from tests.discord_fake import DiscordFake
+from tests.test_discord_fake import TinyBot
+
+
+async def test_a_request_past_the_limit_waits_until_the_oldest_leaves_the_window() -> None:
+    pace, loop = Pace(per_second=3, window=0.2), asyncio.get_running_loop()
+    times = []
+    for _ in range(7):
+        await pace.wait()
+        times.append(loop.time())
+    for i in range(3, 7):  # never more than 3 in any 0.2 s
+        assert times[i] - times[i - 3] >= 0.2
+
+
+async def test_sixty_posts_at_once_in_sixty_channels_get_no_429() -> None:
+    names = [f"room-{i}" for i in range(60)]
+    async with DiscordFake.serve(channels=names) as fake:  # Discord's real limits: 50 a second in all
+        bot = TinyBot(fake.guild.id)
+        bot.http.request = paced(bot.http.request, Pace())  # type: ignore[method-assign]
+        async with fake.run(bot):
+            channels = [bot.get_channel(fake.channel(name).id) for name in names]
+            await asyncio.gather(*(channel.send("the board is back") for channel in channels))  # type: ignore[union-attr]
+            assert all(fake.channel_messages(name) for name in names) and fake.rate_limited == []
