@@ -151,6 +151,14 @@ def caused(channel_id: int) -> Answer | None:
     return answer if age < FOLLOWUPS_FOR and answer.interaction.response.is_done() else None
 
 
+async def answer_first(board_in: int | None) -> None:
+    """Before a post's requests: the interaction whose move led to it (if any) is answered, privately,
+    unless the post is a board for `board_in`, the channel it came from, which `claim` makes its answer."""
+    playing = current()
+    if playing is not None and (board_in is None or playing.channel_id != board_in):
+        await playing.defer()
+
+
 def claim(channel_id: int) -> Answer | None:
     """The answer a board for `channel_id` may go out as: the interaction being played there, once."""
     answer = current()

@@ -294,7 +294,7 @@ class GameBot(commands.Bot):
         self._posted.clear()
         try:
             if notice.kind == "reminder":  # bot/discord_reminders.py: in the thread or by DM, as the player chose
-                await _answered_first(None)
+                await answers.answer_first(None)
                 await self.reminders.deliver(notice)
                 return
             await self.post(notice)
@@ -350,7 +350,7 @@ class GameBot(commands.Bot):
             return None  # not a Discord match
         service = self.matches
         post = await asyncio.to_thread(posts.for_notice, service, notice, discord.utils.utcnow().timestamp())
-        await _answered_first(match if post is not None else None)
+        await answers.answer_first((match.place.thread_id or match.place.channel_id) if post is not None else None)
         if post is None:
             if notice.kind == "takeback" and notice.takeback is not None:
                 return await self._ask_takeback(notice, notice.takeback)
@@ -390,8 +390,7 @@ class GameBot(commands.Bot):
             return None
         if pinged is not None:
             pinged.update(to_ping)
-        sending = answer if answer is not None and (answer.used or answer.closed) else None
-        send_more = sending.more if sending is not None else message.channel.send
+        send_more = answer.more if answer is not None else message.channel.send  # the board's way, for what follows
         if separate:  # e.g. Geyser's firing phase: its dice and what it destroyed, as a message of its own
             await self._quietly(send_more(limits.clip("\n".join(separate)), allowed_mentions=limits.NOBODY))
         here = (message.channel.id, message.id)
@@ -628,17 +627,6 @@ def _failure(error: discord.HTTPException) -> str:
     if error.status in (403, 404):
         return str(error.status)
     return "5xx" if error.status >= 500 else "other"
-
-
-async def _answered_first(board_of: Match | None) -> None:
-    """The interaction whose move this post follows (if any) is answered before the post's requests, unless
-    the post is a board of `board_of` in the place the interaction came from: that board is its answer."""
-    playing = answers.current()
-    if playing is None:
-        return
-    here = board_of.place.thread_id or board_of.place.channel_id if board_of is not None else None
-    if here is None or playing.channel_id != here:
-        await playing.defer()
 
 
 def _discord_id(player: Player) -> int | None:
