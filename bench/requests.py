@@ -41,7 +41,7 @@ from bot.games import GAMES
 from bot.models import Match, Place, Player, computer
 from bot.reminders import DAY
 from tests.discord_fake import DiscordFake, RecordedRequest
-from tests.discord_fake_ratelimits import exempt_from_global
+from tests.discord_fake.ratelimits import exempt_from_global
 from tests.discord_helpers import boards, make_bot
 
 MODES = ("command", "button", "computer", "reminders")

@@ -8,7 +8,7 @@ database, which is quicker than posting 9,900 boards and is what the bot would h
 stopped, and a second one started on the database: it posts again only the live boards (soonest deadline
 first, one ping per player), while the rest go on quietly with the downtime credited. Requests are counted
 by route from the second bot's login, at Discord's real rate limits as the fake models them
-(tests/discord_fake_ratelimits.py); discord.py paces itself by their headers, and 429s are counted too.
+(tests/discord_fake/ratelimits.py); discord.py paces itself by their headers, and 429s are counted too.
 """
 
 from __future__ import annotations

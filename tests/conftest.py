@@ -144,7 +144,7 @@ async def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> Non
         await asyncio.sleep(0.01)
 
 
-# --- the Discord front-end against the fake Discord (tests/discord_fake.py) ---
+# --- the Discord front-end against the fake Discord (tests/discord_fake/) ---
 
 
 @pytest.fixture

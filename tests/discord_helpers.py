@@ -1,4 +1,4 @@
-"""Helpers for tests that drive the real bot against tests/discord_fake.py (the fixtures are in conftest)."""
+"""Helpers for tests that drive the real bot against tests/discord_fake/ (the fixtures are in conftest)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Discord front-end driven through the real discord.py code against a local fake of the Discord API
-(tests/discord_fake.py): players, spectators and moderators as they would use the bot."""
+(tests/discord_fake/): players, spectators and moderators as they would use the bot."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Playing the computer through Discord: /fish challenge opponent:@the bot, a whole game, and lobbies
-that fill seats with computers (the real discord.py code against tests/discord_fake.py)."""
+that fill seats with computers (the real discord.py code against tests/discord_fake/)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Self-test of the fake Discord (tests/discord_fake.py): a tiny discord.py bot, driven as users would."""
+"""Self-test of the fake Discord (tests/discord_fake/): a tiny discord.py bot, driven as users would."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fake Discord's rate limits (tests/discord_fake_ratelimits.py), at Discord's real numbers: the model
+"""The fake Discord's rate limits (tests/discord_fake/ratelimits.py), at Discord's real numbers: the model
 alone on a clock of its own, then with discord.py running against it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from tests.discord_fake import DiscordFake
-from tests.discord_fake_ratelimits import GLOBAL, INVALID, MESSAGES, RateLimits
+from tests.discord_fake.ratelimits import GLOBAL, INVALID, MESSAGES, RateLimits
 from tests.test_discord_fake import TinyBot, text_channel
 
 POST = ("POST", "/channels/{channel_id}/messages")

@@ -1,4 +1,4 @@
-"""Reminders in Discord (bot/discord_reminders.py), against tests/discord_fake.py with the bot on a fake clock
+"""Reminders in Discord (bot/discord_reminders.py), against tests/discord_fake/ with the bot on a fake clock
 that the tests move in step with Discord's (`DiscordFake.advance_clock`): a thread reminder mentions only its
 player, a DM links to the board, several games make one digest, one DM an hour at most, and closed DMs fall
 back to the thread for good."""

@@ -1,5 +1,5 @@
 """Restarts and outages in Discord (bot/service/downtime.py, bot/service/holds.py, bot/discord_gateway.py),
-against tests/discord_fake.py with the bot on a fake clock moved in step with Discord's: a restart with 12
+against tests/discord_fake/ with the bot on a fake clock moved in step with Discord's: a restart with 12
 correspondence games posts nothing and pings nobody, their clocks charged nothing for the downtime, and an old
 board's buttons still play; live games come back soonest deadline first, each player pinged once; a 16 s
 gateway outage in a 5s/5s game flags nobody and its board then says how long Discord was unreachable; a

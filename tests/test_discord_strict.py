@@ -1,4 +1,4 @@
-"""The bot against a fake Discord as strict as the real one (tests/discord_fake.py): the worst realistic input
+"""The bot against a fake Discord as strict as the real one (tests/discord_fake/): the worst realistic input
 for every limit, failed sends that a match recovers from, direct messages, private refusals and pings.
 
 The fake refuses what Discord refuses (a message over 2,000 characters, a choice over 100, a late answer)

@@ -1,4 +1,4 @@
-"""Takebacks and claims through the real discord.py code against tests/discord_fake.py: the request posted in
+"""Takebacks and claims through the real discord.py code against tests/discord_fake/: the request posted in
 the match's thread with Accept / Decline buttons only the others may press, accepted (the board posted
 again), declined, expired, lapsed by a move, answered after a restart; refused in a death match; a claim
 refused with the time left, then the final board."""

@@ -1,4 +1,4 @@
-"""/tournament through the real discord.py code against the fake Discord (tests/discord_fake.py): a whole
+"""/tournament through the real discord.py code against the fake Discord (tests/discord_fake/): a whole
 Swiss of 8 players, signed up with the buttons, every round announced in the tournament's thread with its
 pairings and links to the games' threads, a restart of the bot in the middle of a round, the standings
 picture with its alt text, the record, and refusals that are private."""

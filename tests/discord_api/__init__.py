@@ -1,6 +1,6 @@
 """Discord's HTTP API as data (``openapi.json``, see README.md) and the documented limits it does not state.
 
-The fake Discord (tests/discord_fake.py) runs these checks on every request body the bot sends and answers
+The fake Discord (tests/discord_fake/) runs these checks on every request body the bot sends and answers
 a failure as Discord does: 400, code 50035 "Invalid Form Body", with an ``errors`` object naming the field.
 `check_body` validates against the route's request schema in the spec (JSON Schema 2020-12); the other
 checks add what the spec leaves out (command names and sizes, component layout, mention rules).

@@ -1,4 +1,4 @@
-"""Discord's rate limits, as the fake Discord (tests/discord_fake.py) answers them.
+"""Discord's rate limits, as the fake Discord (tests/discord_fake/) answers them.
 
 What Discord documents (https://discord.com/developers/docs/topics/rate-limits), modelled here:
 
