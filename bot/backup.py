@@ -13,7 +13,6 @@ stopped (README, "Backups").
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import shutil
@@ -23,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.background import Repeating
 from bot.config import ROOT
 from bot.db import POSTGRESQL, is_postgres
 from bot.store import Store
@@ -164,7 +164,12 @@ class BackupSchedule:
         self.keep = keep
         self.sleep = sleep
         self.made: list[Path] = []
-        self._task: asyncio.Task[None] | None = None
+        self._schedule = Repeating(
+            "scheduled-backups",
+            lambda: self.sleep(self.interval),
+            self._back_up,
+            failed=f"the scheduled backup failed; trying again in {interval} s",
+        )
 
     @classmethod
     def start(cls, store: Store, folder: Path, hours: float, keep: int) -> BackupSchedule | None:
@@ -176,22 +181,14 @@ class BackupSchedule:
         return schedule
 
     def run(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="scheduled-backups")
-
-    async def _loop(self) -> None:
         if (reason := unavailable(self.store)) is not None:
             log.warning("no scheduled backups: %s", reason)
             return
-        while True:
-            await self.sleep(self.interval)
-            try:
-                self.made.append(await backup(self.store, self.folder, self.keep))
-            except Exception:
-                log.exception("the scheduled backup failed; trying again in %s s", self.interval)
+        self._schedule.start()
+
+    async def _back_up(self) -> None:
+        self.made.append(await backup(self.store, self.folder, self.keep))
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Stop the schedule; a backup being written is finished first, never left half a file."""
+        await self._schedule.stop()

@@ -11,7 +11,6 @@ zombie (Discord stopped answering without closing it), down since that ACK, unti
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ import discord
 
 from bot import discord_limits as limits
 from bot import posts
+from bot.background import Repeating
 from bot.clock import format_seconds
 from bot.discord_reminders import Send
 from bot.models import Match
@@ -55,7 +55,12 @@ class GatewayWatch:
         """Shard -> who saw it go down (EVENT or WATCHDOG); an event's word outranks the watchdog's."""
         self._locks: dict[int, asyncio.Lock] = {}
         self.watch_every = WATCH_EVERY
-        self._task: asyncio.Task[None] | None = None
+        self._watching = Repeating(
+            "gateway-watchdog",
+            lambda: asyncio.sleep(self.watch_every),  # the heartbeats are timed by perf_counter, as discord.py's
+            self.look,
+            failed="the gateway watchdog failed",
+        )
 
     def _lock(self, shard: int) -> asyncio.Lock:
         return self._locks.setdefault(shard, asyncio.Lock())
@@ -102,23 +107,10 @@ class GatewayWatch:
     # --- the watchdog ---
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._watching(), name="gateway-watchdog")
+        self._watching.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _watching(self) -> None:
-        while True:
-            await asyncio.sleep(self.watch_every)  # the heartbeats are timed by perf_counter, as discord.py's
-            try:
-                await self.look()
-            except Exception:
-                log.exception("the gateway watchdog failed")
+        await self._watching.stop()
 
     async def look(self) -> None:
         """Each shard's last heartbeat ACK: stale is down (since that ACK), fresh again is back."""

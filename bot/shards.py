@@ -17,7 +17,6 @@ so two processes on one database file refuse to play the same matches too.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import socket
@@ -26,6 +25,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.background import Repeating
 from bot.clock import TimeSource
 from bot.errors import ServiceError
 
@@ -126,7 +126,7 @@ class Leases:
     until: dict[int, float] = field(default_factory=dict)
     """When each held lease runs out, as this process last wrote it."""
     adopting: set[asyncio.Task[None]] = field(default_factory=set)
-    _task: asyncio.Task[None] | None = None
+    _renewing: Repeating | None = None
 
     def owns(self, guild_id: int | None) -> bool:
         return self.plan.shard(guild_id) in self.held
@@ -150,8 +150,14 @@ class Leases:
     async def start(self) -> frozenset[int]:
         """Take every lease that is free (the others belong to a live process); start renewing."""
         await self.renew()
-        if self._task is None:
-            self._task = asyncio.create_task(self._renewing(), name="shard-leases")
+        if self._renewing is None:
+            self._renewing = Repeating(
+                "shard-leases",
+                lambda: self.time.sleep_until(self.time.now() + self.renew_every),  # the service's clock (tests: fake)
+                self.renew,
+                failed="the lease renewal round failed",
+            )
+            self._renewing.start()
         return frozenset(self.held)
 
     async def renew(self) -> None:
@@ -198,22 +204,12 @@ class Leases:
         if self.on_lost is not None:
             await self.on_lost(shard)
 
-    async def _renewing(self) -> None:
-        while True:
-            await self.time.sleep_until(self.time.now() + self.renew_every)  # the service's clock (tests: fake)
-            try:
-                await self.renew()
-            except Exception:
-                log.exception("the lease renewal round failed")
-
     async def stop(self) -> None:
         """Stop renewing and hand the leases back, so another process may take them at once."""
+        if self._renewing is not None:
+            await self._renewing.stop()  # a renewal under way finishes: releasing beside it could race it
+            self._renewing = None
         await self.settled()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
         for shard in sorted(self.held):
             try:
                 await self.store.release_lease(shard, self.owner)

@@ -3,16 +3,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
+from bot.clock import FakeTime
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.models import OVER
+from tests.conftest import eventually
 from tests.discord_fake import DiscordFake
 from tests.discord_helpers import PNG, board_of, boards, custom_ids, make_bot, was_played
 
@@ -160,62 +164,88 @@ async def test_board_moves_history_rules_games_and_resign(fake: DiscordFake, bot
     assert (await bot.matches.get(1)).status == OVER
 
 
+async def until_clock_runs(bot: GameBot, match_id: int) -> float:
+    """When the turn's flag falls, once the bot has started its clock (the board is up)."""
+    await eventually(
+        lambda: (
+            (m := bot.matches.running_match(match_id)) is not None
+            and m.clock is not None
+            and m.clock.flag_time() is not None
+        )
+    )
+    match = bot.matches.running_match(match_id)
+    assert match is not None and match.clock is not None
+    flag_time = match.clock.flag_time()
+    assert flag_time is not None
+    return flag_time
+
+
 async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
-    fake: DiscordFake, bot: GameBot, db_path: Path
+    fake: DiscordFake, db_path: Path
 ) -> None:
-    started = await fake.slash(
-        "mod",
-        "fish dm",
-        {"player1": "alice", "player2": "bob", "first": "alice", "move_seconds": 1, "reserve_seconds": 1},
-    )
-    (announced,) = started.followups  # a new message, so it pings (filling "thinking…" would not)
-    assert not announced.ephemeral and "death match" in announced.content and started.message.deleted
-    thread = fake.threads[-1]
-    # Game 1: alice never moves and is flagged without anyone asking; game 2 starts with bob placing first.
-    flag = await fake.wait_for_message(lambda m: "reserve time ran out" in m.content, channel=thread, timeout=15)
-    assert "Bob wins (Alice's reserve time ran out)" in flag.content and flag.attachments
-    game2 = await fake.wait_for_message(lambda m: "game 2 of the death match" in m.content, channel=thread)
-    assert "<@" in game2.content.split("to move")[0].splitlines()[-1]
-    series = await bot.matches.get_series(1)
-    assert series.wins == [0, 1] and len(series.games) == 2
-    match_id = series.games[1]
+    # The bot's clock is a fake one: a 1 s clock flags when the test says, never because the machine was slow.
+    clock = FakeTime(time.time())
+    bot = make_bot(fake, db_path)
+    bot.time = clock
+    async with fake.run(bot):
+        started = await fake.slash(
+            "mod",
+            "fish dm",
+            {"player1": "alice", "player2": "bob", "first": "alice", "move_seconds": 1, "reserve_seconds": 1},
+        )
+        (announced,) = started.followups  # a new message, so it pings (filling "thinking…" would not)
+        assert not announced.ephemeral and "death match" in announced.content and started.message.deleted
+        thread = fake.threads[-1]
+        # Game 1: alice never moves and is flagged without anyone asking; game 2 starts with bob placing first.
+        first_game = (await bot.matches.get_series(1)).games[0]
+        flag_time = await until_clock_runs(bot, first_game)
+        clock.advance(flag_time - clock.now() - 0.01)
+        await asyncio.sleep(0.05)
+        assert bot.matches.running_match(first_game) is not None  # a hair before its flag time: still on
+        clock.advance(0.02)
+        flag = await fake.wait_for_message(lambda m: "reserve time ran out" in m.content, channel=thread)
+        assert "Bob wins (Alice's reserve time ran out)" in flag.content and flag.attachments
+        game2 = await fake.wait_for_message(lambda m: "game 2 of the death match" in m.content, channel=thread)
+        assert "<@" in game2.content.split("to move")[0].splitlines()[-1]
+        series = await bot.matches.get_series(1)
+        assert series.wins == [0, 1] and len(series.games) == 2
+        match_id = series.games[1]
 
-    # Moderators: generous time for both, then a pause that refuses moves, then resume.
-    for name in ("alice", "bob"):
-        reply = await fake.slash("mod", "mod addtime", {"player": name, "seconds": 3600}, channel=thread)
-        assert reply.ephemeral and f"+1:00:00 for {name.title()}" in (reply.content or "")
-    assert any("Mod gave +1:00:00 for Bob" in m.content for m in fake.channel_messages(thread))
-    await fake.slash("mod", "mod pause", channel=thread)
-    assert any("Mod paused the match" in m.content for m in fake.channel_messages(thread))
-    refused = await fake.slash(
-        "bob", "fish move", {"move": FISH.legal_moves((await bot.matches.get(match_id)).state)[0]}, channel=thread
-    )
-    assert refused.ephemeral and "paused" in (refused.content or "")
-    await fake.slash("mod", "mod resume", channel=thread)
-    await play(fake, bot, match_id, thread, plies=10)
+        # Moderators: generous time for both, then a pause that refuses moves, then resume.
+        for name in ("alice", "bob"):
+            reply = await fake.slash("mod", "mod addtime", {"player": name, "seconds": 3600}, channel=thread)
+            assert reply.ephemeral and f"+1:00:00 for {name.title()}" in (reply.content or "")
+        assert any("Mod gave +1:00:00 for Bob" in m.content for m in fake.channel_messages(thread))
+        await fake.slash("mod", "mod pause", channel=thread)
+        assert any("Mod paused the match" in m.content for m in fake.channel_messages(thread))
+        refused = await fake.slash(
+            "bob", "fish move", {"move": FISH.legal_moves((await bot.matches.get(match_id)).state)[0]}, channel=thread
+        )
+        assert refused.ephemeral and "paused" in (refused.content or "")
+        await fake.slash("mod", "mod resume", channel=thread)
+        await play(fake, bot, match_id, thread, plies=10)
 
-    # A restart in the middle: a new bot on the same database reposts the board and carries on.
-    ply_before = (await bot.matches.get(match_id)).ply
-    reserves_before = (await bot.matches.get(match_id)).clock.reserves  # type: ignore[union-attr]
-    await bot.close()
-    async with fake.run(make_bot(fake, db_path)) as restarted:
-        again: GameBot = restarted  # type: ignore[assignment]
+        # A restart in the middle: a new bot on the same database reposts the board and carries on.
+        ply_before = (await bot.matches.get(match_id)).ply
+        reserves_before = (await bot.matches.get(match_id)).clock.reserves  # type: ignore[union-attr]
+    restarted = make_bot(fake, db_path)
+    restarted.time = clock
+    async with fake.run(restarted):
         back = await fake.wait_for_message(lambda m: "back after a restart" in m.content, channel=thread)
         assert back.attachments and back.attachments[0].data.startswith(PNG)
-        resumed = await again.matches.get(match_id)
+        resumed = await restarted.matches.get(match_id)
         assert resumed.ply == ply_before and resumed.clock is not None and resumed.clock.reserves == reserves_before
-        await play(fake, again, match_id, thread)
-        while (series := await again.matches.get_series(1)).status != OVER:
-            await play(fake, again, series.games[-1], thread)
+        await play(fake, restarted, match_id, thread)
+        while (series := await restarted.matches.get_series(1)).status != OVER:
+            await play(fake, restarted, series.games[-1], thread)
         assert max(series.wins) == 2 or len(series.games) == 3
-        moves = sum([len(await again.matches.store.log(game)) for game in series.games])
-        # the last game may end by a flag (game 3 has the 1 s clock), announced by the scheduler's own task
+        moves = sum([len(await restarted.matches.store.log(game)) for game in series.games])
         await fake.wait_for_message(
             lambda m: "the death match" in m.content and ("wins" in m.content or "drawn" in m.content), channel=thread
         )
     posts = [m for m in fake.channel_messages(thread) if "to move" in m.content or "Game over" in m.content]
     # a board for every move, every game's start, the flag and the restart (games are random: count them)
-    assert len(posts) >= moves + len(series.games) + 2
+    assert len(posts) == moves + len(series.games) + 2
     for post in posts:  # each board post carries its image
         assert post.attachments and post.attachments[0].data.startswith(PNG), post.content
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot import discord_app
+from bot.clock import FakeTime
 from bot.discord_app import DM_LINE, GameBot
 from bot.games import GAMES
 from bot.models import Place, Player
@@ -383,20 +385,23 @@ async def test_every_name_the_bot_stores_is_inert(fake: DiscordFake, bot: GameBo
     assert boards(fake, fake.threads[-1])[0].attachments[0].data.startswith(PNG)
 
 
-async def test_after_a_restart_a_match_that_cannot_be_posted_waits_unflagged(
-    fake: DiscordFake, bot: GameBot, db_path: Path
-) -> None:
-    await challenge(fake, clock="1/0")  # a one-second clock: any time charged would flag it at once
-    await move(fake, bot)
-    await bot.close()
+async def test_after_a_restart_a_match_that_cannot_be_posted_waits_unflagged(fake: DiscordFake, db_path: Path) -> None:
+    clock = FakeTime(time.time())  # the bot's clock moves only when told: a slow machine flags nothing
+    bot = make_bot(fake, db_path)
+    bot.time = clock
+    async with fake.run(bot):
+        await challenge(fake, clock="1/0")  # a one-second clock: any time charged would flag it at once
+        await move(fake, bot)
     games = fake.channel("games")
     await fake.delete_channel(fake.threads[-1])
     fake.forbid(games)
     restarted = make_bot(fake, db_path)
+    restarted.time = clock
     restarted.hold_retries = ()
     async with fake.run(restarted):
         await fake.wait_until(lambda: (m := restarted.matches.running_match(1)) is not None and m.held is not None)
-        await asyncio.sleep(2.5)  # past the 1 s allowance and its grace: no flag for a board nobody saw
+        clock.advance(3)  # past the 1 s allowance and its grace: no flag for a board nobody saw
+        await asyncio.sleep(0.05)  # the flag scheduler would have run
         match = await restarted.matches.get(1)
         assert match.running and match.clock is not None and not match.clock.running
         fake.allow(games)

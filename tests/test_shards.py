@@ -73,8 +73,9 @@ class Process:
 
 def stall(process: Process) -> None:
     """The process stops renewing (hung, or cut off from the database) but goes on running."""
-    assert process.leases._task is not None
-    process.leases._task.cancel()
+    renewing = process.leases._renewing
+    assert renewing is not None and renewing._task is not None
+    renewing._task.cancel()
 
 
 @pytest.fixture

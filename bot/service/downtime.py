@@ -16,10 +16,10 @@ written only once its dead owner's last heartbeat has been read).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
+from collections.abc import Awaitable
 
+from bot.background import Repeating
 from bot.models import Match
 from bot.reminders import is_long
 from bot.service.flags import Flags
@@ -57,7 +57,7 @@ class Downtime:
         self.every = HEARTBEAT_EVERY
         self._shards: set[int] = set()
         """The shards whose matches this process has loaded: its heartbeat speaks for these."""
-        self._task: asyncio.Task[None] | None = None
+        self._beating = Repeating("heartbeat", self._until_next_beat, self.beat, failed="the heartbeat failed")
 
     def shard(self, match: Match) -> int:
         """The heartbeat a match's downtime is counted from: its shard's (shard 0 for a process owning all)."""
@@ -116,20 +116,14 @@ class Downtime:
             log.exception("could not write the heartbeat")
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._beating(), name="heartbeat")
+        self._beating.start()
 
     async def stop(self) -> None:
         """A clean stop: the last heartbeat is now, so the next start credits exactly the time it was down."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        if self._beating.running:
+            await self._beating.stop()  # a beat being written finishes first
             await self.beat()
 
-    async def _beating(self) -> None:
+    def _until_next_beat(self) -> Awaitable[None]:
         time = self.registry.time
-        while True:
-            await time.sleep_until(time.now() + self.every)
-            await asyncio.shield(self.beat())  # `stop` cancels a sleep, never a write half done
+        return time.sleep_until(time.now() + self.every)

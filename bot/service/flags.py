@@ -11,13 +11,13 @@ it puts only that seat out, as a `resign` line of the move log by nobody, and th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot import posts
+from bot.background import Repeating
 from bot.clock import TimeSource
 from bot.games import Termination
 from bot.models import Match, MoveRecord
@@ -52,7 +52,10 @@ class FlagScheduler:
         self._calls: list[tuple[float, int, Callable[[], Awaitable[None]]]] = []  # `call_at`'s, numbered in order
         self._called = 0
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._next_sweep = 0.0
+        self._loop = Repeating(
+            "flag-scheduler", self._until_due, self._hand_out_due, failed="the flag scheduler failed"
+        )
         self._flagging: set[asyncio.Task[None]] = set()  # due entries being handled, each in its own task
 
     def arm(self, match_id: int, ply: int, when: float) -> None:
@@ -71,43 +74,41 @@ class FlagScheduler:
         return len(self._heap)
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="flag-scheduler")
+        if not self._loop.running:
+            self._next_sweep = self._clock.now() + self._sweep_every
+            self._loop.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._loop.stop()  # a sweep under way finishes
         if self._flagging:  # let flags already being committed finish
             await asyncio.gather(*self._flagging, return_exceptions=True)
 
-    async def _run(self) -> None:
-        next_sweep = self._clock.now() + self._sweep_every
-        while True:
-            now = self._clock.now()
-            while self._heap and self._heap[0][0] <= now:
-                _, match_id, ply = heapq.heappop(self._heap)
-                # One task each: a flag waiting for its match's lock or the database must not hold up the
-                # flags due after it (awaited in turn, 10,000 clocks under load fell seconds late).
-                self._spawn(self._on_due(match_id, ply))
-            while self._calls and self._calls[0][0] <= now:
-                self._spawn(heapq.heappop(self._calls)[2]())
-            if now >= next_sweep:  # with no sweep too, or the loop would wake at a past time and spin
-                next_sweep = now + self._sweep_every
-                if self._sweep is not None:
-                    await self._guard(self._sweep())
-            wake_at = min(next_sweep, self._heap[0][0] if self._heap else next_sweep)
-            wake_at = min(wake_at, self._calls[0][0] if self._calls else wake_at)
-            self._wake.clear()
-            sleeper = asyncio.ensure_future(self._clock.sleep_until(wake_at))
-            waker = asyncio.ensure_future(self._wake.wait())
-            try:
-                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                sleeper.cancel()
-                waker.cancel()
+    async def _until_due(self) -> None:
+        """Sleep until the soonest entry or sweep is due, or until `arm`/`call_at` adds a sooner one."""
+        wake_at = min(self._next_sweep, self._heap[0][0] if self._heap else self._next_sweep)
+        wake_at = min(wake_at, self._calls[0][0] if self._calls else wake_at)
+        sleeper = asyncio.ensure_future(self._clock.sleep_until(wake_at))
+        waker = asyncio.ensure_future(self._wake.wait())
+        try:
+            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            waker.cancel()
+
+    async def _hand_out_due(self) -> None:
+        self._wake.clear()  # before looking: an entry armed while the sweep below runs wakes the next wait
+        now = self._clock.now()
+        while self._heap and self._heap[0][0] <= now:
+            _, match_id, ply = heapq.heappop(self._heap)
+            # One task each: a flag waiting for its match's lock or the database must not hold up the
+            # flags due after it (awaited in turn, 10,000 clocks under load fell seconds late).
+            self._spawn(self._on_due(match_id, ply))
+        while self._calls and self._calls[0][0] <= now:
+            self._spawn(heapq.heappop(self._calls)[2]())
+        if now >= self._next_sweep:  # with no sweep too, or the loop would wake at a past time and spin
+            self._next_sweep = now + self._sweep_every
+            if self._sweep is not None:
+                await self._guard(self._sweep())
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.create_task(self._guard(work))
