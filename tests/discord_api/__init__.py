@@ -385,6 +385,8 @@ def check_command(command: dict[str, Any], path: Path_ = ()) -> None:
     if kind == 1:
         _check_name((*path, "name"), command.get("name") or "")
         _length((*path, "description"), command.get("description") or "", 1, 100)
+        _check_localized(command, "name", path, _check_name)
+        _check_localized(command, "description", path, _description)
         _check_options(command.get("options") or [], (*path, "options"))
         if _text_size(command) > COMMAND_TEXT_LIMIT:
             _fail(path, f"Command exceeds maximum size ({COMMAND_TEXT_LIMIT})", "APPLICATION_COMMAND_TOO_LARGE")
@@ -392,6 +394,24 @@ def check_command(command: dict[str, Any], path: Path_ = ()) -> None:
         _length((*path, "name"), command.get("name") or "", 1, 32)
         if command.get("description") or command.get("options"):
             _fail((*path, "description"), "Context menu commands have no description or options.")
+
+
+@functools.cache
+def locales() -> frozenset[str]:
+    """Discord's locales (the spec's AvailableLocalesEnum): the only keys a localizations object may have."""
+    raw = json.loads(SPEC_FILE.read_text(encoding="utf-8"))["components"]["schemas"]["AvailableLocalesEnum"]
+    return frozenset(item["const"] for item in raw["oneOf"])
+
+
+def _check_localized(item: dict[str, Any], key: str, path: Path_, check: Any) -> None:
+    """`name_localizations` / `description_localizations`: Discord's locale keys only, each text held to the
+    rule of the default text (`check(path, text)`), as Discord validates them."""
+    localized = item.get(f"{key}_localizations") or {}
+    for locale, text in localized.items():
+        here = (*path, f"{key}_localizations", locale)
+        if locale not in locales():
+            _fail(here, f"Value must be one of {sorted(locales())}.", "BASE_TYPE_CHOICES")
+        check(here, text if isinstance(text, str) else "")
 
 
 def _check_name(path: Path_, name: str) -> None:
@@ -410,6 +430,8 @@ def _check_options(options: list[dict[str, Any]], path: Path_) -> None:
         name = option.get("name") or ""
         _check_name((*here, "name"), name)
         _length((*here, "description"), option.get("description") or "", 1, 100)
+        _check_localized(option, "name", here, _check_name)
+        _check_localized(option, "description", here, _description)
         if name in names:
             _fail((*here, "name"), "Option names must be unique", "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME")
         names.add(name)
@@ -425,8 +447,13 @@ def _check_options(options: list[dict[str, Any]], path: Path_) -> None:
         _length((*here, "choices"), choices, 0, 25)
         for number, choice in enumerate(choices):
             _length((*here, "choices", number, "name"), choice.get("name") or "", 1, 100)
+            _check_localized(choice, "name", (*here, "choices", number), _description)
             if isinstance(choice.get("value"), str):
                 _length((*here, "choices", number, "value"), choice["value"], 1, 100)
+
+
+def _description(path: Path_, text: str) -> None:
+    _length(path, text, 1, 100)
 
 
 def _longest(item: dict[str, Any], key: str) -> int:
