@@ -95,7 +95,7 @@ async def finished_matches(service: MatchService, count: int, plies: int) -> lis
         while (match := await service.get(match.id)).running:
             seat = game.to_move(match.state)
             if played >= plies:
-                await service.resign(match.id, match.players[seat].id)
+                await service.playing.resign(match.id, match.players[seat].id)
                 continue
             await service.move(match.id, match.players[seat].id, rng.choice(game.legal_moves(match.state)))
             played += 1

@@ -83,7 +83,7 @@ async def child(db: str, matches: int, seed: int) -> None:
                 ids[slot] = await new_match(slot)
                 continue
             if match.ply >= MAX_PLIES:
-                await service.abort(match.id, Player("local:mod", "mod"))
+                await service.moderation.abort(match.id, Player("local:mod", "mod"))
                 continue
             game = service.games[match.game]
             seat = game.to_move(match.state)

@@ -214,7 +214,7 @@ class GameBot(commands.Bot):
             for match in self.matches.running():
                 self.computers.poke(match)
         try:  # tournaments whose closing time or round came while the bot was down go on, now it can post
-            await self.matches.resume_tournaments()
+            await self.matches.tournaments.resume()
         except Exception:
             log.exception("could not resume the tournaments")
 
@@ -318,7 +318,7 @@ class GameBot(commands.Bot):
         assert match.place.channel_id is not None
         channel = await self.channel(match.place.channel_id)
         if match.running and (thread := await self._open_thread(match, channel)) is not None:
-            await self.matches.set_thread(match.id, thread.id)
+            await self.matches.playing.set_thread(match.id, thread.id)
             return thread
         return channel
 
@@ -419,7 +419,7 @@ class GameBot(commands.Bot):
         """A takeback request with its Accept / Decline buttons (bot/cogs/takeback.py), pinging those asked;
         the service keeps where it is, so it loses the buttons when it closes."""
         match = notice.match
-        ids = [int(raw) for p in self.matches.takeback_waiting(match, takeback) if (raw := _discord_id(p)) is not None]
+        ids = [int(raw) for p in self.matches.takebacks.waiting(match, takeback) if (raw := _discord_id(p)) is not None]
         text = limits.clip("\n".join([" ".join(f"<@{i}>" for i in ids), *notice.lines] if ids else notice.lines))
 
         async def send(place: discord.abc.Messageable) -> discord.Message:
@@ -428,7 +428,7 @@ class GameBot(commands.Bot):
         message = await self._send(match, send)
         if message is not None:
             where = (message.channel.id, message.id)
-            if not await self.matches.takeback_posted(match.id, takeback.id, where):
+            if not await self.matches.takebacks.posted(match.id, takeback.id, where):
                 await self._strip_buttons(*where)  # answered (or lapsed) before it was even posted
         return message
 
@@ -496,7 +496,7 @@ class GameBot(commands.Bot):
             new_thread = place.id if isinstance(place, discord.Thread) else None
             log.warning("match %s: could not post in its place (%s); moved to %s", match.id, why, place.id)
             if match.running:
-                await self.matches.set_thread(match.id, new_thread)
+                await self.matches.playing.set_thread(match.id, new_thread)
             return message
         return None
 

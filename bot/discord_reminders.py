@@ -87,11 +87,11 @@ class ReminderPoster:
             return  # not a Discord match, or not a Discord user
         line = "; ".join(notice.lines)
         service = self.service()
-        if await service.notify_choice(player.id) != DM:
+        if await service.reminding.mode(player.id) != DM:
             await self._in_thread(match, uid, line)
             return
         async with self._locks.setdefault(player.id, asyncio.Lock()):
-            last = await service.last_reminder_dm(player.id)
+            last = await service.reminding.last_dm(player.id)
             now = service.time.now()
             if last is None or now >= last + self.dm_every:
                 self._waiting.setdefault(player.id, {})[match.id] = (match.ply, line)
@@ -142,14 +142,14 @@ class ReminderPoster:
             closed = isinstance(error, discord.Forbidden) and error.code == DMS_CLOSED
             log.info("could not DM a reminder to %s (%s): to the thread instead", player_id, error.status)
             if closed:
-                await service.set_notify_choice(player_id, THREAD)
+                await service.reminding.choose(player_id, THREAD)
             for match_id, (ply, line) in waiting.items():
                 match = service.running_match(match_id)
                 if match is not None and match.ply == ply:
                     await self._in_thread(match, uid, line, closed=closed)
             return
         self._listed[player_id] = {(match.id, match.ply) for match in games}
-        await service.reminder_dm_sent(player_id, service.time.now())
+        await service.reminding.dm_sent(player_id, service.time.now())
 
     def digest(self, games: list[Match], said: dict[int, str]) -> str:
         """The DM: one game with its reminder and a link to its board, or "3 games await you" and a line each."""

@@ -41,7 +41,7 @@ async def best_scores(
     """The top `limit` (opening, layout) records, best first; `opening` filters (BadOptions if unknown)."""
     wanted = parse_opening(opening)[1] if opening else None
     best: dict[tuple[str, str], Best] = {}
-    for match, score in await service.solitaire_results("volcano", guild_id):
+    for match, score in await service.ratings.solitaire_results("volcano", guild_id):
         if wanted is not None and match.state.opening != wanted:
             continue
         key = (match.state.opening, layout_of(match))

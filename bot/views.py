@@ -180,7 +180,7 @@ async def play(interaction: discord.Interaction, match_id: int, move: str, ply: 
     privately. A menu in a private message (Event Horizon's) is turned into "Played: …"."""
     clicked = interaction.type == discord.InteractionType.component
     if clicked:  # a refusal is its private answer; a move, acknowledged at once, is followed by its board
-        await service_of(interaction).check_move(match_id, discord_ids.player(interaction.user).id, move, ply=ply)
+        await service_of(interaction).playing.check(match_id, discord_ids.player(interaction.user).id, move, ply=ply)
         await interaction.response.defer()
     async with answers.answering(interaction) as answer:
         notice = await service_of(interaction).move(
@@ -380,7 +380,7 @@ class ConfirmResignButton(
 
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service_of(interaction).resign(self.match_id, discord_ids.player(interaction.user).id)
+        await service_of(interaction).playing.resign(self.match_id, discord_ids.player(interaction.user).id)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
 

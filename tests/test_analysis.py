@@ -204,7 +204,7 @@ async def finished(service: MatchService, key: str = "fish", seed: int = 3, resi
     while (match := await service.get(match.id)).running:
         seat = game.to_move(match.state)
         if resign_at is not None and plies >= resign_at:
-            await service.resign(match.id, match.players[seat].id)
+            await service.playing.resign(match.id, match.players[seat].id)
             continue
         await service.move(match.id, match.players[seat].id, rng.choice(game.legal_moves(match.state)))
         plies += 1
@@ -235,11 +235,11 @@ async def test_the_analyst_refuses_running_aborted_solitaire_and_too_many(servic
     running = await service.create_match("fish", [ALICE, BOB], seed=1)
     with pytest.raises(analysis.NotAnalysable, match="still running"):
         await analyst.report(running)
-    await service.abort(running.id, MOD)
+    await service.moderation.abort(running.id, MOD)
     with pytest.raises(analysis.NotAnalysable, match="was aborted"):
         await analyst.report(await service.get(running.id))
     alone = await service.create_match("volcano", [ALICE], seed=1)
-    await service.resign(alone.id, ALICE.id)
+    await service.playing.resign(alone.id, ALICE.id)
     with pytest.raises(analysis.NotAnalysable, match="solitaire"):
         await analyst.report(await service.get(alone.id))
     done = await service.get(await finished(service))

@@ -62,28 +62,28 @@ async def test_away_stops_the_clock_of_a_turn_under_way_and_back_carries_on(serv
     recorder = Recorder(service)
     match = await toy(service)
     fake_time.advance(1000)  # alice has used 1000 s of her hour
-    answer = await service.away(ALICE, 1, 3)
+    answer = await service.away.go_away(ALICE, 1, 3)
     until = fake_time.now() + 3 * DAY
     assert answer.period.until == until and answer.matches == (match.id,) and not answer.extended
     assert answer.left == (AWAY_DAYS_A_YEAR - 3) * DAY
-    assert service.away_until(ALICE.id, 1) == until and service.away_until(ALICE.id, 2) is None
-    assert service.away_until(BOB.id, 1) is None
+    assert service.away.until(ALICE.id, 1) == until and service.away.until(ALICE.id, 2) is None
+    assert service.away.until(BOB.id, 1) is None
     clock = await current(service, match)
     assert clock.away == (0,) and clock.turn_started is None and clock.used == 1000 and not clock.running
     assert lines(recorder, "away", match) == [f"alice is away until <t:{int(until)}:f>; the clock waits for alice."]
     assert recorder.notices[-1].by == ALICE
 
     fake_time.advance(2 * DAY)  # far past her hour and reserve: nothing falls, nothing is spent
-    await service.sweep()
+    await service.flags.sweep()
     await settle()
     assert (await service.get(match.id)).running
     clock = await current(service, match)
     assert clock.reserves == (7200, 7200) and clock.used == 1000 and clock.deadline() is None
 
-    back = await service.back(ALICE, 1)
+    back = await service.away.come_back(ALICE, 1)
     assert back.matches == (match.id,) and back.period.ended_at == fake_time.now()
     assert back.left == pytest.approx((AWAY_DAYS_A_YEAR - 2) * DAY)  # two days taken, the third given back
-    assert service.away_until(ALICE.id, 1) is None
+    assert service.away.until(ALICE.id, 1) is None
     clock = await current(service, match)
     assert clock.away == () and clock.turn_started == fake_time.now() and clock.used == 1000
     assert clock.deadline() == fake_time.now() + 2600 + 7200
@@ -95,7 +95,7 @@ async def test_away_stops_the_clock_of_a_turn_under_way_and_back_carries_on(serv
 async def test_a_turn_that_comes_while_away_waits_and_the_opponents_turns_run(service: MatchService, fake_time) -> None:
     recorder = Recorder(service)
     match = await toy(service, first=1)  # bob to move
-    await service.away(ALICE, 1, 5)
+    await service.away.go_away(ALICE, 1, 5)
     clock = await current(service, match)
     assert clock.away == (0,) and clock.running  # bob's turn runs as usual
     assert clock.deadline() == fake_time.now() + 3600 + 7200
@@ -107,9 +107,9 @@ async def test_a_turn_that_comes_while_away_waits_and_the_opponents_turns_run(se
         posts.status_lines(service, await service.get(match.id))
     )
     fake_time.advance(4 * DAY)
-    await service.sweep()
+    await service.flags.sweep()
     assert (await service.get(match.id)).running and (await current(service, match)).reserves == (7200, 7200)
-    await service.back(ALICE, 1)
+    await service.away.come_back(ALICE, 1)
     clock = await current(service, match)
     assert clock.turn_started == fake_time.now() and clock.deadline() == fake_time.now() + 3600 + 7200
     assert recorder.kinds().count("back") == 1
@@ -122,7 +122,7 @@ async def test_live_and_untimed_games_do_not_stop_and_other_servers_are_untouche
     live = await toy(service, LIVE)
     untimed = await toy(service, None)
     other = await toy(service, place=ELSEWHERE)
-    answer = await service.away(ALICE, 1, 2)
+    answer = await service.away.go_away(ALICE, 1, 2)
     assert answer.matches == ()
     assert (await current(service, live)).away == () and (await current(service, other)).away == ()
     assert (await service.get(untimed.id)).clock is None
@@ -138,27 +138,27 @@ async def test_live_and_untimed_games_do_not_stop_and_other_servers_are_untouche
 async def test_every_seat_of_the_player_stops_and_only_theirs(service: MatchService, fake_time) -> None:
     Recorder(service)
     match = await toy(service, players=(ALICE, BOB, CAROL), first=1)
-    await service.away(CAROL, 1, 1)
+    await service.away.go_away(CAROL, 1, 1)
     clock = await current(service, match)
     assert clock.away == (2,) and clock.running and clock.seat == 1
-    await service.away(ALICE, 1, 1)
+    await service.away.go_away(ALICE, 1, 1)
     assert (await current(service, match)).away == (0, 2)
-    await service.back(CAROL, 1)
+    await service.away.come_back(CAROL, 1)
     assert (await current(service, match)).away == (0,)
 
 
 async def test_a_match_starting_waits_for_each_away_player_whatever_the_seat(service: MatchService) -> None:
     Recorder(service)
-    await service.away(ALICE, 1, 2)
-    await service.away(CAROL, 1, 2)
+    await service.away.go_away(ALICE, 1, 2)
+    await service.away.go_away(CAROL, 1, 2)
     match = await toy(service, players=(BOB, ALICE, CAROL))  # bob, who is not away, comes first
     assert (await current(service, match)).away == (1, 2)
 
 
 async def test_a_match_starting_while_away_waits_from_the_start(service: MatchService, fake_time) -> None:
     recorder = Recorder(service)
-    await service.away(ALICE, 1, 2)
-    until = service.away_until(ALICE.id, 1)
+    await service.away.go_away(ALICE, 1, 2)
+    until = service.away.until(ALICE.id, 1)
     assert until is not None
     match = await toy(service)
     clock = await current(service, match)
@@ -169,7 +169,7 @@ async def test_a_match_starting_while_away_waits_from_the_start(service: MatchSe
     assert (await current(service, live)).away == () and (await current(service, live)).running
     elsewhere = await toy(service, place=ELSEWHERE)
     assert (await current(service, elsewhere)).running
-    await service.back(ALICE, 1)
+    await service.away.come_back(ALICE, 1)
     assert (await current(service, match)).running
 
 
@@ -179,20 +179,20 @@ async def test_a_match_starting_while_away_waits_from_the_start(service: MatchSe
 async def test_away_time_ends_by_itself_on_time(service: MatchService, fake_time) -> None:
     recorder = Recorder(service)
     match = await toy(service)
-    await service.away(ALICE, 1, 1)
+    await service.away.go_away(ALICE, 1, 1)
     fake_time.advance(DAY - 1)
     await settle()
     assert "back" not in recorder.kinds()
     fake_time.advance(1)
     await eventually(lambda: "back" in recorder.kinds())  # the scheduler's call, nobody asked
     assert lines(recorder, "back", match) == ["alice's away time is over; the clock runs again on alice's turns."]
-    assert service.away_until(ALICE.id, 1) is None
+    assert service.away.until(ALICE.id, 1) is None
     clock = await current(service, match)
     assert clock.away == () and clock.turn_started == fake_time.now()
     [period] = await service.store.away_periods(1, ALICE.id, 0)
     assert period.ended_at == period.until == period.started_at + DAY
     with pytest.raises(ServiceError, match="You have 13 days of away time left this year"):
-        await service.away(ALICE, 1, 14)
+        await service.away.go_away(ALICE, 1, 14)
 
 
 async def test_a_move_ends_away_time_in_every_game_on_that_server(service: MatchService, fake_time) -> None:
@@ -201,11 +201,11 @@ async def test_a_move_ends_away_time_in_every_game_on_that_server(service: Match
     waiting = await toy(service)
     untimed = await toy(service, None)
     elsewhere = await toy(service, place=ELSEWHERE)
-    await service.away(ALICE, 2, 3)  # away on the other server too
-    await service.away(ALICE, 1, 3)
+    await service.away.go_away(ALICE, 2, 3)  # away on the other server too
+    await service.away.go_away(ALICE, 1, 3)
     fake_time.advance(DAY)
     await service.move(untimed.id, ALICE.id, "1")  # an untimed game's move counts too
-    assert service.away_until(ALICE.id, 1) is None and service.away_until(ALICE.id, 2) is not None
+    assert service.away.until(ALICE.id, 1) is None and service.away.until(ALICE.id, 2) is not None
     said = "alice moved and so is back; the clock runs again on alice's turns."
     assert lines(recorder, "back", mine) == [said] and lines(recorder, "back", waiting) == [said]
     assert lines(recorder, "back", elsewhere) == []
@@ -222,31 +222,31 @@ async def test_moving_in_the_game_whose_clock_waits_charges_only_the_time_before
     Recorder(service)
     match = await toy(service)
     fake_time.advance(100)
-    await service.away(ALICE, 1, 2)
+    await service.away.go_away(ALICE, 1, 2)
     fake_time.advance(DAY)
     await service.move(match.id, ALICE.id, "1")
     [record] = await service.moves(match.id)
     assert record.took == 100  # the day away is charged to nobody
     clock = await current(service, match)
     assert clock.away == () and clock.seat == 1 and clock.running
-    assert service.away_until(ALICE.id, 1) is None
+    assert service.away.until(ALICE.id, 1) is None
 
 
 async def test_a_stale_end_does_nothing(service: MatchService, fake_time) -> None:
     recorder = Recorder(service)
     match = await toy(service)
-    await service.away(ALICE, 1, 1)
-    await service.away(ALICE, 1, 3)  # the end moves on: the first timer is stale
+    await service.away.go_away(ALICE, 1, 1)
+    await service.away.go_away(ALICE, 1, 3)  # the end moves on: the first timer is stale
     fake_time.advance(DAY + 1)
     await settle()
-    assert "back" not in recorder.kinds() and service.away_until(ALICE.id, 1) is not None
-    await service.back(ALICE, 1)
-    await service.away(ALICE, 1, 2)  # a new period: the 3-day timer of the old one must not end it
+    assert "back" not in recorder.kinds() and service.away.until(ALICE.id, 1) is not None
+    await service.away.come_back(ALICE, 1)
+    await service.away.go_away(ALICE, 1, 2)  # a new period: the 3-day timer of the old one must not end it
     fake_time.advance(2 * DAY - 1)
     await settle()
-    assert service.away_until(ALICE.id, 1) is not None and not (await current(service, match)).running
+    assert service.away.until(ALICE.id, 1) is not None and not (await current(service, match)).running
     fake_time.advance(1)
-    await eventually(lambda: service.away_until(ALICE.id, 1) is None)
+    await eventually(lambda: service.away.until(ALICE.id, 1) is None)
 
 
 # --- refusals and the allowance ---
@@ -255,38 +255,38 @@ async def test_a_stale_end_does_nothing(service: MatchService, fake_time) -> Non
 @pytest.mark.parametrize("days", [0, -1, 15, 2.5, True])
 async def test_days_out_of_range_are_refused(service: MatchService, days) -> None:
     with pytest.raises(ServiceError, match="Away time is 1 to 14 whole days at a time"):
-        await service.away(ALICE, 1, days)
-    assert service.away_until(ALICE.id, 1) is None
+        await service.away.go_away(ALICE, 1, days)
+    assert service.away.until(ALICE.id, 1) is None
     assert await service.store.away_periods(1, ALICE.id, 0) == []
 
 
 async def test_the_yearly_allowance_counts_what_was_taken(service: MatchService, fake_time) -> None:
     Recorder(service)
-    await service.away(ALICE, 1, 10)
+    await service.away.go_away(ALICE, 1, 10)
     fake_time.advance(4 * DAY + 5 * 3600)
-    back = await service.back(ALICE, 1)  # 4 days 5 hours taken; the rest is given back
+    back = await service.away.come_back(ALICE, 1)  # 4 days 5 hours taken; the rest is given back
     assert back.left == pytest.approx(9 * DAY + 19 * 3600)
     assert posts.back_answer(4 * DAY + 5 * 3600, [], back.left) == (
         "Welcome back: you were away 4 days and 5 hours. Away time left this year: 9 days and 19 hours."
     )
     with pytest.raises(ServiceError) as refused:
-        await service.away(ALICE, 1, 10)
+        await service.away.go_away(ALICE, 1, 10)
     assert str(refused.value) == (
         "You have 9 days and 19 hours of away time left this year (14 days a year in each server): ask for 9 days"
         " or fewer."
     )
-    answer = await service.away(ALICE, 1, 9)
+    answer = await service.away.go_away(ALICE, 1, 9)
     assert answer.left == pytest.approx(19 * 3600)
     fake_time.advance(9 * DAY)
-    await eventually(lambda: service.away_until(ALICE.id, 1) is None)
+    await eventually(lambda: service.away.until(ALICE.id, 1) is None)
     with pytest.raises(ServiceError) as none_left:
-        await service.away(ALICE, 1, 1)
+        await service.away.go_away(ALICE, 1, 1)
     assert str(none_left.value) == (
         "You have 19 hours of away time left this year (14 days a year in each server): not a whole day, so no"
         " more away time until 1 January (UTC)."
     )
-    await service.away(BOB, 1, 14)  # each player has their own
-    await service.away(ALICE, 2, 14)  # and each server its own
+    await service.away.go_away(BOB, 1, 14)  # each player has their own
+    await service.away.go_away(ALICE, 2, 14)  # and each server its own
 
 
 async def test_the_allowance_starts_again_each_calendar_year(open_service) -> None:
@@ -294,11 +294,11 @@ async def test_the_allowance_starts_again_each_calendar_year(open_service) -> No
     store_service = await open_service()
     service = MatchService(store_service.store, time)
     await service.start()
-    await service.away(ALICE, 1, 14)  # 20 to 31 December count in 2027, and so do the days in January
-    assert service.away_until(ALICE.id, 1) == dt.datetime(2028, 1, 3, tzinfo=dt.UTC).timestamp()
+    await service.away.go_away(ALICE, 1, 14)  # 20 to 31 December count in 2027, and so do the days in January
+    assert service.away.until(ALICE.id, 1) == dt.datetime(2028, 1, 3, tzinfo=dt.UTC).timestamp()
     time.advance(14 * DAY)
-    await eventually(lambda: service.away_until(ALICE.id, 1) is None)
-    answer = await service.away(ALICE, 1, 14)  # 2028's allowance is whole
+    await eventually(lambda: service.away.until(ALICE.id, 1) is None)
+    answer = await service.away.go_away(ALICE, 1, 14)  # 2028's allowance is whole
     assert answer.left == 0
     await service.close()
 
@@ -313,38 +313,38 @@ def test_years_are_calendar_years_in_utc() -> None:
 async def test_already_away_extends_only_later_within_the_allowance(service: MatchService, fake_time) -> None:
     recorder = Recorder(service)
     match = await toy(service)
-    first = await service.away(ALICE, 1, 5)
+    first = await service.away.go_away(ALICE, 1, 5)
     fake_time.advance(DAY)
     for days in (3, 4):  # 4 days from now is the end already set: not later
         with pytest.raises(ServiceError) as refused:
-            await service.away(ALICE, 1, days)
+            await service.away.go_away(ALICE, 1, days)
         assert str(refused.value).startswith(f"You are already away until <t:{int(first.period.until)}:f>")
-    later = await service.away(ALICE, 1, 6)
+    later = await service.away.go_away(ALICE, 1, 6)
     assert later.extended and later.period.id == first.period.id and later.period.started_at == first.period.started_at
     assert later.period.until == fake_time.now() + 6 * DAY and later.matches == (match.id,)
     assert later.left == pytest.approx((AWAY_DAYS_A_YEAR - 7) * DAY)  # the day taken and the six to come
     assert lines(recorder, "away", match)[-1] == posts.away_line("alice", later.period.until)
     assert len(await service.store.away_periods(1, ALICE.id, 0)) == 1
     with pytest.raises(ServiceError, match=r"13 days of away time left this year \(counted from now, "):
-        await service.away(ALICE, 1, 14)
-    assert service.away_until(ALICE.id, 1) == later.period.until
+        await service.away.go_away(ALICE, 1, 14)
+    assert service.away.until(ALICE.id, 1) == later.period.until
 
 
 async def test_exactly_what_is_left_may_be_taken_and_not_a_moment_more(service: MatchService, fake_time) -> None:
-    await service.away(ALICE, 1, 4)
+    await service.away.go_away(ALICE, 1, 4)
     fake_time.advance(4 * DAY)
-    await eventually(lambda: service.away_until(ALICE.id, 1) is None)
-    assert (await service.away(ALICE, 1, 10)).left == 0  # 4 + 10: the whole allowance, exactly
-    await service.away(BOB, 1, 4)
+    await eventually(lambda: service.away.until(ALICE.id, 1) is None)
+    assert (await service.away.go_away(ALICE, 1, 10)).left == 0  # 4 + 10: the whole allowance, exactly
+    await service.away.go_away(BOB, 1, 4)
     fake_time.advance(4 * DAY + 0.5)  # half a second more is taken, when back comes late
-    await service.back(BOB, 1)
+    await service.away.come_back(BOB, 1)
     with pytest.raises(ServiceError, match="ask for 9 days or fewer"):
-        await service.away(BOB, 1, 10)
+        await service.away.go_away(BOB, 1, 10)
 
 
 async def test_back_when_not_away_is_refused(service: MatchService) -> None:
     with pytest.raises(ServiceError, match="You are not away here"):
-        await service.back(ALICE, 1)
+        await service.away.come_back(ALICE, 1)
 
 
 async def test_a_failed_commit_changes_nothing(service: MatchService, fake_time, monkeypatch) -> None:
@@ -357,9 +357,9 @@ async def test_a_failed_commit_changes_nothing(service: MatchService, fake_time,
 
     monkeypatch.setattr(service.store, "update_clock", broken)
     with pytest.raises(ServiceError, match="disk is full"):
-        await service.away(ALICE, 1, 2)
+        await service.away.go_away(ALICE, 1, 2)
     monkeypatch.undo()
-    assert service.away_until(ALICE.id, 1) is None
+    assert service.away.until(ALICE.id, 1) is None
     assert service.running_match(match.id).clock == before  # type: ignore[union-attr]
     assert await service.store.away_periods(1, ALICE.id, 0) == []
 
@@ -367,7 +367,7 @@ async def test_a_failed_commit_changes_nothing(service: MatchService, fake_time,
 async def test_a_move_stands_when_its_away_time_cannot_be_ended(service: MatchService, fake_time, monkeypatch) -> None:
     Recorder(service)
     match = await toy(service)
-    await service.away(ALICE, 1, 2)
+    await service.away.go_away(ALICE, 1, 2)
 
     async def broken(*args: object) -> None:
         raise ServiceError("the disk is full")
@@ -375,20 +375,20 @@ async def test_a_move_stands_when_its_away_time_cannot_be_ended(service: MatchSe
     monkeypatch.setattr(service.store, "update_away", broken)
     notice = await service.move(match.id, ALICE.id, "1")
     assert notice.kind == "moved" and (await service.get(match.id)).ply == 1
-    assert service.away_until(ALICE.id, 1) is not None  # ends on time, or with /back
+    assert service.away.until(ALICE.id, 1) is not None  # ends on time, or with /back
     monkeypatch.undo()
-    await service.back(ALICE, 1)
-    assert service.away_until(ALICE.id, 1) is None
+    await service.away.come_back(ALICE, 1)
+    assert service.away.until(ALICE.id, 1) is None
 
 
 async def test_away_waits_for_a_match_busy_elsewhere_and_skips_one_that_ended(service: MatchService, fake_time) -> None:
     Recorder(service)
     gone = await toy(service)
     busy = await toy(service)
-    registry = service._registry
+    registry = service.registry
     lock = registry.lock(gone.id)
     async with lock:  # e.g. a move of the first being committed
-        going = asyncio.create_task(service.away(ALICE, 1, 2))
+        going = asyncio.create_task(service.away.go_away(ALICE, 1, 2))
         await eventually(lambda: bool(lock._waiters))  # type: ignore[attr-defined]  # it waits for this lock
         assert not going.done() and (await current(service, busy)).away == ()
         registry.finish(gone)  # the first one ended meanwhile
@@ -405,12 +405,12 @@ async def test_away_and_back_are_in_each_matchs_action_log_and_rearm_its_deadlin
     fake_time.advance(600)
     planned = await service.store.unsent_reminders(match.id, match.ply)
     assert [kind for kind, _, _ in planned] == ["half", "last"]
-    answer = await service.away(ALICE, 1, 2)
+    answer = await service.away.go_away(ALICE, 1, 2)
     assert await service.store.unsent_reminders(match.id, match.ply) == []  # a stopped clock reminds of nothing
     fake_time.advance(DAY)
-    armed = service.scheduler.armed
-    await service.back(ALICE, 1)
-    assert service.scheduler.armed == armed + 1  # the flag, armed for the deadline that moved on
+    armed = service.flags.scheduler.armed
+    await service.away.come_back(ALICE, 1)
+    assert service.flags.scheduler.armed == armed + 1  # the flag, armed for the deadline that moved on
     back = fake_time.now()
     assert [(kind, due) for kind, _, due in await service.store.unsent_reminders(match.id, match.ply)] == [
         ("half", back - 600 + 1800),
@@ -431,7 +431,7 @@ async def test_away_and_back_are_in_each_matchs_action_log_and_rearm_its_deadlin
 async def test_an_end_that_cannot_be_stored_is_tried_again(service: MatchService, fake_time, monkeypatch) -> None:
     recorder = Recorder(service)
     match = await toy(service)
-    await service.away(ALICE, 1, 1)
+    await service.away.go_away(ALICE, 1, 1)
     failing = True
     tried: list[float] = []
     update = service.store.update_away
@@ -447,14 +447,14 @@ async def test_an_end_that_cannot_be_stored_is_tried_again(service: MatchService
     await eventually(lambda: bool(tried))
     await asyncio.sleep(0.2)  # real time: a retry at once would have failed again meanwhile
     assert tried == [fake_time.now()]
-    assert service.away_until(ALICE.id, 1) is not None and not (await current(service, match)).running
+    assert service.away.until(ALICE.id, 1) is not None and not (await current(service, match)).running
     failing = False
     fake_time.advance(59)
     await asyncio.sleep(0.2)
     assert "back" not in recorder.kinds()
     fake_time.advance(1)
     await eventually(lambda: "back" in recorder.kinds())
-    assert service.away_until(ALICE.id, 1) is None and (await current(service, match)).running
+    assert service.away.until(ALICE.id, 1) is None and (await current(service, match)).running
     [period] = await service.store.away_periods(1, ALICE.id, 0)
     assert period.ended_at == period.until  # taken as asked, not the minute more
 
@@ -465,14 +465,14 @@ async def test_an_end_that_cannot_be_stored_is_tried_again(service: MatchService
 async def test_a_paused_match_resumed_while_away_still_waits(service: MatchService, fake_time) -> None:
     Recorder(service)
     match = await toy(service)
-    await service.pause(match.id, MOD)
-    await service.away(ALICE, 1, 2)
-    await service.resume(match.id, MOD)
+    await service.moderation.pause(match.id, MOD)
+    await service.away.go_away(ALICE, 1, 2)
+    await service.moderation.resume(match.id, MOD)
     assert not (await current(service, match)).running
-    await service.pause(match.id, MOD)
-    await service.back(ALICE, 1)
+    await service.moderation.pause(match.id, MOD)
+    await service.away.come_back(ALICE, 1)
     assert not (await current(service, match)).running  # the moderator's pause still holds it
-    await service.resume(match.id, MOD)
+    await service.moderation.resume(match.id, MOD)
     assert (await current(service, match)).running
 
 
@@ -480,9 +480,9 @@ async def test_back_while_the_board_is_held_waits_for_the_board(service: MatchSe
     recorder = Recorder(service, post=False)
     match = await toy(service)
     await service.board_posted(match.id, 0)
-    await service.away(ALICE, 1, 2)
+    await service.away.go_away(ALICE, 1, 2)
     await service.hold(match.id, "no permission")
-    await service.back(ALICE, 1)
+    await service.away.come_back(ALICE, 1)
     assert (await current(service, match)).turn_started is None
     await service.board_posted(match.id, 0)
     assert (await current(service, match)).turn_started == fake_time.now()
@@ -499,21 +499,21 @@ async def test_a_restart_while_away_keeps_the_clock_stopped_and_ends_on_time(ope
     Recorder(first)
     match = await toy(first)
     fake_time.advance(500)
-    await first.away(ALICE, 1, 3)
-    until = first.away_until(ALICE.id, 1)
+    await first.away.go_away(ALICE, 1, 3)
+    until = first.away.until(ALICE.id, 1)
     await first.close()
 
     fake_time.advance(DAY)
     second = await open_service()
     await second.start()
     recorder = Recorder(second)
-    assert second.away_until(ALICE.id, 1) == until
+    assert second.away.until(ALICE.id, 1) == until
     await second.board_posted(match.id, match.ply)  # the repost after the restart: the clock still waits
     clock = await current(second, match)
     assert clock.away == (0,) and clock.turn_started is None
     fake_time.advance(2 * DAY - 1)
     await settle()
-    assert second.away_until(ALICE.id, 1) == until
+    assert second.away.until(ALICE.id, 1) == until
     fake_time.advance(1)
     await eventually(lambda: "back" in recorder.kinds())
     assert (await current(second, match)).turn_started == fake_time.now()
@@ -524,14 +524,14 @@ async def test_away_time_that_ended_while_the_bot_was_down_ends_as_of_its_end(op
     await first.start()
     Recorder(first)
     match = await toy(first)
-    answer = await first.away(ALICE, 1, 1)
+    answer = await first.away.go_away(ALICE, 1, 1)
     await first.close()
 
     fake_time.advance(3 * DAY)
     second = await open_service()
     recorder = Recorder(second)
     await second.start()
-    assert second.away_until(ALICE.id, 1) is None
+    assert second.away.until(ALICE.id, 1) is None
     [period] = await second.store.away_periods(1, ALICE.id, 0)
     assert period.ended_at == answer.period.until  # one day taken, not three
     assert lines(recorder, "back", match) == ["alice's away time is over; the clock runs again on alice's turns."]
@@ -548,21 +548,21 @@ async def test_a_restart_ends_each_period_due_and_keeps_the_others(open_service,
     Recorder(first)
     alices = await toy(first)
     bobs = await toy(first, first=1)
-    await first.away(ALICE, 1, 1)
-    await first.away(BOB, 1, 3)
+    await first.away.go_away(ALICE, 1, 1)
+    await first.away.go_away(BOB, 1, 3)
     await first.close()
 
     fake_time.advance(DAY)  # exactly at the end of alice's
     second = await open_service()
     recorder = Recorder(second)
     await second.start()
-    assert second.away_until(ALICE.id, 1) is None and second.away_until(BOB.id, 1) is not None
+    assert second.away.until(ALICE.id, 1) is None and second.away.until(BOB.id, 1) is not None
     assert (await current(second, alices)).away == (1,)  # bob's seat still waits
     assert (await current(second, bobs)).away == (1,) and (await current(second, bobs)).turn_started is None
     await settle()
     assert (await current(second, alices)).turn_started is None  # no clock starts before its board's repost
     fake_time.advance(2 * DAY)
-    await eventually(lambda: second.away_until(BOB.id, 1) is None)
+    await eventually(lambda: second.away.until(BOB.id, 1) is None)
     assert lines(recorder, "back", bobs)[-1] == "bob's away time is over; the clock runs again on bob's turns."
 
 
@@ -595,15 +595,15 @@ async def test_my_games_lists_my_turns_first_by_deadline(service: MatchService, 
     stopped = await toy(service)
     sooner = await toy(service, first=1, players=(CAROL, ALICE))  # alice is seat 1, to move
     untimed = await toy(service, None)
-    await service.pause(stopped.id, MOD)  # no deadline while paused
+    await service.moderation.pause(stopped.id, MOD)  # no deadline while paused
     fake_time.advance(60)
     other_turn = await toy(service, players=(CAROL, ALICE))
     await toy(service, place=ELSEWHERE)
     await toy(service, players=(BOB, CAROL))
-    found = service.my_games(ALICE.id, 1)
+    found = service.registry.turns_first(ALICE.id, 1)
     assert [m.id for m in found] == [sooner.id, later.id, stopped.id, untimed.id, theirs.id, other_turn.id]
-    assert service.my_games("local:nobody", 1) == []
-    assert [m.id for m in service.my_games(ALICE.id, 2)] != []
+    assert service.registry.turns_first("local:nobody", 1) == []
+    assert [m.id for m in service.registry.turns_first(ALICE.id, 2)] != []
 
 
 async def test_my_games_lines_say_whose_turn_the_deadline_and_link_the_board(service: MatchService, fake_time) -> None:
@@ -612,7 +612,7 @@ async def test_my_games_lines_say_whose_turn_the_deadline_and_link_the_board(ser
     await service.board_posted(mine.id, 0, message=(11, 12))
     theirs = await toy(service, None, first=1, players=(ALICE, BOB, CAROL))
     solo = await service.create_match("volcano", [ALICE], place=HERE)
-    found = service.my_games(ALICE.id, 1)
+    found = service.registry.turns_first(ALICE.id, 1)
     text = posts.my_games_lines(service, found, ALICE.id, discord=True)
     deadline = int(fake_time.now() + 3600 + 7200)
     assert text[0] == "Your running matches here: 3, your turn in 2."
@@ -624,8 +624,8 @@ async def test_my_games_lines_say_whose_turn_the_deadline_and_link_the_board(ser
     assert text[3] == f"#{theirs.id} Toy vs bob, carol — bob to move (no clock)"
     plain = posts.my_games_lines(service, found, ALICE.id, discord=False)
     assert plain[1] == f"Your turn: #{mine.id} Toy vs bob — you to move, out of time <t:{deadline}:R>"
-    await service.away(ALICE, 1, 1)
-    waiting = posts.my_games_lines(service, service.my_games(ALICE.id, 1), ALICE.id, discord=False)
+    await service.away.go_away(ALICE, 1, 1)
+    waiting = posts.my_games_lines(service, service.registry.turns_first(ALICE.id, 1), ALICE.id, discord=False)
     assert waiting[1].endswith("you to move, the clock waiting: you are away")
     assert posts.my_games_lines(service, [], ALICE.id, discord=True) == []
 

@@ -139,7 +139,7 @@ async def test_a_computer_thinking_through_an_undo_or_a_pause_moves_on_the_new_b
     )
     await service.move(match.id, ALICE.id, FISH.legal_moves(match.state)[0])
     await eventually(lambda: len(executor.held) == 1)
-    await service.undo(match.id, MOD)  # the computer was thinking about a board that is gone
+    await service.moderation.undo(match.id, MOD)  # the computer was thinking about a board that is gone
     executor.release()
     await computers.idle()
     match = await service.get(match.id)
@@ -147,12 +147,12 @@ async def test_a_computer_thinking_through_an_undo_or_a_pause_moves_on_the_new_b
 
     await service.move(match.id, ALICE.id, FISH.legal_moves(match.state)[0])
     await eventually(lambda: len(executor.held) == 1)
-    await service.pause(match.id, MOD)
+    await service.moderation.pause(match.id, MOD)
     executor.release()
     await computers.idle()
     match = await service.get(match.id)
     assert match.ply == 3 and match.paused, "no move while paused"
-    await service.resume(match.id, MOD)
+    await service.moderation.resume(match.id, MOD)
     await eventually(lambda: len(executor.held) == 1)
     executor.release()
     await computers.idle()
@@ -197,29 +197,29 @@ async def test_a_restarted_bot_lets_the_computer_finish_its_turn(open_service: A
 
 
 async def test_only_the_creator_adds_computers_to_a_lobby_and_they_are_numbered(service: MatchService) -> None:
-    lobby = await service.open_lobby("volcano", ALICE)
+    lobby = await service.lobbies.open_lobby("volcano", ALICE)
     with pytest.raises(ServiceError, match="Only alice"):
-        await service.add_computer(lobby.id, BOB, "easy")
-    await service.add_computer(lobby.id, ALICE, "easy")
-    await service.join_lobby(lobby.id, BOB)
-    lobby = await service.add_computer(lobby.id, ALICE, "hard")
+        await service.lobbies.add_computer(lobby.id, BOB, "easy")
+    await service.lobbies.add_computer(lobby.id, ALICE, "easy")
+    await service.lobbies.join_lobby(lobby.id, BOB)
+    lobby = await service.lobbies.add_computer(lobby.id, ALICE, "hard")
     assert [p.name for p in lobby.players] == ["alice", "Easy computer", "bob", "Hard computer 2"]
-    assert (await service.get_lobby(lobby.id)).players == lobby.players  # stored
+    assert (await service.lobbies.get_lobby(lobby.id)).players == lobby.players  # stored
     for _ in range(2):
-        lobby = await service.add_computer(lobby.id, ALICE)
+        lobby = await service.lobbies.add_computer(lobby.id, ALICE)
     with pytest.raises(ServiceError, match="is full"):
-        await service.add_computer(lobby.id, ALICE)
+        await service.lobbies.add_computer(lobby.id, ALICE)
 
 
 async def test_when_the_last_person_resigns_the_computers_do_not_play_on_alone(service: MatchService) -> None:
     Recorder(service)
     computers = ComputerPlayers(service, executor=InlineExecutor())
-    lobby = await service.open_lobby("volcano", ALICE)
-    await service.add_computer(lobby.id, ALICE, "easy")
-    await service.add_computer(lobby.id, ALICE, "easy")
-    match = await service.start_lobby(lobby.id, ALICE)
+    lobby = await service.lobbies.open_lobby("volcano", ALICE)
+    await service.lobbies.add_computer(lobby.id, ALICE, "easy")
+    await service.lobbies.add_computer(lobby.id, ALICE, "easy")
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     await computers.idle()
-    notice = await service.resign(match.id, ALICE.id)
+    notice = await service.playing.resign(match.id, ALICE.id)
     await computers.idle()
     match = await service.get(match.id)
     assert match.status == OVER and match.result is not None
@@ -323,7 +323,7 @@ async def test_undo_against_the_computer_takes_back_the_persons_move_and_the_rep
     reply = (await service.moves(match.id))[-1].move
     assert (await service.get(match.id)).ply == 2
 
-    notice = await service.undo(match.id, MOD)
+    notice = await service.moderation.undo(match.id, MOD)
     assert notice.lines == (f"mod took back alice's move {mine} and Easy computer's move {reply}.",)
     await computers.idle()
     match = await service.get(match.id)
@@ -341,7 +341,7 @@ async def test_undo_when_only_the_computer_moved_is_refused_and_changes_nothing(
     before = await service.get(match.id)
     assert before.ply == 1
     with pytest.raises(ServiceError, match="no move by a person to take back"):
-        await service.undo(match.id, MOD)
+        await service.moderation.undo(match.id, MOD)
     after = await service.get(match.id)
     assert (after.ply, after.state) == (before.ply, before.state)
     assert len(await service.store.log(match.id)) == 1
@@ -364,7 +364,7 @@ async def test_undo_in_volcano_takes_back_every_computer_turn_since_the_person_m
     replies = [(r.seat, r.move) for r in await service.moves(match.id)][-2:]
     assert [seat for seat, _ in replies] == [1, 2], "each computer played a turn of one step"
 
-    notice = await service.undo(match.id, MOD)
+    notice = await service.moderation.undo(match.id, MOD)
     (_, first), (_, second) = replies
     said = f"alice's move {last}, Easy computer's move {first} and Easy computer 2's move {second}"
     assert notice.lines == (f"mod took back {said}.",)

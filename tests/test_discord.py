@@ -197,7 +197,7 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
         assert not announced.ephemeral and "death match" in announced.content and started.message.deleted
         thread = fake.threads[-1]
         # Game 1: alice never moves and is flagged without anyone asking; game 2 starts with bob placing first.
-        first_game = (await bot.matches.get_series(1)).games[0]
+        first_game = (await bot.matches.registry.get_series(1)).games[0]
         flag_time = await until_clock_runs(bot, first_game)
         clock.advance(flag_time - clock.now() - 0.01)
         await asyncio.sleep(0.05)
@@ -207,7 +207,7 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
         assert "Bob wins (Alice's reserve time ran out)" in flag.content and flag.attachments
         game2 = await fake.wait_for_message(lambda m: "game 2 of the death match" in m.content, channel=thread)
         assert "<@" in game2.content.split("to move")[0].splitlines()[-1]
-        series = await bot.matches.get_series(1)
+        series = await bot.matches.registry.get_series(1)
         assert series.wins == [0, 1] and len(series.games) == 2
         match_id = series.games[1]
 
@@ -236,7 +236,7 @@ async def test_a_whole_death_match_with_a_flag_a_pause_added_time_and_a_restart(
         resumed = await restarted.matches.get(match_id)
         assert resumed.ply == ply_before and resumed.clock is not None and resumed.clock.reserves == reserves_before
         await play(fake, restarted, match_id, thread)
-        while (series := await restarted.matches.get_series(1)).status != OVER:
+        while (series := await restarted.matches.registry.get_series(1)).status != OVER:
             await play(fake, restarted, series.games[-1], thread)
         assert max(series.wins) == 2 or len(series.games) == 3
         moves = sum([len(await restarted.matches.store.log(game)) for game in series.games])

@@ -90,26 +90,26 @@ async def test_an_ephemeral_answer_works_wherever_its_command_was_used_in_the_se
 
 async def test_a_lobby_join_from_another_server_is_refused(two_servers: Any) -> None:
     fake, bot, _ = two_servers
-    lobby = await bot.matches.open_lobby(
+    lobby = await bot.matches.lobbies.open_lobby(
         "volcano", player(fake, "alice"), place=Place(fake.guild.id, fake.channel().id)
     )
     join = f"lobby:join:{lobby.id}"
     text = await refusal(fake, "bob", await forged(fake, "bob", lounge(fake), join), join)
     assert text == "This button belongs to another server: it does nothing here."
-    assert [p.name for p in (await bot.matches.get_lobby(lobby.id)).players] == ["Alice"]
+    assert [p.name for p in (await bot.matches.lobbies.get_lobby(lobby.id)).players] == ["Alice"]
     assert "another channel" in await refusal(fake, "bob", await forged(fake, "bob", "games", join), join)
     await fake.click("bob", await forged(fake, "bob", fake.channel(), join), join)  # its own channel: it works
-    assert [p.name for p in (await bot.matches.get_lobby(lobby.id)).players] == ["Alice", "Bob"]
+    assert [p.name for p in (await bot.matches.lobbies.get_lobby(lobby.id)).players] == ["Alice", "Bob"]
 
 
 async def test_a_tournament_join_from_another_server_is_refused(two_servers: Any) -> None:
     fake, bot, _ = two_servers
     mod = player(fake, "owner")
-    held = await bot.matches.open_tournament("fish", "roundrobin", mod, place=Place(fake.guild.id, fake.channel().id))
+    held = await bot.matches.tournaments.open("fish", "roundrobin", mod, place=Place(fake.guild.id, fake.channel().id))
     join = f"tournament:join:{held.id}"
     text = await refusal(fake, "carol", await forged(fake, "carol", lounge(fake), join), join)
     assert text == "This button belongs to another server: it does nothing here."
-    assert (await bot.matches.get_tournament(held.id)).tournament.entrants == ()
+    assert (await bot.matches.tournaments.get(held.id)).tournament.entrants == ()
 
 
 # --- challenges: the stored one, nothing else ---
@@ -184,10 +184,10 @@ async def test_a_ply_mark_of_thousands_of_digits_is_refused_in_words(two_servers
 async def test_a_tournament_result_of_thousands_of_digits_is_refused_in_words(two_servers: Any) -> None:
     fake, bot, _ = two_servers
     here = Place(fake.guild.id, fake.channel().id)
-    held = await bot.matches.open_tournament("fish", "roundrobin", player(fake, "mod"), place=here)
+    held = await bot.matches.tournaments.open("fish", "roundrobin", player(fake, "mod"), place=here)
     for name in ("alice", "bob"):
-        await bot.matches.join_tournament(held.id, player(fake, name))
-    await bot.matches.start_tournament(held.id, player(fake, "mod"))
+        await bot.matches.tournaments.join(held.id, player(fake, name))
+    await bot.matches.tournaments.start_tournament(held.id, player(fake, "mod"))
     options = {"round": 1, "board": 1, "result": "9" * 5000, "tournament": held.id}
     reply = await fake.slash("mod", "tournament adjudicate", options)
     assert reply.ephemeral and "Give the result as" in (reply.content or "") and fake.errors == []

@@ -98,7 +98,7 @@ async def test_away_stops_long_clocks_tells_the_opponents_and_back_ends_it(fake:
     assert reply.ephemeral and text.startswith("You are away until <t:")
     assert 'The clock waits for you in #1 "1, 2, 3"; your opponents are told.' in text
     assert "Away time left this year: 11 days." in text and "/back" in text
-    until = bot.matches.away_until(player(fake, "alice").id, fake.guild.id)
+    until = bot.matches.away.until(player(fake, "alice").id, fake.guild.id)
     assert until is not None
     said = f"Alice is away until <t:{int(until)}:f>; the clock waits for Alice."
     assert texts(fake, long)[-1] == said and said not in texts(fake, live)
@@ -137,7 +137,7 @@ async def test_a_move_ends_away_time(fake: DiscordFake, bot: GameBot) -> None:
     move = bot.matches.game(match).legal_moves(match.state)[0]
     played = await fake.slash("alice", "fish move", {"move": f"{move}@{match.ply}"}, channel=thread)
     assert was_played(played)
-    assert bot.matches.away_until(player(fake, "alice").id, fake.guild.id) is None
+    assert bot.matches.away.until(player(fake, "alice").id, fake.guild.id) is None
     said = "Alice moved and so is back; the clock runs again on Alice's turns."
     assert said in texts(fake, thread) and said in texts(fake, other)
     assert (await bot.matches.get(2)).clock.away == ()  # type: ignore[union-attr]
@@ -151,7 +151,7 @@ async def test_away_refuses_days_out_of_range_and_with_nothing_running_still_rec
             await fake.slash("alice", "away", {"days": days})
     reply = await fake.slash("alice", "away", {"days": 2})
     assert "None of your games here has a long clock" in (reply.content or "")
-    assert bot.matches.away_until(player(fake, "alice").id, fake.guild.id) is not None
+    assert bot.matches.away.until(player(fake, "alice").id, fake.guild.id) is not None
     thread = await challenge(fake, "bob", "alice")  # a game started while away waits for her turn too
     assert (await bot.matches.get(1)).clock.away == (1,)  # type: ignore[union-attr]
     assert any(t.startswith("Alice is away until <t:") for t in texts(fake, thread))

@@ -133,10 +133,10 @@ async def test_at_most_one_dm_an_hour_and_a_reminder_waits_for_the_next(
     assert f"#{hourly.id} (Alice vs Carol): 6 minutes left: your flag falls" in lines[2]
     assert f"#{first.id} (Alice vs Bob): your turn — " in lines[1]
     for _ in range(50):  # the DM is stored as sent just after Discord took it
-        if await bot.matches.last_reminder_dm(person(fake, "alice").id) == bot.matches.time.now():
+        if await bot.matches.reminding.last_dm(person(fake, "alice").id) == bot.matches.time.now():
             break
         await asyncio.sleep(0.02)
-    assert await bot.matches.last_reminder_dm(person(fake, "alice").id) == sent + HOUR
+    assert await bot.matches.reminding.last_dm(person(fake, "alice").id) == sent + HOUR
 
 
 async def test_a_reminder_that_cannot_wait_for_the_next_dm_goes_to_the_thread(
@@ -148,18 +148,20 @@ async def test_a_reminder_that_cannot_wait_for_the_next_dm_goes_to_the_thread(
     await fake.wait_until(lambda: reminders_in(fake, hourly), what="the half, in the thread")
     await fake.slash("alice", "notify", {"mode": "dm"})
     await later(fake, clock, 5 * 60 - 30)  # 35 min used...
-    await bot.matches.pause(hourly.id, person(fake, "mod"))  # ...then paused: it waits for nobody
+    await bot.matches.moderation.pause(hourly.id, person(fake, "mod"))  # ...then paused: it waits for nobody
     await later(fake, clock, DAY - 35 * 60 + 60)
     first = await fake.wait_for_message(channel=fake.dm_channel("alice"))
     assert first.content.startswith(f'Your turn in "1, 2, 3" #{untimed.id}'), "the paused game is not listed"
-    await bot.matches.resume(hourly.id, person(fake, "mod"))  # the flag falls 25 min from now, before a DM may
+    await bot.matches.moderation.resume(
+        hourly.id, person(fake, "mod")
+    )  # the flag falls 25 min from now, before a DM may
     await later(fake, clock, 19 * 60 + 30)  # the last reminder: 6 min left
     message = await fake.wait_for_message(
         lambda m: "minutes left" in m.content, channel=hourly.place.thread_id, after=reminders_in(fake, hourly)[0]
     )
     assert "6 minutes left: your flag falls" in message.content and "DMs are closed" not in message.content
     assert len(dms(fake, "alice")) == 1
-    assert await bot.matches.notify_choice(person(fake, "alice").id) == "dm"
+    assert await bot.matches.reminding.mode(person(fake, "alice").id) == "dm"
 
 
 async def test_a_waiting_reminder_whose_turn_is_played_is_dropped(
@@ -194,7 +196,7 @@ async def test_closed_dms_fall_back_to_the_thread_and_the_choice_is_remembered(
     assert message.pings.users == {alice}
     refused = [r for r in fake.requests_to("POST", r"/channels/\d+/messages") if r.status == 403]
     assert len(refused) == 1 and refused[0].error == {"message": "Cannot send messages to this user", "code": 50007}
-    assert await bot.matches.notify_choice(person(fake, "alice").id) == "thread"
+    assert await bot.matches.reminding.mode(person(fake, "alice").id) == "thread"
     await later(fake, clock, DAY)  # the next one comes to the thread straight away, with no DM tried
     await fake.wait_until(lambda: len(reminders_in(fake, match)) == 2, what="the second reminder")
     assert "DMs are closed" not in reminders_in(fake, match)[1].content

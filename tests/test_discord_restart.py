@@ -158,7 +158,7 @@ async def test_a_16_second_gateway_outage_in_a_5s_game_flags_nobody_and_says_so(
             await fake.wait_until(lambda: match.held is not None, what="the match to be held")
             assert match.held is not None and match.held.cause == GATEWAY
             later(fake, clock, 16)  # Discord unreachable for 16 s: the 5 s + 5 s clock would have flagged
-            await bot.matches.sweep()
+            await bot.matches.flags.sweep()
             assert match.running
         told = await fake.wait_for_message(
             lambda m: "Discord was unreachable" in m.content, channel=match.place.thread_id
@@ -184,7 +184,7 @@ async def test_a_zombie_connection_is_held_by_the_watchdog_until_acks_come_again
             fake.stall()
             await fake.wait_until(lambda: match.held is not None, what="the watchdog to hold the match")
             later(fake, clock, 30)
-            await bot.matches.sweep()
+            await bot.matches.flags.sweep()
             assert match.running and match.clock is not None and not match.clock.running
             fake.unstall()
             await fake.wait_until(lambda: match.held is None, what="the watchdog to release the match")

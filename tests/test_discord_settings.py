@@ -55,13 +55,13 @@ async def test_only_moderators_change_a_setting(fake: DiscordFake, bot: GameBot)
     assert refused.content == "Only moderators (Manage Server permission or the Game Master role) can do that."
     reset = await fake.slash("alice", "settings reset", {"setting": "rated"})
     assert reset.ephemeral and (reset.content or "").startswith("Only moderators")
-    assert bot.matches.rated(fake.guild.id) and await bot.matches.store.load_settings() == []
+    assert bot.matches.settings.rated(fake.guild.id) and await bot.matches.store.load_settings() == []
 
     done = await fake.slash("mod", "settings set", setting("rated", "off"))
     assert done.ephemeral and done.content == (
         "Set rated to off: games here are unrated, finished games change no ratings (was on, the default)."
     )
-    assert not bot.matches.rated(fake.guild.id)
+    assert not bot.matches.settings.rated(fake.guild.id)
     mod_id = fake.user("mod")["id"]
     shown = await fake.slash("bob", "settings show")
     assert f"off: games here are unrated, finished games change no ratings — set by <@{mod_id}> <t:" in (
@@ -81,7 +81,7 @@ async def test_the_moderator_role_set_by_settings_makes_a_moderator(fake: Discor
     assert named.ephemeral and named.content == (
         f"Set mod_role to <@&{REFEREE_ID}> (was the role named 'Game Master' (MOD_ROLE), the default)."
     )
-    assert bot.matches.mod_role(fake.guild.id) == REFEREE_ID
+    assert bot.matches.settings.mod_role(fake.guild.id) == REFEREE_ID
 
     now = await fake.slash("carol", "settings set", setting("limit_lobbies", "2"))
     assert now.ephemeral and now.content == "Set limit_lobbies to 2 (was 3, the default)."

@@ -52,7 +52,7 @@ async def test_a_takeback_is_asked_in_the_thread_and_only_the_other_player_accep
     request = await ask(fake, thread)
     bob = fake.user("bob")["id"]
     assert request.content.startswith(f"<@{bob}>\nAlice asks to take back their move {first}. Bob: accept or decline")
-    until = math.ceil(bot.matches.open_takeback(1).expires_at)  # type: ignore[union-attr]
+    until = math.ceil(bot.matches.takebacks.open_request(1).expires_at)  # type: ignore[union-attr]
     assert custom_ids(request) == [f"takeback:yes:1:1:0:{until}", f"takeback:no:1:1:0:{until}"]
     assert not request.ephemeral
 
@@ -60,7 +60,7 @@ async def test_a_takeback_is_asked_in_the_thread_and_only_the_other_player_accep
     assert mine.ephemeral and "You asked for this takeback: the others answer it" in (mine.content or "")
     stranger = await fake.click("carol", request, label="Decline")
     assert stranger.ephemeral and "Only the players of match #1" in (stranger.content or "")
-    assert bot.matches.open_takeback(1) is not None
+    assert bot.matches.takebacks.open_request(1) is not None
 
     boards_before = len(boards(fake, thread))
     accepted = await fake.click("bob", request, label="Accept")
@@ -128,7 +128,7 @@ async def test_a_request_is_answered_after_a_restart(fake: DiscordFake, bot: Gam
     thread = await challenge(fake)
     await move(fake, bot, thread, "alice")
     request = await ask(fake, thread)
-    await fake.wait_until(lambda: bot.matches.open_takeback(1).message is not None, what="the post recorded")  # type: ignore[union-attr]
+    await fake.wait_until(lambda: bot.matches.takebacks.open_request(1).message is not None, what="the post recorded")  # type: ignore[union-attr]
     await bot.close()
     async with fake.run(make_bot(fake, db_path)) as restarted:
         again: GameBot = restarted  # type: ignore[assignment]

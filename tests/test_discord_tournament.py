@@ -68,7 +68,7 @@ async def test_a_whole_swiss_of_8_with_a_restart_in_the_middle(fake8: DiscordFak
         assert bad.ephemeral and "Only Swiss takes a number of rounds" in (bad.content or "")
         late = await fake.slash("mod", "tournament new", {"game": "fish", "format": "swiss", "closes": "soon"})
         assert late.ephemeral and "closes:" in (late.content or "")
-        assert await bot.matches.tournaments(fake.guild.id) == []  # refusals store nothing
+        assert await bot.matches.tournaments.listing(fake.guild.id) == []  # refusals store nothing
 
         opened = await fake.slash("mod", "tournament new", {"game": "fish", "format": "swiss"})
         assert not opened.ephemeral and "**Tournament #1**" in (opened.content or "")
@@ -142,7 +142,7 @@ async def test_a_whole_swiss_of_8_with_a_restart_in_the_middle(fake8: DiscordFak
         assert not (await bot.matches.get(games[0])).running
         await resign_all(fake, bot, "\n".join(third.content.splitlines()[2:]))  # board 1 is adjudicated
         await fake.wait_for_message(lambda m: "is over" in m.content, channel=thread)
-        held = await bot.matches.get_tournament(1)
+        held = await bot.matches.tournaments.get(1)
         assert held.status == FINISHED and len(held.tournament.rounds) == 3
         assert sum(len(r.pairings) for r in held.tournament.rounds) == 12
 

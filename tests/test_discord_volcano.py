@@ -129,7 +129,7 @@ async def test_bad_volcano_commands_are_refused_privately_and_change_nothing(fak
         assert message in (reply.content or ""), (command, options, reply.content)
     after = await bot.matches.get(1)
     assert (after.ply, VOLCANO.dumps(after.state), len(fake.channel_messages(thread))) == snapshot
-    assert await bot.matches.open_lobbies(fake.guild.id) == []
+    assert await bot.matches.lobbies.open_lobbies(fake.guild.id) == []
 
 
 async def test_a_resigned_player_keeps_their_captures_and_play_passes_on(fake: DiscordFake, bot: GameBot) -> None:

@@ -39,7 +39,7 @@ async def test_a_restart_credits_the_downtime_to_boards_that_are_up_and_reposts_
     slow = await posted(service, ClockSettings(600, 600), players=(BOB, CAROL))
     quick = await posted(service, ClockSettings(30, 60), players=(CAROL, ALICE))
     paused = await posted(service, ClockSettings(10, 10), players=(BOB, ALICE), guild=6)
-    await service.pause(paused.id, CAROL)
+    await service.moderation.pause(paused.id, CAROL)
     unseen = await service.create_match("fish", [BOB, ALICE], seed=5, clock=parse_clock("1d/7d"), place=Place(5, 7))
     fake_time.advance(20)
     used = service.running_match(long.id).clock.used_at(fake_time.now())
@@ -120,7 +120,7 @@ async def test_a_gateway_outage_holds_its_shards_matches_charged_to_nobody(servi
     with pytest.raises(MatchPaused, match="Discord has not been reachable"):
         await service.move(here.id, ALICE.id, "A1")
     fake_time.advance(16)
-    await service.sweep()
+    await service.flags.sweep()
     assert (here.running and other.running is False) or service.running_match(other.id) is None
     await service.hold(here.id, "a board post failed")  # held already: the gateway's hold stands
     assert here.held.cause == GATEWAY
@@ -147,7 +147,7 @@ async def test_holds_are_stored_and_wait_for_the_match_lock_and_their_ends_rearm
     await posted(service, None, guild=GUILD)  # an untimed game: its first reminder is due a day after its post
     timed = await posted(service, ClockSettings(5, 5), guild=GUILD, players=(CAROL, BOB))
     fake_time.advance(2)
-    async with service._registry.lock(timed.id):  # a move under way: the outage waits for it
+    async with service.registry.lock(timed.id):  # a move under way: the outage waits for it
         holding = asyncio.ensure_future(service.gateway_down(1, 2))
         await asyncio.sleep(0.05)
         assert not holding.done() and timed.held is None

@@ -34,7 +34,7 @@ TRIALS = 120
 def seeded(service: MatchService, seed: int) -> None:
     """The fresh seeds of this service's takebacks and undos from a seeded generator: the test repeats."""
     rng = random.Random(seed)
-    service._registry.seeds = lambda: rng.getrandbits(48)
+    service.registry.seeds = lambda: rng.getrandbits(48)
 
 
 async def play_until(service: MatchService, match_id: int, wanted: Callable[[Any, str], bool], seed: int) -> str:
@@ -54,11 +54,11 @@ async def play_until(service: MatchService, match_id: int, wanted: Callable[[Any
 async def take_back(service: MatchService, match_id: int, mover: Player, other: Player, how: str) -> None:
     """Take back the mover's last move: asked and accepted, granted at once (against the computer), or undone."""
     if how == "undo":
-        await service.undo(match_id, MODERATOR)
+        await service.moderation.undo(match_id, MODERATOR)
         return
-    asked = await service.request_takeback(match_id, mover.id)
+    asked = await service.takebacks.request(match_id, mover.id)
     if asked.kind == "takeback":  # a person to answer
-        await service.answer_takeback(match_id, other.id, True)
+        await service.takebacks.answer(match_id, other.id, True)
     match = await service.get(match_id)
     assert service.game(match).to_move(match.state) == match.seats_of(mover.id)[0]
 
@@ -183,7 +183,7 @@ async def test_the_fresh_seed_is_a_log_line_that_replays_and_is_never_shown(serv
     assert all(GEYSER.view(match.state, seat).seed is None for seat in (None, 0, 1))
     with pytest.raises(records.StillRunning):  # the record, with every seed, waits for the end
         await records.build_record(service, match.id)
-    await service.abort(match.id, MODERATOR)
+    await service.moderation.abort(match.id, MODERATOR)
     record = records.load_record((await records.build_record(service, match.id)).dumps())
     assert [line.kind for line in record.moves].count(move_log.RESEED) == 3
     assert records.replay_states(record)[-1] == match.state  # the published record replays them

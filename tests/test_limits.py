@@ -53,12 +53,12 @@ async def eventually_async(count: Any, wanted: int) -> None:
 async def test_a_day_old_challenge_no_longer_counts(service: MatchService, fake_time: FakeTime) -> None:
     alice = Player("discord:1", "alice")
     for message in range(5):
-        await service.record_challenge(message, 7, alice, Player("discord:2", "bob"))
-    assert await service.challenge_refusal(7, alice) is not None
-    assert await service.challenge_refusal(8, alice) is None  # another server
-    assert await service.challenge_refusal(None, alice) is None  # offline: no limits
+        await service.challenges.record_challenge(message, 7, alice, Player("discord:2", "bob"))
+    assert await service.limits.challenge_refusal(7, alice) is not None
+    assert await service.limits.challenge_refusal(8, alice) is None  # another server
+    assert await service.limits.challenge_refusal(None, alice) is None  # offline: no limits
     fake_time.advance(CHALLENGE_WINDOW + 1)
-    assert await service.challenge_refusal(7, alice) is None
+    assert await service.limits.challenge_refusal(7, alice) is None
 
 
 async def test_games_against_the_computer_are_limited_before_anything_is_posted(
@@ -90,9 +90,9 @@ async def test_the_service_applies_the_limits_it_was_given(
     try:
         alice = Player("discord:1", "alice")
         await service.create_match("fish", [alice, computer()], place=Place(7, 1))
-        assert service.computer_games_refusal([alice, computer()], 7) is not None
-        assert service.computer_games_refusal([alice, computer()], 9) is None
-        assert service.computer_games_refusal([alice, Player("discord:2", "bob")], 7) is None
+        assert service.limits.computer_games_refusal([alice, computer()], 7) is not None
+        assert service.limits.computer_games_refusal([alice, computer()], 9) is None
+        assert service.limits.computer_games_refusal([alice, Player("discord:2", "bob")], 7) is None
     finally:
         await service.close()
         await store.close()
@@ -100,8 +100,8 @@ async def test_the_service_applies_the_limits_it_was_given(
 
 async def test_open_lobbies_come_from_an_index_for_one_server(service: MatchService) -> None:
     for guild in range(300):
-        await service.open_lobby("volcano", Player(f"discord:{guild}", "p"), place=Place(guild, 1))
-    here = await service.open_lobbies(42)
+        await service.lobbies.open_lobby("volcano", Player(f"discord:{guild}", "p"), place=Place(guild, 1))
+    here = await service.lobbies.open_lobbies(42)
     assert [lobby.place.guild_id for lobby in here] == [42]
     async with service.store._db.execute(  # the query the look-up runs, planned by SQLite
         "EXPLAIN QUERY PLAN SELECT * FROM lobbies WHERE status = 'open' AND guild_id IS ? ORDER BY id", (42,)

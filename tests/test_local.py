@@ -91,7 +91,7 @@ async def test_moderator_commands(terminal: Terminal, out: list[str], service: M
     assert "moderator paused the match" in await run(terminal, out, "mod pause")
     assert "paused by a moderator" in await run(terminal, out, "fish move A1")
     fake_time.advance(600)
-    await service.sweep()
+    await service.flags.sweep()
     assert "the clock runs again" in await run(terminal, out, "mod resume")
     assert "+0:30 for bob: reserve now 0:35" in await run(terminal, out, "mod addtime bob 30")
     assert "#1" in await run(terminal, out, "mod list")

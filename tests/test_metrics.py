@@ -166,7 +166,7 @@ async def test_open_matches_are_counted_by_game_when_scraped(
     assert sample(metrics, "boardgame_open_matches", game="fish") == 2
     assert sample(metrics, "boardgame_open_matches", game="themiscyra") == 1
     assert sample(metrics, "boardgame_open_matches", game="volcano") == 0
-    await service.resign(first.id, ALICE.id)
+    await service.playing.resign(first.id, ALICE.id)
     assert sample(metrics, "boardgame_open_matches", game="fish") == 1
 
 

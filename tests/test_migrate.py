@@ -47,33 +47,33 @@ async def fill(path: Path, fake_time: FakeTime) -> dict[str, int]:
     try:
         fish = await service.create_match("fish", [ALICE, BOB], seed=5, place=GUILD, clock=ClockSettings(600, 3600))
         await play(service, fish.id, 5, 1)
-        await service.undo(fish.id, MOD)
+        await service.moderation.undo(fish.id, MOD)
         volcano = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, place=GUILD)
         await play(service, volcano.id, 3, 2)
-        await service.resign(volcano.id, CAROL.id)
+        await service.playing.resign(volcano.id, CAROL.id)
         rated = await service.create_match("toy", [ALICE, BOB], place=GUILD)
         for mover, move in [(ALICE, "2"), (BOB, "2"), (ALICE, "1")]:
             await service.move(rated.id, mover.id, move)
         aborted = await service.create_match("geyser", [ALICE, BOB], seed=7)
         await play(service, aborted.id, 2, 3)
-        await service.abort(aborted.id, MOD)
+        await service.moderation.abort(aborted.id, MOD)
         series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None, place=GUILD)
-        first_game = (await service.get_series(series.id)).games[0]
+        first_game = (await service.registry.get_series(series.id)).games[0]
         while (game := await service.get(first_game)).running:  # alice wins the first game
             mover = game.players[TEST_GAMES["toy"].to_move(game.state)]
             await service.move(first_game, mover.id, "2" if mover == ALICE else "1")
         takeback = await service.create_match("toy", [ALICE, BOB, CAROL], place=GUILD)
         await service.move(takeback.id, ALICE.id, "2")
-        await service.request_takeback(takeback.id, ALICE.id)
-        await service.open_lobby("volcano", CAROL, place=GUILD)
-        await service.record_challenge(900_000_000_000_000_777, GUILD.guild_id, ALICE, BOB)
-        await service.set_setting(GUILD.guild_id, "rated", "on", MOD)
-        await service.set_notify_choice(BOB.id, "dm")
-        await service.away(CAROL, GUILD.guild_id, 2)
-        tournament = await service.open_tournament("toy", "roundrobin", MOD, place=GUILD)
+        await service.takebacks.request(takeback.id, ALICE.id)
+        await service.lobbies.open_lobby("volcano", CAROL, place=GUILD)
+        await service.challenges.record_challenge(900_000_000_000_000_777, GUILD.guild_id, ALICE, BOB)
+        await service.settings.set(GUILD.guild_id, "rated", "on", MOD)
+        await service.reminding.choose(BOB.id, "dm")
+        await service.away.go_away(CAROL, GUILD.guild_id, 2)
+        tournament = await service.tournaments.open("toy", "roundrobin", MOD, place=GUILD)
         for player in (ALICE, BOB, CAROL):
-            await service.join_tournament(tournament.id, player)
-        await service.start_tournament(tournament.id, MOD)  # round 1: a game and a bye
+            await service.tournaments.join(tournament.id, player)
+        await service.tournaments.start_tournament(tournament.id, MOD)  # round 1: a game and a bye
         return {"fish": fish.id, "volcano": volcano.id, "series": series.id, "tournament": tournament.id}
     finally:
         await service.close()

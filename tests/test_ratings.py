@@ -112,7 +112,7 @@ async def test_a_rated_game_updates_both_players_with_its_end(service: MatchServ
     for mover, move in [(ALICE, "2"), (BOB, "2"), (ALICE, "1")]:  # 5: alice wins
         await service.move(match.id, mover.id, move)
     assert (await service.get(match.id)).status == OVER
-    board = await service.leaderboard(42, "toy")
+    board = await service.ratings.leaderboard(42, "toy")
     assert [(r.name, round(r.rating.rating), r.record) for r in board] == [
         ("alice", 1662, "1-0-0"),
         ("bob", 1338, "0-1-0"),
@@ -120,8 +120,10 @@ async def test_a_rated_game_updates_both_players_with_its_end(service: MatchServ
     assert all(r.games == 1 and r.rating.rd < 350 for r in board)
     over = [n for n in notices if n.kind == "over"]
     assert over and over[0].lines[-1] == "Ratings: alice 1500? → 1662?, bob 1500? → 1338?."
-    assert await service.leaderboard(None, "toy") == [] and await service.leaderboard(7, "toy") == []  # per server
-    (stats,) = await service.stats(42, BOB.id)
+    assert (
+        await service.ratings.leaderboard(None, "toy") == [] and await service.ratings.leaderboard(7, "toy") == []
+    )  # per server
+    (stats,) = await service.ratings.stats(42, BOB.id)
     assert stats.game == "toy" and stats.losses == 1
 
 
@@ -140,49 +142,49 @@ async def test_a_failed_rating_write_undoes_the_game_end_too(
         await service.move(match.id, ALICE.id, "1")
     stored = await service.store.load_match(match.id)
     assert stored is not None and stored.status == RUNNING and stored.ply == 2
-    assert len(await service.store.log(match.id)) == 2 and await service.leaderboard(42, "toy") == []
+    assert len(await service.store.log(match.id)) == 2 and await service.ratings.leaderboard(42, "toy") == []
     monkeypatch.undo()
     await service.move(match.id, ALICE.id, "1")  # the same move goes through once the store works
-    assert [r.name for r in await service.leaderboard(42, "toy")] == ["alice", "bob"]
+    assert [r.name for r in await service.ratings.leaderboard(42, "toy")] == ["alice", "bob"]
 
 
 async def test_resignation_flag_and_adjudicated_draw_are_rated(service: MatchService) -> None:
     first = await service.create_match("toy", [ALICE, BOB], place=SERVER)
-    await service.resign(first.id, BOB.id)
+    await service.playing.resign(first.id, BOB.id)
     second = await service.create_match("toy", [ALICE, BOB], place=SERVER)
-    await service.adjudicate(second.id, MOD, None)
-    alice, bob = await service.leaderboard(42, "toy")
+    await service.moderation.adjudicate(second.id, MOD, None)
+    alice, bob = await service.ratings.leaderboard(42, "toy")
     assert (alice.name, alice.record, bob.record) == ("alice", "1-0-1", "0-1-1")
     assert alice.games == bob.games == 2
 
 
 async def test_games_against_the_computer_solitaire_and_aborted_games_are_unrated(service: MatchService) -> None:
     versus = await service.create_match("toy", [ALICE, computer("easy")], place=SERVER)
-    await service.adjudicate(versus.id, MOD, ALICE.id)
+    await service.moderation.adjudicate(versus.id, MOD, ALICE.id)
     solo = await service.create_match("volcano", [ALICE], place=SERVER)
-    await service.resign(solo.id, ALICE.id)
+    await service.playing.resign(solo.id, ALICE.id)
     aborted = await service.create_match("toy", [ALICE, BOB], place=SERVER)
     await service.move(aborted.id, ALICE.id, "2")
-    await service.abort(aborted.id, MOD)
+    await service.moderation.abort(aborted.id, MOD)
     for match in (versus, solo, aborted):
         assert not (await service.get(match.id)).running
-    assert await service.leaderboard(42, "toy") == [] and await service.leaderboard(42, "volcano") == []
-    assert await service.stats(42, ALICE.id) == []
+    assert await service.ratings.leaderboard(42, "toy") == [] and await service.ratings.leaderboard(42, "volcano") == []
+    assert await service.ratings.stats(42, ALICE.id) == []
 
 
 async def test_three_players_and_death_match_games_are_rated_game_by_game(service: MatchService) -> None:
     three = await service.create_match("toy", [ALICE, BOB, CAROL], place=SERVER)
     for mover, move in [(ALICE, "1"), (BOB, "2"), (CAROL, "2")]:  # 5: carol wins
         await service.move(three.id, mover.id, move)
-    top = await service.leaderboard(42, "toy")
+    top = await service.ratings.leaderboard(42, "toy")
     assert top[0].name == "carol" and top[1].rating.rating == pytest.approx(top[2].rating.rating)
     series = await service.create_series("toy", [ALICE, BOB], first=0, best_of=3, clock=None, place=SERVER)
     game_one = series.games[0]
     for mover, move in [(ALICE, "2"), (BOB, "2"), (ALICE, "1")]:
         await service.move(game_one, mover.id, move)
-    series = await service.get_series(series.id)
+    series = await service.registry.get_series(series.id)
     assert series.status == RUNNING and len(series.games) == 2  # the death match goes on...
-    alice = next(r for r in await service.stats(42, ALICE.id) if r.game == "toy")
+    alice = next(r for r in await service.ratings.stats(42, ALICE.id) if r.game == "toy")
     assert alice.games == 2 and alice.record == "1-1-0"  # ...and its first game is rated already
 
 
@@ -190,18 +192,18 @@ async def test_ratings_survive_a_restart(open_service: Callable[[], Awaitable[Ma
     service = await open_service()
     await service.start()
     match = await service.create_match("toy", [ALICE, BOB], place=SERVER)
-    await service.resign(match.id, ALICE.id)
-    before = await service.leaderboard(42, "toy")
+    await service.playing.resign(match.id, ALICE.id)
+    before = await service.ratings.leaderboard(42, "toy")
     await service.close()
     again = await open_service()
     await again.start()
-    assert await again.leaderboard(42, "toy") == before and before[0].name == "bob"
+    assert await again.ratings.leaderboard(42, "toy") == before and before[0].name == "bob"
     assert await again.store.schema_version() >= 4
 
 
 async def test_the_leaderboard_refuses_an_unknown_game(service: MatchService) -> None:
     with pytest.raises(ValueError, match="no game 'chess'"):
-        await service.leaderboard(42, "chess")
+        await service.ratings.leaderboard(42, "chess")
 
 
 # --- the terminal ---

@@ -35,11 +35,11 @@ async def play_out(service: MatchService, key: str, seed: int) -> int:
     plies = 0
     while (match := await service.get(match.id)).running:
         if plies == 4:
-            await service.undo(match.id, MOD)
+            await service.moderation.undo(match.id, MOD)
         if key == "volcano" and plies == 6:
-            await service.resign(match.id, CAROL.id)
+            await service.playing.resign(match.id, CAROL.id)
         if plies >= CAP:
-            await service.resign(match.id, match.players[game.to_move(match.state)].id)
+            await service.playing.resign(match.id, match.players[game.to_move(match.state)].id)
             continue
         seat = game.to_move(match.state)
         await service.move(match.id, match.players[seat].id, rng.choice(game.legal_moves(match.state)))
@@ -79,7 +79,7 @@ async def test_a_running_match_has_no_record_yet(service: MatchService) -> None:
 async def test_an_aborted_match_has_a_record_without_a_result(service: MatchService) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=3)
     await service.move(match.id, ALICE.id, GAMES["fish"].legal_moves(match.state)[0])
-    await service.abort(match.id, MOD)
+    await service.moderation.abort(match.id, MOD)
     record = load_record((await build_record(service, match.id)).dumps())
     assert record.result is None and record.status == "aborted" and len(record.moves) == 1
     assert result_line(record) == "No result (the match was aborted)."

@@ -60,7 +60,7 @@ async def test_a_long_turn_is_reminded_at_its_half_and_an_hour_before_the_flag(s
     await eventually(lambda: len(recorder.reminders()) == 2)
     assert recorder.said()[1] == ("alice", match.id, f"an hour left: your flag falls <t:{deadline}:R>")
     await at(fake_time, start + 24 * HOUR + 0.5)
-    await service.sweep()
+    await service.flags.sweep()
     await settle()
     assert len(recorder.reminders()) == 2, "each once, the sweep finds nothing more"
 
@@ -97,7 +97,7 @@ async def test_an_undo_voids_the_undone_turns_reminders(service, fake_time) -> N
     await at(fake_time, start + HOUR)
     await service.move(match.id, ALICE.id, "1")  # bob's turn, reminded at +7 h
     await at(fake_time, start + 2 * HOUR)
-    await service.undo(match.id, MOD)  # alice again, with a fresh allowance from +2 h: half at +8 h
+    await service.moderation.undo(match.id, MOD)  # alice again, with a fresh allowance from +2 h: half at +8 h
     await at(fake_time, start + 7 * HOUR)
     assert recorder.reminders() == [], "bob's turn was taken back"
     await at(fake_time, start + 8 * HOUR)
@@ -110,11 +110,11 @@ async def test_a_paused_turn_has_no_reminders_and_resuming_plans_them_again(serv
     match = await service.create_match("toy", [ALICE, BOB], clock=LONG)
     start = fake_time.now()
     await at(fake_time, start + 2 * HOUR)
-    await service.pause(match.id, MOD)
+    await service.moderation.pause(match.id, MOD)
     assert await service.store.unsent_reminders(match.id, 0) == []
     await at(fake_time, start + 30 * HOUR)  # past every reminder and the flag of the unpaused turn
     assert recorder.reminders() == [] and match.running
-    await service.resume(match.id, MOD)  # 2 h used: the half comes 4 h after the resume
+    await service.moderation.resume(match.id, MOD)  # 2 h used: the half comes 4 h after the resume
     resumed = fake_time.now()
     await at(fake_time, resumed + 4 * HOUR - 1)
     assert recorder.reminders() == []
@@ -130,8 +130,8 @@ async def test_a_reminder_sent_before_a_pause_is_not_sent_again_after_it(service
     await at(fake_time, start + HOUR)
     await at(fake_time, start + 2 * HOUR - 10 * 60)  # the last reminder (12 min before) is out
     await eventually(lambda: len(recorder.reminders()) == 2)
-    await service.pause(match.id, MOD)
-    await service.resume(match.id, MOD)
+    await service.moderation.pause(match.id, MOD)
+    await service.moderation.resume(match.id, MOD)
     await at(fake_time, fake_time.now() + 9 * 60)
     assert len(recorder.reminders()) == 2 and match.running
 
@@ -142,7 +142,7 @@ async def test_added_time_moves_the_last_reminder_with_the_deadline(service, fak
     start = fake_time.now()
     await at(fake_time, start + 6 * HOUR)
     await eventually(lambda: len(recorder.reminders()) == 1)
-    await service.add_time(match.id, MOD, ALICE.id, 2 * HOUR)  # the deadline moves to +26 h
+    await service.moderation.add_time(match.id, MOD, ALICE.id, 2 * HOUR)  # the deadline moves to +26 h
     await at(fake_time, start + 23 * HOUR)
     assert len(recorder.reminders()) == 1
     await at(fake_time, start + 25 * HOUR)
@@ -167,7 +167,7 @@ async def test_an_untimed_turn_is_reminded_three_times_a_day_apart_then_never(se
     await service.board_posted(match.id, 0, message=(1, 2))  # a repost of the same turn plans nothing again
     for day in (4, 5, 10):
         await at(fake_time, start + day * DAY)
-    await service.sweep()
+    await service.flags.sweep()
     await settle()
     assert len(recorder.reminders()) == 3
 
@@ -189,7 +189,7 @@ async def test_nobody_is_reminded_to_play_a_computer_a_solitaire_game_or_a_live_
     await service.create_match("volcano", [ALICE])
     await service.create_match("toy", [ALICE, BOB], clock=ClockSettings(30 * 60, 10 * HOUR))
     await at(fake_time, fake_time.now() + 4 * DAY)
-    await service.sweep()
+    await service.flags.sweep()
     await settle()
     assert [n.match.id for n in recorder.reminders()] == []
     assert await service.store.load_reminders() == []
@@ -197,9 +197,9 @@ async def test_nobody_is_reminded_to_play_a_computer_a_solitaire_game_or_a_live_
 
 async def test_a_person_who_chose_off_is_not_reminded(service, fake_time) -> None:
     recorder = Reminded(service)
-    assert await service.notify_choice(ALICE.id) == "thread"  # the default
-    assert await service.set_notify_choice(ALICE.id, " OFF ") == "off"
-    assert await service.notify_choice(ALICE.id) == "off"
+    assert await service.reminding.mode(ALICE.id) == "thread"  # the default
+    assert await service.reminding.choose(ALICE.id, " OFF ") == "off"
+    assert await service.reminding.mode(ALICE.id) == "off"
     match = await service.create_match("toy", [ALICE, BOB])
     await at(fake_time, fake_time.now() + DAY)
     await settle()
@@ -207,11 +207,11 @@ async def test_a_person_who_chose_off_is_not_reminded(service, fake_time) -> Non
     assert await service.store.unsent_reminders(match.id, 0) != [], "two more days to go"
     assert len(await service.store.load_reminders()) == 3
     with pytest.raises(ServiceError, match="Choose dm, thread or off"):
-        await service.set_notify_choice(ALICE.id, "email")
+        await service.reminding.choose(ALICE.id, "email")
     with pytest.raises(ServiceError) as refused:  # typed text is quoted, cut to 20 characters
-        await service.set_notify_choice(ALICE.id, "d" * 30)
+        await service.reminding.choose(ALICE.id, "d" * 30)
     assert str(refused.value).endswith(f"not {'d' * 20!r}.")
-    assert await service.notify_choice(ALICE.id) == "off"
+    assert await service.reminding.mode(ALICE.id) == "off"
 
 
 async def test_nobody_is_reminded_while_away(service, fake_time) -> None:
@@ -219,9 +219,9 @@ async def test_nobody_is_reminded_while_away(service, fake_time) -> None:
     untimed = await service.create_match("toy", [ALICE, BOB])
     clocked = await service.create_match("toy", [ALICE, BOB], clock=LONG)
     start = fake_time.now()
-    await service.away(ALICE, None, 3)  # her long clock stops; the untimed game's reminders are passed over
+    await service.away.go_away(ALICE, None, 3)  # her long clock stops; the untimed game's reminders are passed over
     await at(fake_time, start + DAY)
-    await service.sweep()
+    await service.flags.sweep()
     await settle()
     assert recorder.reminders() == []
     assert [row[3] for row in await service.store.load_reminders() if row[0] == untimed.id and row[5] is None] == [2, 3]
@@ -229,12 +229,12 @@ async def test_nobody_is_reminded_while_away(service, fake_time) -> None:
 
 
 async def test_the_last_dm_is_remembered(service, fake_time) -> None:
-    assert await service.last_reminder_dm(ALICE.id) is None
-    await service.set_notify_choice(ALICE.id, "dm")
-    await service.reminder_dm_sent(ALICE.id, 123.0)
-    assert await service.last_reminder_dm(ALICE.id) == 123.0 and await service.notify_choice(ALICE.id) == "dm"
-    await service.reminder_dm_sent(BOB.id, 5.0)  # a DM before any choice keeps the default
-    assert await service.notify_choice(BOB.id) == "thread"
+    assert await service.reminding.last_dm(ALICE.id) is None
+    await service.reminding.choose(ALICE.id, "dm")
+    await service.reminding.dm_sent(ALICE.id, 123.0)
+    assert await service.reminding.last_dm(ALICE.id) == 123.0 and await service.reminding.mode(ALICE.id) == "dm"
+    await service.reminding.dm_sent(BOB.id, 5.0)  # a DM before any choice keeps the default
+    assert await service.reminding.mode(BOB.id) == "thread"
 
 
 # --- restarts, and never twice ---
@@ -259,7 +259,7 @@ async def test_an_untimed_reminder_armed_before_a_restart_fires_once_after_it(
     await eventually(lambda: len(after.reminders()) == 1)
     for again in resumed:  # the front-end reposts every board: the untimed turn keeps its reminders
         await second.board_posted(again.id, again.ply, message=(1, 3))
-    await second.sweep()
+    await second.flags.sweep()
     await at(fake_time, start + DAY + 2 * HOUR)
     assert after.said() == [("alice", match.id, "it has been a day since your turn began")]
     await at(fake_time, start + 2 * DAY)
@@ -327,8 +327,8 @@ async def test_two_services_on_one_database_send_a_reminder_once(
     start = fake_time.now()
     await at(fake_time, start + DAY)
     await eventually(lambda: len(one.reminders()) + len(two.reminders()) >= 1)
-    await first.sweep()
-    await second.sweep()
+    await first.flags.sweep()
+    await second.flags.sweep()
     await settle()
     assert len(one.reminders()) + len(two.reminders()) == 1
     assert match.id in {n.match.id for n in one.reminders() + two.reminders()}
@@ -336,13 +336,13 @@ async def test_two_services_on_one_database_send_a_reminder_once(
 
 async def test_the_sweep_sends_what_no_timer_did_and_the_timer_then_finds_it_sent(service, fake_time) -> None:
     recorder = Reminded(service)
-    await service.scheduler.stop()  # no timer runs: only the sweep can send it
+    await service.flags.scheduler.stop()  # no timer runs: only the sweep can send it
     match = await service.create_match("toy", [ALICE, BOB])
     fake_time.advance(DAY)
-    await service.sweep()
+    await service.flags.sweep()
     assert len(recorder.reminders()) == 1
-    await service.remind_if_due(match.id, 0)  # a timer that fires late
-    await service.sweep()
+    await service.reminding.remind_if_due(match.id, 0)  # a timer that fires late
+    await service.flags.sweep()
     assert len(recorder.reminders()) == 1
 
 
@@ -352,7 +352,7 @@ async def test_a_reminder_due_while_the_board_is_held_waits_for_the_board(servic
     start = fake_time.now()
     await service.hold(match.id, "it was deleted")
     await at(fake_time, start + DAY)
-    await service.sweep()
+    await service.flags.sweep()
     assert recorder.reminders() == []
     await service.board_posted(match.id, 0, message=(1, 5))  # it is posted again: the reminder goes out
     await eventually(lambda: len(recorder.reminders()) == 1)
@@ -366,9 +366,9 @@ async def test_a_finished_matchs_reminders_are_never_sent_and_go_at_the_restart(
     await first.start()
     recorder = Reminded(first)
     match = await first.create_match("toy", [ALICE, BOB])
-    await first.resign(match.id, BOB.id)
+    await first.playing.resign(match.id, BOB.id)
     await at(fake_time, fake_time.now() + DAY)
-    await first.sweep()
+    await first.flags.sweep()
     assert recorder.reminders() == []
     await first.close()
     second = await open_service()
@@ -388,7 +388,7 @@ async def test_the_terminal_prints_reminders_and_takes_notify(service, terminal,
     assert line == "[#1] reminder for alice: half your move time is used; your flag falls in 18:00:00."
     await terminal.handle("notify Bob off")
     assert out[-1] == "Bob: no reminders of a turn."
-    assert await service.notify_choice("local:bob") == "off"
+    assert await service.reminding.mode("local:bob") == "off"
     await terminal.handle("notify bob sms")
     assert out[-1].startswith("✗ Choose dm, thread or off")
     await terminal.handle("notify bob")

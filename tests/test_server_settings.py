@@ -58,7 +58,7 @@ async def test_every_setting_starts_at_its_default_from_the_environment(db_path:
     service = MatchService(store, fake_time, defaults=defaults)
     try:
         await service.start()
-        states = service.settings(G1)
+        states = service.settings.states(G1)
         assert [s.setting.key for s in states] == KEYS == list(SETTINGS)
         assert all(s.default and s.set_by is None for s in states)
         values = {s.setting.key: s.value for s in states}
@@ -80,8 +80,10 @@ async def test_every_setting_starts_at_its_default_from_the_environment(db_path:
         assert shown["mod_role"] == "the role named 'Referees' (MOD_ROLE)"
         assert shown["match_channel"] == "the channel where each match is started"
         assert shown["default_clock"] == "none (untimed)" and shown["reminder_every"] == "1 day"
-        assert service.limits == UserLimits(2, 4, 1) and service.server_limits(G1) == UserLimits(2, 4, 1)
-        offline = [s.setting.key for s in service.settings(None)]  # no roles, channels or limits offline
+        assert service.settings.defaults.limits == UserLimits(2, 4, 1) and service.settings.limits(G1) == UserLimits(
+            2, 4, 1
+        )
+        offline = [s.setting.key for s in service.settings.states(None)]  # no roles, channels or limits offline
         assert offline == ["house_wins", "rated", "default_clock", "reminder_every", "reminder_count", "away_days",
                            "claim_after"]  # fmt: skip
     finally:
@@ -93,34 +95,34 @@ async def test_a_setting_is_set_and_reset_with_who_and_when(
     service: MatchService, fake_time: FakeTime, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level("INFO", logger="bot.service.settings")
-    change = await service.set_setting(G1, "rated", "off", MOD)
+    change = await service.settings.set(G1, "rated", "off", MOD)
     assert (
         change.line
         == "Set rated to off: games here are unrated, finished games change no ratings (was on, the default)."
     )
-    state = service.setting(G1, "rated")
+    state = service.settings.state(G1, "rated")
     assert state.value is False and not state.default and (state.set_by, state.set_at) == (MOD.id, fake_time.now())
     assert "server 1001: Mo (discord:7) set rated to off (was on)" in caplog.text
     assert await stored(service) == [(G1, "rated", "off", MOD.id, fake_time.now())]
 
     fake_time.advance(60)
-    again = await service.set_setting(G1, "default_clock", " 1D / 7d ", MOD)
+    again = await service.settings.set(G1, "default_clock", " 1D / 7d ", MOD)
     assert again.line == "Set default_clock to 1 d a move + 7 d reserve (was none (untimed), the default)."
-    assert service.default_clock(G1) == ClockSettings(DAY, 7 * DAY)
+    assert service.settings.default_clock(G1) == ClockSettings(DAY, 7 * DAY)
 
     fake_time.advance(60)
-    back = await service.reset_setting(G1, "RATED", Player("discord:8", "Ann"))
+    back = await service.settings.reset(G1, "RATED", Player("discord:8", "Ann"))
     assert (
         back.line
         == "Reset rated to its default, on (was off: games here are unrated, finished games change no ratings)."
     )
-    state = service.setting(G1, "rated")
+    state = service.settings.state(G1, "rated")
     assert state.value is True and state.default and state.set_by == "discord:8"  # who reset it is kept
     assert (G1, "rated", None, "discord:8", fake_time.now()) in await stored(service)
     assert "server 1001: Ann (discord:8) reset rated to on (was off)" in caplog.text
     line = state.line("Ann", "now")
     assert line == "rated (finished games change the players' ratings): on — the default"
-    assert service.setting(G1, "default_clock").line("Mo", "today") == (
+    assert service.settings.state(G1, "default_clock").line("Mo", "today") == (
         "default_clock (the clock of a casual match started without clock:): 1 d a move + 7 d reserve — set by Mo today"
     )
 
@@ -174,10 +176,10 @@ async def test_a_bad_value_is_refused_in_words_and_nothing_is_stored(
     service: MatchService, key: str, value: str, refusal: str
 ) -> None:
     with pytest.raises(BadSetting) as refused:
-        await service.set_setting(G1, key, value, MOD)
+        await service.settings.set(G1, key, value, MOD)
     assert str(refused.value) == refusal
     assert isinstance(refused.value, ServiceError)  # so every front-end answers it as a refusal
-    assert await stored(service) == [] and all(s.default for s in service.settings(G1))
+    assert await stored(service) == [] and all(s.default for s in service.settings.states(G1))
 
 
 async def test_offline_the_discord_only_settings_are_refused(service: MatchService) -> None:
@@ -187,7 +189,7 @@ async def test_offline_the_discord_only_settings_are_refused(service: MatchServi
         ("limit_lobbies", "offline nothing is limited"),
     ):
         with pytest.raises(BadSetting) as refused:
-            await service.set_setting(None, key, "1", MOD)
+            await service.settings.set(None, key, "1", MOD)
         assert str(refused.value) == (
             f"{key} is a Discord server's setting: {why}. The terminal's are house_wins, rated, default_clock,"
             " reminder_every, reminder_count, away_days, claim_after."
@@ -196,13 +198,13 @@ async def test_offline_the_discord_only_settings_are_refused(service: MatchServi
 
 
 async def test_each_server_has_its_own_settings(service: MatchService) -> None:
-    await service.set_setting(G1, "away_days", "3", MOD)
-    await service.set_setting(None, "away_days", "20", MOD)
-    assert (service._settings.away_days(G1), service._settings.away_days(G2)) == (3, 14)
-    assert service._settings.away_days(None) == 20
-    assert not service.setting(G1, "away_days").default and service.setting(G2, "away_days").default
-    await service.reset_setting(G1, "away_days", MOD)
-    assert service._settings.away_days(G1) == 14 and service._settings.away_days(None) == 20
+    await service.settings.set(G1, "away_days", "3", MOD)
+    await service.settings.set(None, "away_days", "20", MOD)
+    assert (service.settings.away_days(G1), service.settings.away_days(G2)) == (3, 14)
+    assert service.settings.away_days(None) == 20
+    assert not service.settings.state(G1, "away_days").default and service.settings.state(G2, "away_days").default
+    await service.settings.reset(G1, "away_days", MOD)
+    assert service.settings.away_days(G1) == 14 and service.settings.away_days(None) == 20
 
 
 @pytest.mark.backends  # a restart on SQLite and on PostgreSQL
@@ -211,20 +213,20 @@ async def test_settings_survive_a_restart_on_the_same_file(
 ) -> None:
     first = await open_service()
     await first.start()
-    await first.set_setting(G1, "mod_role", "<@&123456789012345678>", MOD)
-    await first.set_setting(G1, "limit_challenges", "9", MOD)
-    await first.set_setting(G2, "rated", "no", MOD)
-    await first.reset_setting(G2, "rated", Player("discord:8", "Ann"))
-    await first.set_setting(None, "claim_after", "3d", MOD)
+    await first.settings.set(G1, "mod_role", "<@&123456789012345678>", MOD)
+    await first.settings.set(G1, "limit_challenges", "9", MOD)
+    await first.settings.set(G2, "rated", "no", MOD)
+    await first.settings.reset(G2, "rated", Player("discord:8", "Ann"))
+    await first.settings.set(None, "claim_after", "3d", MOD)
     await first.close()
 
     second = await open_service()
     await second.start()
-    assert second.mod_role(G1) == 123456789012345678 and second.server_limits(G1).challenges == 9
-    assert second.setting(G1, "mod_role").set_by == MOD.id
-    rated = second.setting(G2, "rated")
+    assert second.settings.mod_role(G1) == 123456789012345678 and second.settings.limits(G1).challenges == 9
+    assert second.settings.state(G1, "mod_role").set_by == MOD.id
+    rated = second.settings.state(G2, "rated")
     assert rated.value is True and rated.default and rated.set_by == "discord:8"
-    assert second._settings.claim_after(None) == 3 * DAY and second._settings.claim_after(G1) == 7 * DAY
+    assert second.settings.claim_after(None) == 3 * DAY and second.settings.claim_after(G1) == 7 * DAY
 
 
 async def test_a_stored_value_this_version_no_longer_takes_falls_back_to_the_default(
@@ -235,7 +237,7 @@ async def test_a_stored_value_this_version_no_longer_takes_falls_back_to_the_def
         await first.store.save_setting(G1, "away_days", "9999", MOD.id, fake_time.now())
         await first.store.save_setting(G1, "no_such_setting", "1", MOD.id, fake_time.now())
     await first.start()
-    assert first._settings.away_days(G1) == 14
+    assert first.settings.away_days(G1) == 14
     assert "stored away_days '9999' is not a value it takes now" in caplog.text
 
 
@@ -243,44 +245,47 @@ async def test_a_stored_value_this_version_no_longer_takes_falls_back_to_the_def
 
 
 async def test_the_limits_are_each_servers(service: MatchService) -> None:
-    await service.set_setting(G1, "limit_lobbies", "1", MOD)
-    await service.set_setting(G1, "limit_challenges", "1", MOD)
-    await service.set_setting(G1, "limit_computer_games", "1", MOD)
-    await service.open_lobby("volcano", ALICE, place=here())
+    await service.settings.set(G1, "limit_lobbies", "1", MOD)
+    await service.settings.set(G1, "limit_challenges", "1", MOD)
+    await service.settings.set(G1, "limit_computer_games", "1", MOD)
+    await service.lobbies.open_lobby("volcano", ALICE, place=here())
     with pytest.raises(LimitReached, match=r"You have 1 open lobby here \(#1\)"):
-        await service.open_lobby("volcano", ALICE, place=here())
-    await service.open_lobby("volcano", ALICE, place=here(G2))  # another server: its default, 3
-    await service.record_challenge(1, G1, ALICE, BOB)
-    assert await service.challenge_refusal(G1, ALICE) == (
+        await service.lobbies.open_lobby("volcano", ALICE, place=here())
+    await service.lobbies.open_lobby("volcano", ALICE, place=here(G2))  # another server: its default, 3
+    await service.challenges.record_challenge(1, G1, ALICE, BOB)
+    assert await service.limits.challenge_refusal(G1, ALICE) == (
         "You have 1 challenge here that nobody has accepted yet: wait until one is accepted (challenges older"
         " than a day no longer count)."
     )
-    assert await service.challenge_refusal(G2, ALICE) is None
+    assert await service.limits.challenge_refusal(G2, ALICE) is None
     await service.create_match("fish", [ALICE, computer()], place=here())
     assert "already plays 1 game against the computer here" in (
-        service.computer_games_refusal([ALICE, computer()], G1) or ""
+        service.limits.computer_games_refusal([ALICE, computer()], G1) or ""
     )
-    assert service.computer_games_refusal([ALICE, computer()], G2) is None
+    assert service.limits.computer_games_refusal([ALICE, computer()], G2) is None
 
 
 async def test_an_unrated_server_changes_no_ratings(service: MatchService) -> None:
-    await service.set_setting(G1, "rated", "off", MOD)
+    await service.settings.set(G1, "rated", "off", MOD)
     unrated = await service.create_match("fish", [ALICE, BOB], place=here())
-    over = await service.resign(unrated.id, BOB.id)
+    over = await service.playing.resign(unrated.id, BOB.id)
     assert over.kind == "over" and not any(line.startswith("Ratings:") for line in over.lines)
-    assert await service.leaderboard(G1, "fish") == []
+    assert await service.ratings.leaderboard(G1, "fish") == []
     rated = await service.create_match("fish", [ALICE, BOB], place=here(G2))
-    again = await service.resign(rated.id, BOB.id)
+    again = await service.playing.resign(rated.id, BOB.id)
     assert any(line.startswith("Ratings: ") for line in again.lines)
-    assert [r.player_id for r in await service.leaderboard(G2, "fish")] == [ALICE.id, BOB.id]
+    assert [r.player_id for r in await service.ratings.leaderboard(G2, "fish")] == [ALICE.id, BOB.id]
 
 
 async def test_the_default_clock_is_what_a_start_without_clock_gets(service: MatchService, tmp_path: Path) -> None:
     out: list[str] = []
     terminal = Terminal(service, tmp_path / "renders", out.append)
-    assert service.default_clock(G1) is None
-    await service.set_setting(G1, "default_clock", "12h/3d", MOD)
-    assert service.default_clock(G1) == ClockSettings(12 * HOUR, 3 * DAY) and service.default_clock(G2) is None
+    assert service.settings.default_clock(G1) is None
+    await service.settings.set(G1, "default_clock", "12h/3d", MOD)
+    assert (
+        service.settings.default_clock(G1) == ClockSettings(12 * HOUR, 3 * DAY)
+        and service.settings.default_clock(G2) is None
+    )
     await terminal.handle("settings set default_clock 1d/7d")
     assert out[-1] == "Set default_clock to 1 d a move + 7 d reserve (was none (untimed), the default)."
     await terminal.handle("fish new alice bob")
@@ -294,13 +299,13 @@ async def drawn_series(service: MatchService, guild: int, **house: bool) -> str:
     """A toy death match on `guild`, every game drawn: the series line it ends with."""
     series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None, place=here(guild), **house)
     for _ in range(3):
-        game = await service.get((await service.get_series(series.id)).games[-1])
+        game = await service.get((await service.registry.get_series(series.id)).games[-1])
         await service.move(game.id, game.players[service.game(game).to_move(game.state)].id, "draw")
-    return posts.series_line(await service.get_series(series.id))
+    return posts.series_line(await service.registry.get_series(series.id))
 
 
 async def test_a_death_match_takes_the_servers_house_wins_wording(service: MatchService) -> None:
-    await service.set_setting(G1, "house_wins", "off", MOD)
+    await service.settings.set(G1, "house_wins", "off", MOD)
     assert await drawn_series(service, G1) == "The death match is drawn (level at 0–0 after 3 games)."
     assert await drawn_series(service, G2) == (
         "The death match is drawn — by DM rules the house wins (level at 0–0 after 3 games)."
@@ -310,9 +315,9 @@ async def test_a_death_match_takes_the_servers_house_wins_wording(service: Match
 
 
 async def test_untimed_reminders_follow_the_servers_wait_and_count(service: MatchService, fake_time: FakeTime) -> None:
-    await service.set_setting(G1, "reminder_every", "12h", MOD)
-    await service.set_setting(G1, "reminder_count", "1", MOD)
-    await service.set_setting(G2, "reminder_count", "0", MOD)
+    await service.settings.set(G1, "reminder_every", "12h", MOD)
+    await service.settings.set(G1, "reminder_count", "1", MOD)
+    await service.settings.set(G2, "reminder_count", "0", MOD)
     recorder = Recorder(service)
     mine = await service.create_match("toy", [ALICE, BOB], place=here())
     quiet = await service.create_match("toy", [ALICE, BOB], place=here(G2))
@@ -324,37 +329,37 @@ async def test_untimed_reminders_follow_the_servers_wait_and_count(service: Matc
     (reminder,) = [n for n in recorder.notices if n.kind == "reminder"]
     assert reminder.match.id == mine.id and reminder.lines == ("it has been 12 hours since your turn began",)
     fake_time.advance(3 * DAY)
-    await service.sweep()
+    await service.flags.sweep()
     await asyncio.sleep(0.05)
     assert [n.match.id for n in recorder.notices if n.kind == "reminder"] == [mine.id]
     assert quiet.running
 
 
 async def test_the_away_allowance_is_the_servers(service: MatchService) -> None:
-    await service.set_setting(G1, "away_days", "3", MOD)
-    await service.set_setting(G2, "away_days", "0", MOD)
+    await service.settings.set(G1, "away_days", "3", MOD)
+    await service.settings.set(G2, "away_days", "0", MOD)
     with pytest.raises(ServiceError) as refused:
-        await service.away(ALICE, G1, 4)
+        await service.away.go_away(ALICE, G1, 4)
     assert str(refused.value) == (
         "You have 3 days of away time left this year (3 days a year in each server): ask for 3 days or fewer."
     )
-    answer = await service.away(ALICE, G1, 3)
+    answer = await service.away.go_away(ALICE, G1, 3)
     assert answer.left == 0
     with pytest.raises(ServiceError, match=r"^There is no away time here: the away_days setting is 0\.$"):
-        await service.away(ALICE, G2, 1)
-    assert (await service.away(BOB, None, 14)).left == 0  # offline: the default, 14
+        await service.away.go_away(ALICE, G2, 1)
+    assert (await service.away.go_away(BOB, None, 14)).left == 0  # offline: the default, 14
 
 
 async def test_the_claim_wait_is_the_servers(service: MatchService, fake_time: FakeTime) -> None:
-    await service.set_setting(G1, "claim_after", "1d", MOD)
+    await service.settings.set(G1, "claim_after", "1d", MOD)
     soon = await service.create_match("fish", [ALICE, BOB], seed=5, place=here())
     late = await service.create_match("fish", [ALICE, BOB], seed=5, place=here(G2))
     for match in (soon, late):
         await service.move(match.id, ALICE.id, "A1")
     fake_time.advance(DAY)
     with pytest.raises(ServiceError, match="a claim needs 7 days without a move"):
-        await service.claim(late.id, ALICE.id)
-    notice = await service.claim(soon.id, ALICE.id)
+        await service.claims.claim(late.id, ALICE.id)
+    notice = await service.claims.claim(soon.id, ALICE.id)
     assert notice.kind == "over" and notice.lines[0] == "alice claimed the win: bob did not move for 1 day."
 
 
@@ -363,31 +368,31 @@ async def test_the_moderator_role_is_an_id_a_name_or_none(db_path: Path, fake_ti
     service = MatchService(store, fake_time, defaults=ServerDefaults(mod_role="Game Master"))
     try:
         await service.start()
-        assert service.mod_role(G1) == "Game Master"  # MOD_ROLE's name, until a server sets its own
-        change = await service.set_setting(G1, "mod_role", "<@&42>", MOD)
+        assert service.settings.mod_role(G1) == "Game Master"  # MOD_ROLE's name, until a server sets its own
+        change = await service.settings.set(G1, "mod_role", "<@&42>", MOD)
         assert change.line == "Set mod_role to <@&42> (was the role named 'Game Master' (MOD_ROLE), the default)."
-        assert service.mod_role(G1) == 42 and service.mod_role(G2) == "Game Master"
-        await service.set_setting(G2, "mod_role", "none", MOD)
-        assert service.mod_role(G2) is None
-        assert service.setting(G2, "mod_role").shown == "none (Manage Server only)"
+        assert service.settings.mod_role(G1) == 42 and service.settings.mod_role(G2) == "Game Master"
+        await service.settings.set(G2, "mod_role", "none", MOD)
+        assert service.settings.mod_role(G2) is None
+        assert service.settings.state(G2, "mod_role").shown == "none (Manage Server only)"
     finally:
         await service.close()
         await store.close()
 
 
 async def test_new_matches_go_to_the_servers_match_channel(service: MatchService) -> None:
-    await service.set_setting(G1, "match_channel", "<#77>", MOD)
+    await service.settings.set(G1, "match_channel", "<#77>", MOD)
     match = await service.create_match("fish", [ALICE, BOB], place=here(G1, 10))
     other = await service.create_match("fish", [ALICE, BOB], place=here(G2, 10))
     assert (match.place, other.place) == (Place(G1, 77), Place(G2, 10))
-    lobby = await service.open_lobby("volcano", ALICE, place=here(G1, 10))
+    lobby = await service.lobbies.open_lobby("volcano", ALICE, place=here(G1, 10))
     assert lobby.place == Place(G1, 10)  # the lobby stays where it was opened...
-    started = await service.start_lobby(lobby.id, ALICE)
+    started = await service.lobbies.start_lobby(lobby.id, ALICE)
     assert started.place == Place(G1, 77)  # ...its game goes to the match channel
     series = await service.create_series("fish", [ALICE, BOB], first=0, place=here(G1, 10))
     first_game = await service.get(series.games[0])
     assert series.place == first_game.place == Place(G1, 77)
-    await service.set_setting(G1, "match_channel", "here", MOD)
+    await service.settings.set(G1, "match_channel", "here", MOD)
     assert (await service.create_match("fish", [ALICE, BOB], place=here(G1, 10))).place == Place(G1, 10)
     assert (await service.create_match("fish", [ALICE, BOB])).place == Place()  # offline: nowhere to move it
 
@@ -404,7 +409,7 @@ async def test_the_terminal_shows_sets_and_resets_its_own_settings(service: Matc
         "The terminal's settings (every setting is the default). Change one with settings set KEY VALUE, put it"
         " back with settings reset KEY."
     )
-    assert lines[1:] == [f"• {s.line()}" for s in service.settings(None)] and len(lines) == 8
+    assert lines[1:] == [f"• {s.line()}" for s in service.settings.states(None)] and len(lines) == 8
     await terminal.handle("settings set away_days 30")
     assert out[-1] == "Set away_days to 30 (was 14, the default)."
     await terminal.handle("settings")
@@ -418,7 +423,7 @@ async def test_the_terminal_shows_sets_and_resets_its_own_settings(service: Matc
     assert out[-1] == "Reset away_days to its default, 14 (was 30)."
     await terminal.handle("settings set rated")
     assert out[-1] == "✗ Use: settings, settings set KEY VALUE or settings reset KEY."
-    assert service._settings.away_days(None) == 14
+    assert service.settings.away_days(None) == 14
 
 
 async def test_the_terminal_death_match_takes_the_house_wins_setting(service: MatchService, tmp_path: Path) -> None:
@@ -426,7 +431,7 @@ async def test_the_terminal_death_match_takes_the_house_wins_setting(service: Ma
     terminal = Terminal(service, tmp_path / "renders", out.append)
     await terminal.handle("settings set house_wins off")
     await terminal.handle("fish dm alice bob --first alice")
-    series = await service.get_series(1)
+    series = await service.registry.get_series(1)
     assert series.house_wins is False
 
 
@@ -461,10 +466,10 @@ async def test_show_fits_one_message_with_every_setting_changed(service: MatchSe
         "limit_computer_games": "1000",
     }
     for key, value in values.items():
-        await service.set_setting(G1, key, value, MOD)
+        await service.settings.set(G1, key, value, MOD)
     from bot.cogs.settings import show_text
 
-    text = show_text(service.settings(G1))
+    text = show_text(service.settings.states(G1))
     assert len(text) <= 2000 and text.count("\n•") == len(SETTINGS) and "…" not in text
     assert "12 settings changed from the defaults" in text.splitlines()[0]
 

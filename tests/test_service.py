@@ -117,7 +117,7 @@ async def test_unknown_game_seat_count_and_option_are_refused(service: MatchServ
 async def test_the_clock_waits_for_the_board_to_be_posted(service: MatchService, fake_time) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
     fake_time.advance(500)  # nobody has seen the board yet
-    await service.sweep()
+    await service.flags.sweep()
     assert (await service.get(match.id)).running
     await service.board_posted(match.id, 0)
     fake_time.advance(40)  # 10 s into reserve
@@ -131,7 +131,7 @@ async def test_exhausted_reserve_flags_without_anyone_asking(service: MatchServi
     recorder = Recorder(service)
     match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
     fake_time.advance(30 + 60)  # exactly at the deadline: still alive (lag grace)
-    await service.sweep()
+    await service.flags.sweep()
     assert (await service.get(match.id)).running
     fake_time.advance(LAG_GRACE + 0.1)
     await eventually(lambda: "over" in recorder.kinds())  # the scheduler fires on its own
@@ -155,7 +155,7 @@ async def test_a_move_sent_before_the_deadline_counts_even_if_it_arrives_late(se
 async def test_a_move_after_the_flag_time_is_refused_and_the_game_lost(service, fake_time) -> None:
     recorder = Recorder(service)
     match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
-    await service.scheduler.stop()  # the move itself must notice the flag
+    await service.flags.scheduler.stop()  # the move itself must notice the flag
     fake_time.advance(95)
     with pytest.raises(TimeUp):
         await service.move(match.id, ALICE.id, "A1")
@@ -167,15 +167,15 @@ async def test_pause_is_charged_to_nobody(service: MatchService, fake_time) -> N
     Recorder(service)
     match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
     fake_time.advance(20)
-    await service.pause(match.id, MOD)
+    await service.moderation.pause(match.id, MOD)
     with pytest.raises(MatchPaused):
         await service.move(match.id, ALICE.id, "A1")
     with pytest.raises(ServiceError, match="already paused"):
-        await service.pause(match.id, MOD)
+        await service.moderation.pause(match.id, MOD)
     fake_time.advance(1000)
-    await service.sweep()
+    await service.flags.sweep()
     assert (await service.get(match.id)).running
-    await service.resume(match.id, MOD)
+    await service.moderation.resume(match.id, MOD)
     fake_time.advance(15)  # 20 + 15 = 35 s used: 5 s from reserve
     await service.move(match.id, ALICE.id, "A1")
     clock = (await service.get(match.id)).clock
@@ -188,11 +188,11 @@ async def test_add_time_extends_the_deadline(service: MatchService, fake_time) -
     recorder = Recorder(service)
     match = await service.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
     with pytest.raises(NotInMatch):
-        await service.add_time(match.id, MOD, "local:nobody", 10)
-    notice = await service.add_time(match.id, MOD, ALICE.id, 30)
+        await service.moderation.add_time(match.id, MOD, "local:nobody", 10)
+    notice = await service.moderation.add_time(match.id, MOD, ALICE.id, 30)
     assert "mod gave +0:30 for alice" in notice.lines[0]
     fake_time.advance(30 + 60 + 20)
-    await service.sweep()
+    await service.flags.sweep()
     assert (await service.get(match.id)).running
     fake_time.advance(20)
     await eventually(lambda: "over" in recorder.kinds())
@@ -201,7 +201,7 @@ async def test_add_time_extends_the_deadline(service: MatchService, fake_time) -
 async def test_a_match_without_a_clock_cannot_be_paused(service: MatchService) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=5)
     with pytest.raises(ServiceError, match="no clock"):
-        await service.pause(match.id, MOD)
+        await service.moderation.pause(match.id, MOD)
 
 
 # --- restarts ---
@@ -228,7 +228,7 @@ async def test_a_new_service_on_the_same_database_resumes_every_match_and_clock(
     recorder = Recorder(second)
     await second.board_posted(match.id, match.ply)  # the repost: bob gets a fresh 30 s
     fake_time.advance(89)
-    await second.sweep()
+    await second.flags.sweep()
     assert (await second.get(match.id)).running
     fake_time.advance(2 + LAG_GRACE)
     await eventually(lambda: "over" in recorder.kinds())
@@ -263,7 +263,7 @@ async def _win(service: MatchService, match_id: int, winner: Player) -> None:
 
 
 async def _current_game(service: MatchService, series_id: int):
-    series = await service.get_series(series_id)
+    series = await service.registry.get_series(series_id)
     return await service.get(series.games[-1])
 
 
@@ -276,7 +276,7 @@ async def test_series_alternates_first_player_and_ends_at_two_wins(service: Matc
     game2 = await _current_game(service, series.id)
     assert game2.id != game1.id and game2.state.first == 0 and game2.game_no == 2
     await _win(service, game2.id, ALICE)
-    series = await service.get_series(series.id)
+    series = await service.registry.get_series(series.id)
     assert series.status == OVER and series.wins == [2, 0] and series.result.winners == frozenset({0})
     assert len(series.games) == 2
     assert recorder.kinds()[-1] == "series_over"
@@ -291,7 +291,7 @@ async def test_series_level_after_three_games_is_drawn_and_the_house_wins(servic
     assert game3.state.first == 0
     notice = await service.move(game3.id, ALICE.id, "draw")
     assert notice.kind == "over" and notice.match.result.is_draw
-    series = await service.get_series(series.id)
+    series = await service.registry.get_series(series.id)
     assert series.status == OVER and series.result.is_draw
     line = posts.series_line(series)
     assert "drawn — by DM rules the house wins" in line
@@ -306,7 +306,7 @@ async def test_series_one_win_and_two_draws_is_won(service: MatchService) -> Non
         game = await _current_game(service, series.id)
         seat = service.game(game).to_move(game.state)
         await service.move(game.id, game.players[seat].id, "draw")
-    series = await service.get_series(series.id)
+    series = await service.registry.get_series(series.id)
     assert series.status == OVER and series.result.winners == frozenset({1}) and series.wins == [0, 1]
 
 
@@ -320,7 +320,7 @@ async def test_series_games_have_fresh_clocks_and_a_flag_counts_as_a_loss(servic
     game2 = await _current_game(service, series.id)
     assert game2.game_no == 2 and game2.state.first == 1 and FISH.to_move(game2.state) == 1
     assert game2.clock is not None and game2.clock.reserves == (60.0, 60.0)
-    assert (await service.get_series(series.id)).wins == [0, 1]
+    assert (await service.registry.get_series(series.id)).wins == [0, 1]
 
 
 async def test_series_survives_a_restart(open_service) -> None:
@@ -332,22 +332,22 @@ async def test_series_survives_a_restart(open_service) -> None:
     second = await open_service()
     await second.start()
     await _win(second, (await _current_game(second, series.id)).id, BOB)
-    done = await second.get_series(series.id)
+    done = await second.registry.get_series(series.id)
     assert done.status == OVER and done.result.winners == frozenset({1})
 
 
 async def test_abort_ends_match_and_series_without_result(service: MatchService) -> None:
     series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
     game = await _current_game(service, series.id)
-    notice = await service.abort(game.id, MOD)
+    notice = await service.moderation.abort(game.id, MOD)
     assert notice.match.status == ABORTED and "mod aborted" in notice.lines[0]
-    assert (await service.get_series(series.id)).status == ABORTED
+    assert (await service.registry.get_series(series.id)).status == ABORTED
     assert service.running() == []
 
 
 async def test_resign_gives_the_game_to_the_opponent(service: MatchService) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=5)
-    notice = await service.resign(match.id, BOB.id)
+    notice = await service.playing.resign(match.id, BOB.id)
     assert notice.match.result.winners == frozenset({0}) and "bob resigned" in notice.lines[0]
     assert (await service.get(match.id)).status == OVER and match.id not in {m.id for m in service.running()}
     assert RUNNING not in {m.status for m in service.running()}
@@ -361,7 +361,7 @@ async def test_undo_takes_back_the_last_move_and_keeps_it_in_the_log(service: Ma
     await service.move(match.id, ALICE.id, "A1")
     after_one = (await service.get(match.id)).state
     await service.move(match.id, BOB.id, "A2")
-    notice = await service.undo(match.id, MOD)
+    notice = await service.moderation.undo(match.id, MOD)
     assert notice.kind == "undone" and notice.lines == ("mod took back bob's move A2.",)
     match = await service.get(match.id)
     assert match.state == after_one and FISH.to_move(match.state) == 1 and match.ply == 3
@@ -383,7 +383,7 @@ async def test_undo_refunds_the_reserve_the_move_spent_and_charges_nobody(servic
     fake_time.advance(50)  # 20 s of alice's reserve
     await service.move(match.id, ALICE.id, "A1")
     fake_time.advance(45)  # bob is thinking, 15 s into his reserve, when the moderator steps in
-    await service.undo(match.id, MOD)
+    await service.moderation.undo(match.id, MOD)
     clock = (await service.get(match.id)).clock
     assert clock is not None and clock.reserves == (60.0, 60.0) and clock.seat == 0
 
@@ -391,20 +391,20 @@ async def test_undo_refunds_the_reserve_the_move_spent_and_charges_nobody(servic
 async def test_nothing_to_undo(service: MatchService) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=5)
     with pytest.raises(ServiceError, match="no move to undo"):
-        await service.undo(match.id, MOD)
+        await service.moderation.undo(match.id, MOD)
 
 
 async def test_adjudication_ends_the_game_and_the_series_carries_on(service: MatchService) -> None:
     series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
     game1 = await _current_game(service, series.id)
     with pytest.raises(NotInMatch):
-        await service.adjudicate(game1.id, MOD, "local:carol")
-    notice = await service.adjudicate(game1.id, MOD, BOB.id)
+        await service.moderation.adjudicate(game1.id, MOD, "local:carol")
+    notice = await service.moderation.adjudicate(game1.id, MOD, BOB.id)
     assert notice.match.result.winners == frozenset({1}) and "adjudicated by mod" in notice.lines[0]
     game2 = await _current_game(service, series.id)
-    draw = await service.adjudicate(game2.id, MOD, None)
+    draw = await service.moderation.adjudicate(game2.id, MOD, None)
     assert draw.match.result.is_draw and draw.match.result.scores == (0.5, 0.5)
-    assert (await service.get_series(series.id)).wins == [0, 1]
+    assert (await service.registry.get_series(series.id)).wins == [0, 1]
     assert [a["kind"] for a in await service.store.actions(game1.id)] == ["adjudicate"]
 
 
@@ -416,7 +416,7 @@ async def test_board_posts_are_remembered_so_the_previous_one_can_lose_its_butto
     await service.move(match.id, ALICE.id, "A1")
     assert await service.board_posted(match.id, 0, message=(10, 999)) is None  # a stale report is ignored
     assert await service.board_posted(match.id, 1, message=(10, 101)) == (10, 100)
-    await service.set_thread(match.id, 4242)
+    await service.playing.set_thread(match.id, 4242)
     await service.close()
     again = await open_service()
     assert await again.start() == []  # untimed, its board up as it stands: it goes on without a repost
@@ -462,52 +462,52 @@ CAROL = Player("local:carol", "carol")
 
 async def test_a_lobby_gathers_players_in_seat_order_and_the_creator_starts_it(service: MatchService) -> None:
     recorder = Recorder(service)
-    lobby = await service.open_lobby("toy", ALICE)
-    await service.join_lobby(lobby.id, BOB)
-    await service.join_lobby(lobby.id, CAROL)
+    lobby = await service.lobbies.open_lobby("toy", ALICE)
+    await service.lobbies.join_lobby(lobby.id, BOB)
+    await service.lobbies.join_lobby(lobby.id, CAROL)
     with pytest.raises(ServiceError, match="full: Toy takes at most 3 players"):
-        await service.join_lobby(lobby.id, Player("local:dan", "dan"))
+        await service.lobbies.join_lobby(lobby.id, Player("local:dan", "dan"))
     with pytest.raises(ServiceError, match="already in lobby"):
-        await service.join_lobby(lobby.id, BOB)
+        await service.lobbies.join_lobby(lobby.id, BOB)
     with pytest.raises(ServiceError, match="Only alice, who opened lobby"):
-        await service.start_lobby(lobby.id, BOB)
-    match = await service.start_lobby(lobby.id, ALICE)
+        await service.lobbies.start_lobby(lobby.id, BOB)
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     assert [p.name for p in match.players] == ["alice", "bob", "carol"] and recorder.kinds() == ["started"]
     stored = await service.store.load_lobby(lobby.id)
     assert stored is not None and stored.status == "started" and stored.match_id == match.id
     with pytest.raises(MatchNotRunning, match="takes no more players"):
-        await service.join_lobby(lobby.id, Player("local:dan", "dan"))
-    assert await service.open_lobbies() == []
+        await service.lobbies.join_lobby(lobby.id, Player("local:dan", "dan"))
+    assert await service.lobbies.open_lobbies() == []
 
 
 async def test_a_lobby_refuses_too_few_players_and_bad_options_up_front(service: MatchService) -> None:
     with pytest.raises(ValueError, match="no option"):
-        await service.open_lobby("toy", ALICE, options={"speed": 3})
-    lobby = await service.open_lobby("toy", ALICE)
+        await service.lobbies.open_lobby("toy", ALICE, options={"speed": 3})
+    lobby = await service.lobbies.open_lobby("toy", ALICE)
     with pytest.raises(ServiceError, match="needs at least 2 players; 1 joined"):
-        await service.start_lobby(lobby.id, ALICE)
-    assert (await service.open_lobbies())[0].id == lobby.id and service.running() == []
+        await service.lobbies.start_lobby(lobby.id, ALICE)
+    assert (await service.lobbies.open_lobbies())[0].id == lobby.id and service.running() == []
 
 
 async def test_solitaire_starts_alone(service: MatchService) -> None:
-    lobby = await service.open_lobby("volcano", ALICE, options={"opening": "cross"})
-    match = await service.start_lobby(lobby.id, ALICE)
+    lobby = await service.lobbies.open_lobby("volcano", ALICE, options={"opening": "cross"})
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     assert len(match.players) == 1 and match.options == {"opening": "cross"}
     assert GAMES["volcano"].to_move(match.state) == 0
 
 
 async def test_leaving_a_lobby_and_the_creator_leaving_cancels_it(open_service) -> None:
     service = await open_service()
-    lobby = await service.open_lobby("toy", ALICE)
-    await service.join_lobby(lobby.id, BOB)
-    assert [p.name for p in (await service.leave_lobby(lobby.id, BOB)).players] == ["alice"]
+    lobby = await service.lobbies.open_lobby("toy", ALICE)
+    await service.lobbies.join_lobby(lobby.id, BOB)
+    assert [p.name for p in (await service.lobbies.leave_lobby(lobby.id, BOB)).players] == ["alice"]
     with pytest.raises(ServiceError, match="not in lobby"):
-        await service.leave_lobby(lobby.id, BOB)
-    await service.join_lobby(lobby.id, CAROL)
+        await service.lobbies.leave_lobby(lobby.id, BOB)
+    await service.lobbies.join_lobby(lobby.id, CAROL)
     again = await open_service()  # lobbies live in the database: a restart keeps them
-    assert [p.name for p in (await again.open_lobbies())[0].players] == ["alice", "carol"]
-    assert (await again.leave_lobby(lobby.id, ALICE)).status == "cancelled"
-    assert await again.open_lobbies() == []
+    assert [p.name for p in (await again.lobbies.open_lobbies())[0].players] == ["alice", "carol"]
+    assert (await again.lobbies.leave_lobby(lobby.id, ALICE)).status == "cancelled"
+    assert await again.lobbies.open_lobbies() == []
 
 
 # --- games that go on after a resignation (Volcano) ---
@@ -520,11 +520,11 @@ async def test_a_resignation_is_a_log_line_and_the_others_play_on(open_service) 
     await service.start()
     match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
     assert posts.resign_effect(match, service.game(match)).endswith("the others play on.")
-    notice = await service.resign(match.id, ALICE.id)  # her own turn: it passes to bob
+    notice = await service.playing.resign(match.id, ALICE.id)  # her own turn: it passes to bob
     assert notice.kind == "moved" and notice.lines == ("alice resigns.",) and match.running
     assert VOLCANO.to_move(match.state) == 1 and match.clock is not None and match.clock.seat == 1
     with pytest.raises(ServiceError, match="already resigned from match #1"):
-        await service.resign(match.id, ALICE.id)
+        await service.playing.resign(match.id, ALICE.id)
     with pytest.raises(NotYourTurn):
         await service.move(match.id, ALICE.id, VOLCANO.legal_moves(match.state)[0])
     await service.move(match.id, BOB.id, VOLCANO.legal_moves(match.state)[0])
@@ -534,25 +534,25 @@ async def test_a_resignation_is_a_log_line_and_the_others_play_on(open_service) 
     again = await open_service()  # a restart rebuilds nothing from the log, but undo replays it
     (resumed,) = await again.start()
     assert resumed.state == match.state
-    await again.undo(match.id, MOD)  # takes back bob's move: the state is replayed, resignation included
+    await again.moderation.undo(match.id, MOD)  # takes back bob's move: the state is replayed, resignation included
     assert again.replay(resumed, await again.moves(match.id)) == resumed.state
     assert resumed.state.resigned == {0} and VOLCANO.to_move(resumed.state) == 1
-    notice = await again.undo(match.id, MOD)  # and then the resignation itself
+    notice = await again.moderation.undo(match.id, MOD)  # and then the resignation itself
     assert notice.lines == ("mod took back alice's resignation.",) and resumed.state.resigned == frozenset()
 
 
 async def test_the_last_player_left_wins_and_a_solitaire_resignation_scores_nothing(service: MatchService) -> None:
     duel = await service.create_match("volcano", [ALICE, BOB], seed=1)
     assert posts.resign_effect(duel, service.game(duel)) == "This ends the game as a loss."
-    over = await service.resign(duel.id, BOB.id)
+    over = await service.playing.resign(duel.id, BOB.id)
     assert over.kind == "over" and duel.result is not None and duel.result.winners == {0}
     assert posts.result_line(duel) == "Game over: alice wins (every other player resigned)."
 
     alone = await service.create_match("volcano", [ALICE], seed=1)
     assert posts.resign_effect(alone, service.game(alone)) == "This ends the game with no score."
-    await service.resign(alone.id, ALICE.id)
+    await service.playing.resign(alone.id, ALICE.id)
     assert posts.result_line(alone) == "Game over (every player resigned; nobody wins)."
-    assert await service.solitaire_results("volcano", None) == []  # a resigned solitaire game is no record
+    assert await service.ratings.solitaire_results("volcano", None) == []  # a resigned solitaire game is no record
 
 
 async def test_solitaire_results_are_finished_one_player_games_of_one_server(service: MatchService) -> None:
@@ -567,8 +567,8 @@ async def test_solitaire_results_are_finished_one_player_games_of_one_server(ser
     first, second = await finish(here, 1), await finish(here, 2)
     await finish(there, 3)
     await service.create_match("volcano", [ALICE], seed=4, place=here)  # still running
-    await service.resign((await service.create_match("volcano", [ALICE, BOB], place=here)).id, BOB.id)
-    results = await service.solitaire_results("volcano", 1)
+    await service.playing.resign((await service.create_match("volcano", [ALICE, BOB], place=here)).id, BOB.id)
+    results = await service.ratings.solitaire_results("volcano", 1)
     assert [(m.id, s) for m, s in results] == [(m.id, VOLCANO.scores(m.state)[0]) for m in (first, second)]
 
 
@@ -594,7 +594,7 @@ async def test_a_late_move_with_three_players_is_refused_and_its_player_is_out(
 ) -> None:
     Recorder(service)
     match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
-    await service.scheduler.stop()  # the move itself must notice the flag
+    await service.flags.scheduler.stop()  # the move itself must notice the flag
     fake_time.advance(30 + 60 + LAG_GRACE + 0.1)
     with pytest.raises(TimeUp, match="you are out of match #1"):
         await service.move(match.id, ALICE.id, VOLCANO.legal_moves(match.state)[0])
@@ -627,7 +627,7 @@ async def test_geyser_games_begun_before_the_two_player_starts_keep_their_rules(
         service = MatchService(store, fake_time)
         (match,) = await service.start()
         assert match.options == {"starts": "four", "rounds": 1000}
-        await service.undo(1, MOD)  # the log replays from the seed under the rules it was played by
+        await service.moderation.undo(1, MOD)  # the log replays from the seed under the rules it was played by
         again = await service.get(1)
         assert "start a6" in geyser.legal_moves(again.state)
         await service.close()

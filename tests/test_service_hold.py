@@ -24,7 +24,7 @@ async def test_a_held_turn_is_charged_to_nobody_and_refuses_moves(service: Match
     assert held.held is not None and held.held.reason == "it was deleted"
     assert held.clock is not None and not held.clock.running
     fake_time.advance(10_000)  # far past every deadline: no flag falls while nobody can see the board
-    await service.sweep()
+    await service.flags.sweep()
     assert (await service.get(match.id)).running
     with pytest.raises(MatchPaused, match="on hold: the bot could not post its board \\(it was deleted\\)"):
         await service.move(match.id, ALICE.id, "A1")

@@ -45,7 +45,7 @@ async def timed(open_service) -> MatchService:
         pass
 
     service = await open_service()
-    service.scheduler = FlagScheduler(service.time, service._flag_if_due, no_sweep, sweep_every=10**9)
+    service.flags.scheduler = FlagScheduler(service.time, service.flags.flag_if_due, no_sweep, sweep_every=10**9)
     await service.start()
     return service
 
@@ -117,7 +117,7 @@ async def test_the_move_that_ends_the_game_scores_it_and_later_moves_are_refused
 async def test_a_paused_match_refuses_moves(service: MatchService) -> None:
     Recorder(service)
     match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
-    await service.pause(match.id, MOD)
+    await service.moderation.pause(match.id, MOD)
     with pytest.raises(MatchPaused) as caught:
         await service.move(match.id, ALICE.id, "1")
     assert str(caught.value) == f"Match #{match.id} is paused by a moderator; wait until it is resumed."
@@ -196,7 +196,7 @@ async def test_a_move_is_timed_when_it_was_sent_never_later_than_now(service: Ma
 
 
 async def test_a_move_at_the_flag_time_or_sent_before_it_wins_the_race(service: MatchService, fake_time) -> None:
-    await service.scheduler.stop()  # only the move decides
+    await service.flags.scheduler.stop()  # only the move decides
     match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
     start = fake_time.now()
     await service.board_posted(match.id, 0)
@@ -212,7 +212,7 @@ async def test_a_move_at_the_flag_time_or_sent_before_it_wins_the_race(service: 
 
 
 async def test_a_move_sent_after_the_flag_time_loses_the_game(service: MatchService, fake_time) -> None:
-    await service.scheduler.stop()
+    await service.flags.scheduler.stop()
     recorder = Recorder(service)
     match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
     flag_time = fake_time.now() + 90 + LAG_GRACE
@@ -228,7 +228,7 @@ async def test_a_move_sent_after_the_flag_time_loses_the_game(service: MatchServ
 
 
 async def test_a_late_move_in_a_game_of_three_puts_its_player_out(service: MatchService, fake_time) -> None:
-    await service.scheduler.stop()
+    await service.flags.scheduler.stop()
     Recorder(service)
     match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
     fake_time.advance(90 + LAG_GRACE + 0.5)
@@ -246,10 +246,10 @@ async def test_the_post_arms_the_flag_and_it_falls_only_after_deadline_plus_grac
     match = await timed.create_match("fish", [ALICE, BOB], seed=5, clock=CLOCK)
     fake_time.advance(500)  # nobody has seen the board: no clock runs
     await settle()
-    assert match.running and timed.scheduler.armed == 0
+    assert match.running and timed.flags.scheduler.armed == 0
     posted = fake_time.now()
     await timed.board_posted(match.id, 0)
-    assert timed.scheduler.armed == 1 and match.clock.flag_time() == posted + 90 + LAG_GRACE
+    assert timed.flags.scheduler.armed == 1 and match.clock.flag_time() == posted + 90 + LAG_GRACE
     fake_time.advance(90)  # the deadline
     await settle()
     assert match.running
@@ -271,22 +271,22 @@ async def test_the_post_arms_the_flag_and_it_falls_only_after_deadline_plus_grac
 
 async def test_a_flag_checked_for_a_finished_or_unknown_match_does_nothing(service: MatchService) -> None:
     match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
-    await service.resign(match.id, ALICE.id)
-    await service._flag_if_due(match.id, 0)  # a timer armed before the game ended
-    await service._flag_if_due(999, 0)
+    await service.playing.resign(match.id, ALICE.id)
+    await service.flags.flag_if_due(match.id, 0)  # a timer armed before the game ended
+    await service.flags.flag_if_due(999, 0)
     assert match.result is not None and match.result.reason == "alice resigned"
 
 
 async def test_the_sweep_flags_clocked_matches_and_leaves_the_others(service: MatchService, fake_time) -> None:
-    await service.scheduler.stop()
+    await service.flags.scheduler.stop()
     casual = await service.create_match("toy", [ALICE, BOB])
     timed_match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
     await service.board_posted(timed_match.id, 0)
     fake_time.advance(90 + LAG_GRACE)
-    await service.sweep()
+    await service.flags.sweep()
     assert timed_match.running
     fake_time.advance(0.001)
-    await service.sweep()
+    await service.flags.sweep()
     assert casual.running and timed_match.status == OVER and timed_match.result.winners == {1}
 
 
@@ -344,18 +344,18 @@ async def test_pause_stops_the_flag_and_resume_arms_it_again(timed, fake_time) -
     match = await timed.create_match("toy", [ALICE, BOB], clock=CLOCK)
     start = fake_time.now()
     fake_time.advance(20)
-    paused = await timed.pause(match.id, MOD)
+    paused = await timed.moderation.pause(match.id, MOD)
     assert (paused.kind, paused.lines) == ("paused", ("mod paused the match: no clock is running.",))
     assert recorder.notices[-1] == paused
     assert match.clock.deadline() is None and match.clock.used == 20
     fake_time.advance(1000)  # the timer armed by the post fires while paused: nothing falls, nothing is re-armed
-    await eventually(lambda: timed.scheduler.armed == 0)
+    await eventually(lambda: timed.flags.scheduler.armed == 0)
     await settle()
     assert match.running
     with pytest.raises(ServiceError) as caught:
-        await timed.pause(match.id, MOD)
+        await timed.moderation.pause(match.id, MOD)
     assert str(caught.value) == f"Match #{match.id} is already paused."
-    resumed = await timed.resume(match.id, MOD)
+    resumed = await timed.moderation.resume(match.id, MOD)
     assert (resumed.kind, resumed.lines) == ("resumed", ("mod resumed the match: the clock runs again.",))
     assert recorder.notices[-1] == resumed
     assert match.clock.deadline() == start + 1020 + 70  # 20 s used before the pause
@@ -373,10 +373,10 @@ async def test_pause_and_resume_are_refused_without_a_paused_clock(service: Matc
     timed_match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
     for match in (casual, timed_match):
         with pytest.raises(ServiceError) as caught:
-            await service.resume(match.id, MOD)
+            await service.moderation.resume(match.id, MOD)
         assert str(caught.value) == f"Match #{match.id} is not paused."
     with pytest.raises(ServiceError) as caught:
-        await service.pause(casual.id, MOD)
+        await service.moderation.pause(casual.id, MOD)
     assert str(caught.value) == f"Match #{casual.id} has no clock, so there is nothing to pause."
 
 
@@ -384,14 +384,14 @@ async def test_pause_and_resume_survive_a_restart(open_service, fake_time) -> No
     first = await open_service()
     await first.start()
     match = await first.create_match("toy", [ALICE, BOB], clock=CLOCK)
-    await first.pause(match.id, MOD)
+    await first.moderation.pause(match.id, MOD)
     await first.close()
     second = await open_service()
     await second.start()
     assert (await second.get(match.id)).clock.paused
     with pytest.raises(MatchPaused):
         await second.move(match.id, ALICE.id, "1")
-    await second.resume(match.id, MOD)
+    await second.moderation.resume(match.id, MOD)
     await second.close()
     third = await open_service()
     await third.start()
@@ -403,7 +403,7 @@ async def test_added_time_moves_the_flag_later(timed, fake_time) -> None:
     recorder = Recorder(timed)
     match = await timed.create_match("toy", [ALICE, BOB], clock=CLOCK)
     start = fake_time.now()
-    notice = await timed.add_time(match.id, MOD, ALICE.id, 30)
+    notice = await timed.moderation.add_time(match.id, MOD, ALICE.id, 30)
     assert (notice.kind, notice.lines) == ("time_added", ("mod gave +0:30 for alice: reserve now 1:30.",))
     assert recorder.notices[-1] == notice
     assert match.clock.reserves == (90.0, 60.0) and match.clock.deadline() == start + 120
@@ -423,7 +423,7 @@ async def test_time_taken_away_brings_the_flag_forward(timed, fake_time) -> None
     recorder = Recorder(timed)
     match = await timed.create_match("toy", [ALICE, BOB], clock=CLOCK)
     start = fake_time.now()
-    notice = await timed.add_time(match.id, MOD, ALICE.id, -50)
+    notice = await timed.moderation.add_time(match.id, MOD, ALICE.id, -50)
     assert notice.lines == ("mod gave -0:50 for alice: reserve now 0:10.",)
     assert match.clock.deadline() == start + 40
     fake_time.advance(40 + LAG_GRACE)
@@ -439,22 +439,22 @@ async def test_added_time_words_bounds_and_storage(open_service, fake_time) -> N
     Recorder(service)
     match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
     fake_time.advance(50)  # alice is 20 s into her reserve
-    notice = await service.add_time(match.id, MOD, ALICE.id, 1)
+    notice = await service.moderation.add_time(match.id, MOD, ALICE.id, 1)
     assert notice.lines == ("mod gave +0:01 for alice: reserve now 0:41.",)
-    notice = await service.add_time(match.id, MOD, BOB.id, 86_400)
+    notice = await service.moderation.add_time(match.id, MOD, BOB.id, 86_400)
     assert notice.lines == ("mod gave +1 d for bob: reserve now 1 d 0 h 1 m.",)  # a day or more: in days
-    notice = await service.add_time(match.id, MOD, BOB.id, -86_400)
+    notice = await service.moderation.add_time(match.id, MOD, BOB.id, -86_400)
     assert notice.lines == ("mod gave -1 d for bob: reserve now 1:00.",)
     for seconds in (0, 86_401, -86_401):
         with pytest.raises(ServiceError) as caught:
-            await service.add_time(match.id, MOD, BOB.id, seconds)
+            await service.moderation.add_time(match.id, MOD, BOB.id, seconds)
         assert str(caught.value) == "Add between 1 second and 24 hours (negative takes time away)."
     with pytest.raises(NotInMatch) as caught:
-        await service.add_time(match.id, MOD, CAROL.id, 10)
+        await service.moderation.add_time(match.id, MOD, CAROL.id, 10)
     assert str(caught.value) == f"That player is not in match #{match.id}."
     casual = await service.create_match("toy", [ALICE, BOB])
     with pytest.raises(ServiceError) as caught:
-        await service.add_time(casual.id, MOD, ALICE.id, 10)
+        await service.moderation.add_time(casual.id, MOD, ALICE.id, 10)
     assert str(caught.value) == f"Match #{casual.id} has no clock."
     assert match.clock.reserves == (61.0, 60.0)
     await service.close()
@@ -473,7 +473,7 @@ async def test_board_posts_for_an_unknown_finished_or_old_board_are_ignored(serv
     assert await service.board_posted(match.id, 1) is None  # no message: nothing to take buttons from
     assert match.clock.turn_started == fake_time.now() and match.board == (1, 100)
     assert await service.board_posted(match.id, 1, message=(1, 101)) == (1, 100)
-    await service.resign(match.id, BOB.id)
+    await service.playing.resign(match.id, BOB.id)
     assert await service.board_posted(match.id, 1, message=(1, 102)) is None
     assert match.board == (1, 101)
 
@@ -481,11 +481,11 @@ async def test_board_posts_for_an_unknown_finished_or_old_board_are_ignored(serv
 async def test_a_repeated_report_of_the_same_post_arms_no_second_timer(timed, fake_time) -> None:
     match = await timed.create_match("toy", [ALICE, BOB], clock=CLOCK)
     await timed.board_posted(match.id, 0, message=(1, 100))
-    assert timed.scheduler.armed == 1
+    assert timed.flags.scheduler.armed == 1
     fake_time.advance(5)
     await timed.board_posted(match.id, 0)  # the same turn reported again, without its message
     await timed.board_posted(match.id, 0, message=(1, 100))  # and with the same message
-    assert timed.scheduler.armed == 1 and match.clock.turn_started == fake_time.now() - 5
+    assert timed.flags.scheduler.armed == 1 and match.clock.turn_started == fake_time.now() - 5
 
 
 async def test_a_board_posted_again_after_a_hold_starts_where_the_turn_stopped(service, fake_time) -> None:
@@ -513,7 +513,7 @@ async def test_when_the_last_person_resigns_only_the_best_scoring_computer_wins(
         await service.move(match.id, match.players[VOLCANO.to_move(match.state)].id, step)
     assert VOLCANO.scores(match.state) == (2.0, 1.0, 3.0) and VOLCANO.to_move(match.state) == 0
     before = len(recorder.notices)
-    notice = await service.resign(match.id, ALICE.id)
+    notice = await service.playing.resign(match.id, ALICE.id)
     assert notice.kind == "over"
     assert notice.lines == ("alice resigns.", "only computer players were left.")
     assert recorder.notices[before:] == [notice]  # one post: the resignation, then the end
@@ -545,9 +545,9 @@ async def test_when_the_last_person_runs_out_of_time_the_best_scoring_computer_w
 
 async def test_computers_level_on_score_all_win_when_the_last_person_leaves(service: MatchService) -> None:
     match = await service.create_match("volcano", [ALICE, BOB, EASY, EASY2], seed=10)
-    notice = await service.resign(match.id, BOB.id)  # a person is still in: the game goes on
+    notice = await service.playing.resign(match.id, BOB.id)  # a person is still in: the game goes on
     assert notice.kind == "moved" and match.running
-    notice = await service.resign(match.id, ALICE.id)
+    notice = await service.playing.resign(match.id, ALICE.id)
     assert notice.kind == "over" and notice.lines == ("alice resigns.", "only computer players were left.")
     assert match.result == Outcome(
         (0.0, 0.0, 1.0, 1.0), frozenset({2, 3}), "only computer players were left", Termination.ABANDONED
@@ -573,7 +573,7 @@ async def _draw(service: MatchService, match_id: int) -> None:
 
 
 async def _current(service: MatchService, series_id: int):
-    return await service.get((await service.get_series(series_id)).games[-1])
+    return await service.get((await service.registry.get_series(series_id)).games[-1])
 
 
 @pytest.mark.parametrize(("best_of", "needed"), [(1, 1), (3, 2), (5, 3)])
@@ -631,7 +631,7 @@ async def test_a_2_0_series_is_won_in_two_games_in_these_words(open_service) -> 
     assert series.result == Outcome((2.0, 0.0), frozenset({0}), "2–0 in games") and len(series.games) == 2
     await service.close()
     again = await open_service()
-    stored = await again.get_series(series.id)
+    stored = await again.registry.get_series(series.id)
     assert (stored.status, stored.wins, stored.result) == (OVER, [2, 0], series.result)
 
 

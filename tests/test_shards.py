@@ -258,26 +258,26 @@ async def test_a_shard_taken_over_keeps_its_players_away_time_and_a_lapsed_lease
     first = await processes()
     match = await first.service.create_match("toy", [ALICE, BOB], clock=ClockSettings(DAY, 0))
     await first.service.board_posted(match.id, match.ply)
-    away = await first.service.away(ALICE, None, 3)
+    away = await first.service.away.go_away(ALICE, None, 3)
     assert away.matches == (match.id,)
     second = await processes()
     stall(first)
     fake_time.advance(LEASE_SECONDS + 1)
     await second.leases.renew()
     await second.leases.settled()
-    assert second.service.away_until(ALICE.id, None) == away.period.until
+    assert second.service.away.until(ALICE.id, None) == away.period.until
     adopted = second.service.running_match(match.id)
     assert adopted is not None and adopted.clock is not None and 0 in adopted.clock.away  # still waits for her
-    back = await second.service.back(ALICE, None)
+    back = await second.service.away.come_back(ALICE, None)
     assert back.matches == (match.id,)
     # the first learns it lost the shard and forgets her away time; regaining the lease, it reads the store
     with pytest.raises(NotOwner):
         await first.service.move(match.id, ALICE.id, "1")
-    assert first.service.away_until(ALICE.id, None) is None
+    assert first.service.away.until(ALICE.id, None) is None
     await second.leases.stop()
     await first.leases.renew()
     await first.leases.settled()
-    assert first.leases.held == {0} and first.service.away_until(ALICE.id, None) is None
+    assert first.leases.held == {0} and first.service.away.until(ALICE.id, None) is None
     regained = first.service.running_match(match.id)
     assert regained is not None and regained.clock is not None and not regained.clock.away
 
@@ -288,13 +288,13 @@ async def test_a_shard_taken_over_reads_its_servers_settings_again_and_only_the_
 ) -> None:
     first = await processes()
     second = await processes()  # started (and read every setting) before the change below
-    await first.service.set_setting(None, "house_wins", "off", ALICE)
-    assert second.service.setting(None, "house_wins").value is True  # the default, as it read it
+    await first.service.settings.set(None, "house_wins", "off", ALICE)
+    assert second.service.settings.state(None, "house_wins").value is True  # the default, as it read it
     with pytest.raises(NotOwner, match="serves this server"):  # the second holds no lease: refused, unstored
-        await second.service.set_setting(None, "house_wins", "on", BOB)
+        await second.service.settings.set(None, "house_wins", "on", BOB)
     stall(first)
     fake_time.advance(LEASE_SECONDS + 1)
     await second.leases.renew()
     await second.leases.settled()
-    state = second.service.setting(None, "house_wins")
+    state = second.service.settings.state(None, "house_wins")
     assert state.value is False and state.set_by == ALICE.id

@@ -90,7 +90,9 @@ async def test_discord_ids_beyond_32_bits_and_times_come_back_exactly(store: Sto
     match = await service.create_match("fish", [ALICE, BOB], seed=2**48 - 1, place=place, clock=ClockSettings(30, 60))
     await service.board_posted(match.id, 0, message=(SNOWFLAKE + 3, SNOWFLAKE + 4))
     clock = ClockSettings(14 * 86_400, 30 * 86_400)
-    await service.record_challenge(SNOWFLAKE + 5, SNOWFLAKE, ALICE, BOB, game="fish", clock=clock, channel_id=SNOWFLAKE)
+    await service.challenges.record_challenge(
+        SNOWFLAKE + 5, SNOWFLAKE, ALICE, BOB, game="fish", clock=clock, channel_id=SNOWFLAKE
+    )
     loaded = await store.load_match(match.id)
     assert loaded is not None and loaded.place == place and loaded.board == (SNOWFLAKE + 3, SNOWFLAKE + 4)
     assert loaded.seed == 2**48 - 1 and loaded.created_at == 1_700_000_000.123456

@@ -296,7 +296,7 @@ async def test_a_full_disk_refuses_the_move_in_words_and_play_resumes_once_there
             assert str(refusal).startswith("The bot's disk is full: the move was not saved")
             break
         with contextlib.suppress(DiskFull):  # then the next move is refused too: the disk is as full as ever
-            await service.undo(match.id, MOD)
+            await service.moderation.undo(match.id, MOD)
     else:
         pytest.fail("the page limit never filled")
     assert committed(db_path, match.id) == before  # nothing of the move was written

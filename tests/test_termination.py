@@ -47,7 +47,7 @@ async def test_a_game_played_to_its_end_ends_by_the_rules(service: MatchService)
 
 async def test_a_resignation_ends_the_game_as_a_resignation(service: MatchService) -> None:
     match = await service.create_match("toy", [ALICE, BOB])
-    notice = await service.resign(match.id, ALICE.id)
+    notice = await service.playing.resign(match.id, ALICE.id)
     assert notice.kind == "over" and notice.lines[0] == "alice resigned."
     assert match.result == Outcome((0.0, 1.0), frozenset({1}), "alice resigned", Termination.RESIGNATION)
     assert await stored_termination(service, match.id) is Termination.RESIGNATION
@@ -57,11 +57,11 @@ async def test_a_resignation_ends_the_game_as_a_resignation(service: MatchServic
 
 
 async def test_running_out_of_time_ends_the_game_as_a_flag(service: MatchService, fake_time) -> None:
-    await service.scheduler.stop()  # the sweep below flags it, not the scheduler's task
+    await service.flags.scheduler.stop()  # the sweep below flags it, not the scheduler's task
     match = await service.create_match("toy", [ALICE, BOB], clock=CLOCK)
     await service.board_posted(match.id, 0)
     fake_time.advance(90 + LAG_GRACE + 0.5)
-    await service.sweep()
+    await service.flags.sweep()
     assert match.status == OVER and match.result is not None
     assert match.result.termination is Termination.FLAG and match.result.winners == {1}
     assert await stored_termination(service, match.id) is Termination.FLAG
@@ -71,7 +71,7 @@ async def test_running_out_of_time_ends_the_game_as_a_flag(service: MatchService
 @pytest.mark.parametrize("winner", [BOB, None], ids=["a win", "a draw"])
 async def test_a_moderators_decision_ends_the_game_as_an_adjudication(service: MatchService, winner) -> None:
     match = await service.create_match("toy", [ALICE, BOB])
-    notice = await service.adjudicate(match.id, MOD, None if winner is None else winner.id)
+    notice = await service.moderation.adjudicate(match.id, MOD, None if winner is None else winner.id)
     assert notice.lines[0] == "adjudicated by mod."
     assert match.result is not None and match.result.termination is Termination.ADJUDICATION
     assert match.result.winners == (frozenset() if winner is None else {1})
@@ -80,7 +80,7 @@ async def test_a_moderators_decision_ends_the_game_as_an_adjudication(service: M
 
 async def test_the_last_person_leaving_abandons_the_game_to_the_computers(service: MatchService) -> None:
     match = await service.create_match("volcano", [ALICE, computer("easy"), computer("easy", 2)], seed=10)
-    await service.resign(match.id, ALICE.id)
+    await service.playing.resign(match.id, ALICE.id)
     assert match.status == OVER and match.result is not None
     assert match.result.termination is Termination.ABANDONED
     assert await stored_termination(service, match.id) is Termination.ABANDONED
@@ -91,9 +91,9 @@ async def test_the_last_player_left_of_several_wins_by_the_rules(service: MatchS
     """Volcano's own rule ends the game when one player is left: the engine's outcome, so RULES, and the
     final position shows it (no off-board result on the board)."""
     match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3)
-    await service.resign(match.id, ALICE.id)
+    await service.playing.resign(match.id, ALICE.id)
     assert match.running and match.result is None  # the others play on
-    await service.resign(match.id, BOB.id)
+    await service.playing.resign(match.id, BOB.id)
     assert match.result is not None and match.result.winners == {2}
     assert match.result.termination is Termination.RULES and not posts.ended_off_board(match)
 
@@ -101,9 +101,9 @@ async def test_the_last_player_left_of_several_wins_by_the_rules(service: MatchS
 async def test_a_flag_that_puts_one_seat_out_is_told_apart_from_a_resignation(service, fake_time) -> None:
     Recorder(service)
     match = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=3, clock=CLOCK)
-    await service.resign(match.id, BOB.id)  # not bob's turn: a resignation by bob himself
+    await service.playing.resign(match.id, BOB.id)  # not bob's turn: a resignation by bob himself
     fake_time.advance(90 + LAG_GRACE + 0.5)  # alice, to move, runs out of time: out by the clock
-    await service.sweep()
+    await service.flags.sweep()
     assert match.result is not None and match.result.winners == {2}  # carol, the last one in
     assert match.result.termination is Termination.RULES  # Volcano's own rule ended it
     log = [r for r in await service.store.log(match.id) if r.kind == "resign"]
@@ -120,21 +120,21 @@ async def test_a_flag_that_puts_one_seat_out_is_told_apart_from_a_resignation(se
 
 async def test_solitaire_best_scores_count_only_games_ended_by_the_rules(service: MatchService) -> None:
     match = await service.create_match("volcano", [ALICE], seed=1)
-    await service.adjudicate(match.id, MOD, ALICE.id)  # a win, but not by the rules
+    await service.moderation.adjudicate(match.id, MOD, ALICE.id)  # a win, but not by the rules
     assert match.result is not None and match.result.winners == {0}
-    assert await service.solitaire_results("volcano", None) == []
+    assert await service.ratings.solitaire_results("volcano", None) == []
 
 
 async def test_a_record_says_how_the_match_ended(service: MatchService, fake_time) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=3)
-    await service.resign(match.id, BOB.id)
+    await service.playing.resign(match.id, BOB.id)
     data = json.loads((await build_record(service, match.id)).dumps())
     assert data["termination"] == "resignation" and data["result"]["termination"] == "resignation"
     record = load_record(json.dumps(data))
     assert record.termination is Termination.RESIGNATION and record.result == match.result
 
     aborted = await service.create_match("fish", [ALICE, BOB], seed=3)
-    await service.abort(aborted.id, MOD)
+    await service.moderation.abort(aborted.id, MOD)
     data = json.loads((await build_record(service, aborted.id)).dumps())
     assert data["result"] is None and data["termination"] == "abort"
     assert load_record(json.dumps(data)).termination is Termination.ABORT
@@ -142,7 +142,7 @@ async def test_a_record_says_how_the_match_ended(service: MatchService, fake_tim
 
 async def test_a_record_whose_termination_disagrees_is_refused(service: MatchService) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=3)
-    await service.resign(match.id, BOB.id)
+    await service.playing.resign(match.id, BOB.id)
     good = json.loads((await build_record(service, match.id)).dumps())
     for bad in (
         {**good, "termination": "flag"},
@@ -170,7 +170,7 @@ async def test_a_record_whose_termination_disagrees_is_refused(service: MatchSer
 )
 async def test_a_record_written_before_terminations_still_loads(service: MatchService, reason, termination) -> None:
     match = await service.create_match("fish", [ALICE, BOB], seed=3)
-    await service.resign(match.id, BOB.id)
+    await service.playing.resign(match.id, BOB.id)
     data = json.loads((await build_record(service, match.id)).dumps())
     del data["termination"], data["result"]["termination"]
     data["result"]["reason"] = reason

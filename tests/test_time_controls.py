@@ -400,15 +400,15 @@ async def test_a_long_clock_s_deadlines_are_dated_and_a_short_one_s_are_not(
 
 async def test_a_lobby_s_clock_is_every_seat_s_and_its_post_says_it(service: MatchService) -> None:
     Recorder(service)
-    lobby = await service.open_lobby("geyser", ALICE, clock=ClockSettings(DAY, 3 * DAY))
+    lobby = await service.lobbies.open_lobby("geyser", ALICE, clock=ClockSettings(DAY, 3 * DAY))
     assert "Clock: 1 d a move + 3 d reserve per player." in posts.lobby_lines(service, lobby, "/geyser")
-    stored = await service.get_lobby(lobby.id)
+    stored = await service.lobbies.get_lobby(lobby.id)
     assert stored.clock == ClockSettings(DAY, 3 * DAY)  # the lobby table keeps it
-    untimed = await service.open_lobby("geyser", BOB)
+    untimed = await service.lobbies.open_lobby("geyser", BOB)
     assert not any(line.startswith("Clock") for line in posts.lobby_lines(service, untimed, "/geyser"))
-    await service.join_lobby(lobby.id, BOB)
-    await service.join_lobby(lobby.id, CAROL)
-    match = await service.start_lobby(lobby.id, ALICE)
+    await service.lobbies.join_lobby(lobby.id, BOB)
+    await service.lobbies.join_lobby(lobby.id, CAROL)
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     assert match.clock is not None and match.clock.reserves == (3 * DAY,) * 3
 
 
@@ -418,10 +418,10 @@ async def test_a_flag_in_a_geyser_lobby_of_three_ends_the_game_as_geyser_s_rules
     """Geyser's seats cannot leave (docs/rules/geyser.md: a player who runs out of time ends the game and
     the others share the win); Volcano's can, below."""
     recorder = Recorder(service)
-    lobby = await service.open_lobby("geyser", ALICE, clock=ClockSettings(DAY, 3 * DAY))
-    await service.join_lobby(lobby.id, BOB)
-    await service.join_lobby(lobby.id, CAROL)
-    match = await service.start_lobby(lobby.id, ALICE)
+    lobby = await service.lobbies.open_lobby("geyser", ALICE, clock=ClockSettings(DAY, 3 * DAY))
+    await service.lobbies.join_lobby(lobby.id, BOB)
+    await service.lobbies.join_lobby(lobby.id, CAROL)
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     seat = GAMES["geyser"].to_move(match.state)
     fake_time.advance(4 * DAY + LAG_GRACE + 0.5)
     await eventually(lambda: "over" in recorder.kinds())
@@ -433,10 +433,10 @@ async def test_a_flag_in_a_volcano_lobby_of_three_puts_only_that_seat_out(
     service: MatchService, fake_time: FakeTime
 ) -> None:
     recorder = Recorder(service)
-    lobby = await service.open_lobby("volcano", ALICE, clock=ClockSettings(DAY, 3 * DAY))
-    await service.join_lobby(lobby.id, BOB)
-    await service.join_lobby(lobby.id, CAROL)
-    match = await service.start_lobby(lobby.id, ALICE)
+    lobby = await service.lobbies.open_lobby("volcano", ALICE, clock=ClockSettings(DAY, 3 * DAY))
+    await service.lobbies.join_lobby(lobby.id, BOB)
+    await service.lobbies.join_lobby(lobby.id, CAROL)
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     fake_time.advance(4 * DAY + LAG_GRACE + 0.5)
     await eventually(lambda: "moved" in recorder.kinds())
     assert recorder.notices[-1].lines == ("alice's reserve time ran out: they are out of the game.",)
@@ -451,8 +451,8 @@ async def test_solitaire_volcano_with_a_clock_has_one_seat_and_can_flag(
     service: MatchService, fake_time: FakeTime
 ) -> None:
     recorder = Recorder(service)
-    lobby = await service.open_lobby("volcano", ALICE, clock=ClockSettings(HOUR, 0))
-    match = await service.start_lobby(lobby.id, ALICE)
+    lobby = await service.lobbies.open_lobby("volcano", ALICE, clock=ClockSettings(HOUR, 0))
+    match = await service.lobbies.start_lobby(lobby.id, ALICE)
     assert match.clock is not None and match.clock.reserves == (0.0,) and match.clock.seat == 0
     fake_time.advance(HOUR + LAG_GRACE + 0.5)
     await eventually(lambda: "over" in recorder.kinds())
@@ -489,7 +489,7 @@ async def test_volcano_new_with_a_day_clock_starts_and_its_board_shows_the_deadl
 async def test_geyser_new_takes_a_clock_and_a_wrong_clock_is_refused_privately(fake: DiscordFake, bot: GameBot) -> None:
     opened = await fake.slash("alice", "geyser new", {"clock": "12h/2d", "tokens": 7}, channel="games")
     assert opened.message is not None and "Clock: 12:00:00 a move + 2 d reserve per player." in opened.message.content
-    lobby = await bot.matches.get_lobby(1)
+    lobby = await bot.matches.lobbies.get_lobby(1)
     assert lobby.clock == ClockSettings(12 * HOUR, 2 * DAY) and lobby.options == {"tokens": 7}
     cases: list[tuple[str, dict[str, Any], str]] = [
         ("bob", {"clock": "15d"}, MOVE_RANGE),
@@ -500,7 +500,7 @@ async def test_geyser_new_takes_a_clock_and_a_wrong_clock_is_refused_privately(f
         for command in ("geyser new", "volcano new"):
             refused = await fake.slash(user, command, options, channel="games")
             assert refused.ephemeral and refused.content == message, (command, options)
-    assert [lobby.id for lobby in await bot.matches.open_lobbies(fake.guild.id)] == [1]
+    assert [lobby.id for lobby in await bot.matches.lobbies.open_lobbies(fake.guild.id)] == [1]
     assert fake.rejected == []
 
 

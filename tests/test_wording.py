@@ -412,29 +412,29 @@ async def service_refusals(tmp_path: Path) -> list[str]:
         await _refused(out, service.move(fish.id, ALICE.id, "A1", ply=3))
         await _refused(out, service.move(fish.id, ALICE.id, "Z9"))
         await _refused(out, service.move(horizon.id, ALICE.id, "swap me:1 T1"))
-        await _refused(out, service.undo(fish.id, MOD))
-        await _refused(out, service.pause(fish.id, MOD))
-        await _refused(out, service.resume(fish.id, MOD))
-        await _refused(out, service.resume(clocked.id, MOD))
-        await service.pause(clocked.id, MOD)
-        await _refused(out, service.pause(clocked.id, MOD))
+        await _refused(out, service.moderation.undo(fish.id, MOD))
+        await _refused(out, service.moderation.pause(fish.id, MOD))
+        await _refused(out, service.moderation.resume(fish.id, MOD))
+        await _refused(out, service.moderation.resume(clocked.id, MOD))
+        await service.moderation.pause(clocked.id, MOD)
+        await _refused(out, service.moderation.pause(clocked.id, MOD))
         await _refused(out, service.move(clocked.id, ALICE.id, "start f1"))
-        await _refused(out, service.add_time(fish.id, MOD, ALICE.id, 10))
-        await _refused(out, service.add_time(clocked.id, MOD, CAROL.id, 10))
-        await _refused(out, service.add_time(clocked.id, MOD, ALICE.id, 0))
-        await _refused(out, service.adjudicate(fish.id, MOD, CAROL.id))
-        await _refused(out, service.resign(fish.id, CAROL.id))
-        await service.resign(volcano.id, CAROL.id)
-        await _refused(out, service.resign(volcano.id, CAROL.id))
-        await service.abort(fish.id, MOD)
+        await _refused(out, service.moderation.add_time(fish.id, MOD, ALICE.id, 10))
+        await _refused(out, service.moderation.add_time(clocked.id, MOD, CAROL.id, 10))
+        await _refused(out, service.moderation.add_time(clocked.id, MOD, ALICE.id, 0))
+        await _refused(out, service.moderation.adjudicate(fish.id, MOD, CAROL.id))
+        await _refused(out, service.playing.resign(fish.id, CAROL.id))
+        await service.playing.resign(volcano.id, CAROL.id)
+        await _refused(out, service.playing.resign(volcano.id, CAROL.id))
+        await service.moderation.abort(fish.id, MOD)
         for call in (
             service.move(fish.id, ALICE.id, "A1"),
-            service.undo(fish.id, MOD),
-            service.resign(fish.id, ALICE.id),
-            service.abort(fish.id, MOD),
+            service.moderation.undo(fish.id, MOD),
+            service.playing.resign(fish.id, ALICE.id),
+            service.moderation.abort(fish.id, MOD),
             service.get(999),
-            service.get_lobby(999),
-            service.get_series(999),
+            service.lobbies.get_lobby(999),
+            service.registry.get_series(999),
             service.create_match("chess", [ALICE, BOB]),
             service.create_match("fish", [ALICE]),
             service.create_match("fish", [ALICE, BOB], options={"first": 5}),
@@ -442,34 +442,34 @@ async def service_refusals(tmp_path: Path) -> list[str]:
             service.create_series("fish", [ALICE, BOB], first=0, best_of=2),
             service.create_series("fish", [ALICE, BOB], first=3),
             service.create_series("fish", [ALICE, ALICE], first=0),
-            service.leaderboard(None, "fish", limit=0),
-            service.leaderboard(None, "chess"),
+            service.ratings.leaderboard(None, "fish", limit=0),
+            service.ratings.leaderboard(None, "chess"),
         ):
             await _refused(out, call)
         here = Place(guild_id=1, channel_id=2)
-        lobby = await service.open_lobby("volcano", ALICE, place=here)
+        lobby = await service.lobbies.open_lobby("volcano", ALICE, place=here)
         for call in (
-            service.open_lobby("volcano", ALICE, place=here),
-            service.join_lobby(lobby.id, ALICE),
-            service.leave_lobby(lobby.id, BOB),
-            service.add_computer(lobby.id, BOB),
-            service.start_lobby(lobby.id, BOB),
-            service.open_lobby("volcano", BOB, options={"opening": "spiral"}),
+            service.lobbies.open_lobby("volcano", ALICE, place=here),
+            service.lobbies.join_lobby(lobby.id, ALICE),
+            service.lobbies.leave_lobby(lobby.id, BOB),
+            service.lobbies.add_computer(lobby.id, BOB),
+            service.lobbies.start_lobby(lobby.id, BOB),
+            service.lobbies.open_lobby("volcano", BOB, options={"opening": "spiral"}),
         ):
             await _refused(out, call)
-        small = await service.open_lobby("geyser", BOB, place=here)
-        await _refused(out, service.start_lobby(small.id, BOB))
+        small = await service.lobbies.open_lobby("geyser", BOB, place=here)
+        await _refused(out, service.lobbies.start_lobby(small.id, BOB))
         for player in (CAROL, Player("local:dan", "dan"), Player("local:erin", "erin")):
-            await service.join_lobby(small.id, player)
-        await _refused(out, service.join_lobby(small.id, Player("local:frank", "frank")))
-        await _refused(out, service.add_computer(small.id, BOB))
-        await service.leave_lobby(small.id, BOB)
-        await _refused(out, service.join_lobby(small.id, ALICE))
-        await service.record_challenge(77, 1, ALICE, BOB, game="fish", channel_id=2)
-        out.append(await service.challenge_refusal(1, ALICE) or "")
+            await service.lobbies.join_lobby(small.id, player)
+        await _refused(out, service.lobbies.join_lobby(small.id, Player("local:frank", "frank")))
+        await _refused(out, service.lobbies.add_computer(small.id, BOB))
+        await service.lobbies.leave_lobby(small.id, BOB)
+        await _refused(out, service.lobbies.join_lobby(small.id, ALICE))
+        await service.challenges.record_challenge(77, 1, ALICE, BOB, game="fish", channel_id=2)
+        out.append(await service.limits.challenge_refusal(1, ALICE) or "")
         await service.create_match("fish", [ALICE, computer()], place=here)
         await _refused(out, service.create_match("fish", [ALICE, computer("hard")], place=here))
-        await _refused(out, service.check_challenge(77, CAROL))
+        await _refused(out, service.challenges.check_challenge(77, CAROL))
     finally:
         await service.close()
         await store.close()

@@ -49,7 +49,7 @@ def parse_clock(text: str | None) -> ClockSettings | None:
 def clock_or_default(service: MatchService, interaction: discord.Interaction, text: str | None) -> ClockSettings | None:
     """A start command's `clock:`, or when it gave none the server's default clock (its default_clock
     setting; untimed unless set). `clock:none` is no clock, whatever the default."""
-    return parse_clock(text) if text is not None else service.default_clock(server_id(interaction))
+    return parse_clock(text) if text is not None else service.settings.default_clock(server_id(interaction))
 
 
 def server_id(interaction: discord.Interaction) -> int:
@@ -338,7 +338,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     async def takeback(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # against a computer: a new board
-        notice = await self.service.request_takeback(found.id, discord_ids.player(interaction.user).id)
+        notice = await self.service.takebacks.request(found.id, discord_ids.player(interaction.user).id)
         if notice.kind == "takeback":
             answer = f"Asked: the others answer with the buttons in {discord_ids.where(found)}."
         else:
@@ -353,7 +353,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     async def claim(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the final board is posted first
-        notice = await self.service.claim(found.id, discord_ids.player(interaction.user).id)
+        notice = await self.service.claims.claim(found.id, discord_ids.player(interaction.user).id)
         await interaction.followup.send(f"Claimed: {notice.lines[0]}", ephemeral=True)
 
     @app_commands.command(description="The rules in short, with the board's coordinates")
@@ -400,12 +400,12 @@ class TwoPlayerCog(GameCog):
         me = discord_ids.player(interaction.user)
         guild_id = server_id(interaction)
         async with _challenger_lock(guild_id, interaction.user.id):  # counted and recorded one at a time
-            if (why := await self.service.challenge_refusal(guild_id, me)) is not None:
+            if (why := await self.service.limits.challenge_refusal(guild_id, me)) is not None:
                 raise Refusal(why)
             timing = f" with {settings.describe()}" if settings else ""
             # stored first, under the command's id, so a click as soon as it shows finds it
             challenged, here = discord_ids.player(opponent), interaction.channel_id
-            await self.service.record_challenge(
+            await self.service.challenges.record_challenge(
                 interaction.id, guild_id, me, challenged, game=self.game_key, clock=settings, channel_id=here
             )
             view = discord.ui.View(timeout=None)
@@ -417,7 +417,7 @@ class TwoPlayerCog(GameCog):
                     allowed_mentions=limits.pinging(opponent.id),
                 )
             except discord.HTTPException:
-                await self.service.withdraw_challenge(interaction.id)  # never shown: it counts for nothing
+                await self.service.challenges.withdraw_challenge(interaction.id)  # never shown: it counts for nothing
                 raise
 
     async def _against_computer(
@@ -427,7 +427,7 @@ class TwoPlayerCog(GameCog):
         if interaction.guild is None or interaction.channel is None:
             raise Refusal("Games are played in a server channel.")
         me = discord_ids.player(interaction.user)
-        if (why := self.service.computer_games_refusal([me, computer(level)], interaction.guild.id)) is not None:
+        if (why := self.service.limits.computer_games_refusal([me, computer(level)], interaction.guild.id)) is not None:
             raise Refusal(why)  # before the public deferral, so only the asker sees it
         await views.defer_public(interaction)
         match = await self.service.create_match(

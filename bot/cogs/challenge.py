@@ -39,12 +39,14 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
         return cls(number(match["id"]))
 
     async def home(self, interaction: discord.Interaction) -> Place:
-        self.challenge = await service_of(interaction).get_challenge(self.challenge_id)
+        self.challenge = await service_of(interaction).challenges.get_challenge(self.challenge_id)
         return self.challenge.place
 
     async def check(self, interaction: discord.Interaction) -> None:
         # the stored challenge decides who may accept; before answering in public
-        await service_of(interaction).check_challenge(self.challenge_id, discord_ids.player(interaction.user))
+        await service_of(interaction).challenges.check_challenge(
+            self.challenge_id, discord_ids.player(interaction.user)
+        )
         if (why := match_channel_refusal(interaction)) is not None:
             raise ServiceError(why)
 

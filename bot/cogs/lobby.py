@@ -54,7 +54,7 @@ class LobbyButton(
         return cls(match["action"], views.number(match["id"]))
 
     async def home(self, interaction: discord.Interaction) -> Place:
-        lobby: Lobby = await views.service_of(interaction).get_lobby(self.lobby_id)
+        lobby: Lobby = await views.service_of(interaction).lobbies.get_lobby(self.lobby_id)
         return lobby.place
 
     async def act(self, interaction: discord.Interaction) -> None:
@@ -62,17 +62,17 @@ class LobbyButton(
         me = discord_ids.player(interaction.user)
         match = None
         if self.action == "join":
-            lobby = await service.join_lobby(self.lobby_id, me)
+            lobby = await service.lobbies.join_lobby(self.lobby_id, me)
         elif self.action == "leave":
-            lobby = await service.leave_lobby(self.lobby_id, me)
+            lobby = await service.lobbies.leave_lobby(self.lobby_id, me)
         elif self.action == "computer":
-            lobby = await service.add_computer(self.lobby_id, me)
+            lobby = await service.lobbies.add_computer(self.lobby_id, me)
         else:
             if (why := match_channel_refusal(interaction)) is not None:
                 raise Refusal(why)  # before the deferral: the refusal stays private
             await interaction.response.defer()  # the first board is posted before the game is on
-            match = await service.start_lobby(self.lobby_id, me)
-            lobby = await service.get_lobby(self.lobby_id)
+            match = await service.lobbies.start_lobby(self.lobby_id, me)
+            lobby = await service.lobbies.get_lobby(self.lobby_id)
         text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
         none = discord.AllowedMentions.none()
         if match is None:
@@ -96,7 +96,7 @@ class LobbyCog(GameCog):
             raise Refusal("Lobbies are opened in a server channel.")
         if (why := match_channel_refusal(interaction)) is not None:
             raise Refusal(why)
-        lobby = await self.service.open_lobby(
+        lobby = await self.service.lobbies.open_lobby(
             self.game_key,
             discord_ids.player(interaction.user),
             options={k: v for k, v in options.items() if v is not None},
@@ -118,13 +118,13 @@ class LobbyCog(GameCog):
     ) -> Lobby:
         """The lobby named, or the only open one here that `fits`; `none` says what to do if there is none."""
         if lobby_id is not None:
-            lobby = await self.service.get_lobby(lobby_id)
+            lobby = await self.service.lobbies.get_lobby(lobby_id)
             if lobby.place.guild_id != server_id(interaction) or lobby.game != self.game_key:
                 raise Refusal(f"There is no {self.title} lobby #{lobby_id} here.")
             return lobby
         found = [
             lobby
-            for lobby in await self.service.open_lobbies(server_id(interaction))
+            for lobby in await self.service.lobbies.open_lobbies(server_id(interaction))
             if lobby.game == self.game_key and fits(lobby)
         ]
         if len(found) == 1:
@@ -153,7 +153,7 @@ class LobbyCog(GameCog):
             lambda lb: lb.place.channel_id == interaction.channel_id and not lb.has(me.id),
             f"There is no {self.title} lobby to join in this channel: open one with `/{self.game_key} new`.",
         )
-        joined = await self.service.join_lobby(found.id, me)
+        joined = await self.service.lobbies.join_lobby(found.id, me)
         await self._show(interaction, joined, f"{me.name} joined.")
 
     @app_commands.command(description="Add a computer player to the lobby you opened")
@@ -164,7 +164,7 @@ class LobbyCog(GameCog):
     async def computer(self, interaction: discord.Interaction, level: str = "normal", lobby: int | None = None) -> None:
         me = discord_ids.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
-        added = await self.service.add_computer(found.id, me, level)
+        added = await self.service.lobbies.add_computer(found.id, me, level)
         await self._show(interaction, added, f"{added.players[-1].name} joined.")
 
     @app_commands.command(description="Leave a lobby (when its creator leaves, it is cancelled)")
@@ -174,7 +174,7 @@ class LobbyCog(GameCog):
         found = await self._lobby(
             interaction, lobby, lambda lb: lb.has(me.id), f"You are not in an open {self.title} lobby."
         )
-        left = await self.service.leave_lobby(found.id, me)
+        left = await self.service.lobbies.leave_lobby(found.id, me)
         await self._show(interaction, left, f"{me.name} left.")
 
     @app_commands.command(description="Start your lobby's game with everyone who joined (alone: solitaire)")
@@ -182,10 +182,10 @@ class LobbyCog(GameCog):
     async def start(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
         me = discord_ids.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
-        if (why := self.service.start_refusal(found, me) or match_channel_refusal(interaction)) is not None:
+        if (why := self.service.lobbies.start_refusal(found, me) or match_channel_refusal(interaction)) is not None:
             raise Refusal(why)  # before the public deferral: private
         await views.defer_public(interaction)  # the first board is posted before we answer
-        match = await self.service.start_lobby(found.id, me)
+        match = await self.service.lobbies.start_lobby(found.id, me)
         await interaction.followup.send(
             f"{self.title} #{match.id} is on: {discord_ids.where(match)}.",
             allowed_mentions=discord.AllowedMentions.none(),

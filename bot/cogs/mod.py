@@ -41,7 +41,7 @@ def is_moderator(interaction: discord.Interaction, mod_role: int | str | None) -
 
 def require_moderator(interaction: discord.Interaction) -> None:
     """Refuse anyone but a moderator of the interaction's server (its `mod_role` setting decides the role)."""
-    mod_role = views.service_of(interaction).mod_role(interaction.guild_id)
+    mod_role = views.service_of(interaction).settings.mod_role(interaction.guild_id)
     if not is_moderator(interaction, mod_role):
         role = f" or the {role_name(mod_role)} role" if mod_role is not None else ""
         raise NotModerator(f"Only moderators (Manage Server permission{role}) can do that.")
@@ -97,12 +97,12 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
     @app_commands.command(description="Pause a match's clock")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        await self._act(interaction, match, lambda found, by: self.service.pause(found.id, by))
+        await self._act(interaction, match, lambda found, by: self.service.moderation.pause(found.id, by))
 
     @app_commands.command(description="Resume a paused match")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        await self._act(interaction, match, lambda found, by: self.service.resume(found.id, by))
+        await self._act(interaction, match, lambda found, by: self.service.moderation.resume(found.id, by))
 
     @app_commands.command(description="Give a player reserve time (negative takes it away)")
     @app_commands.describe(player="whose reserve", seconds="seconds to add", match="match number")
@@ -114,17 +114,19 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         match: int | None = None,
     ) -> None:
         whose = discord_ids.player(player).id
-        await self._act(interaction, match, lambda found, by: self.service.add_time(found.id, by, whose, seconds))
+        await self._act(
+            interaction, match, lambda found, by: self.service.moderation.add_time(found.id, by, whose, seconds)
+        )
 
     @app_commands.command(description="Take back the last move")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def undo(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        await self._act(interaction, match, lambda found, by: self.service.undo(found.id, by))
+        await self._act(interaction, match, lambda found, by: self.service.moderation.undo(found.id, by))
 
     @app_commands.command(description="Stop a match with no result (its death match too)")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def abort(self, interaction: discord.Interaction, match: int | None = None) -> None:
-        await self._act(interaction, match, lambda found, by: self.service.abort(found.id, by))
+        await self._act(interaction, match, lambda found, by: self.service.moderation.abort(found.id, by))
 
     @app_commands.command(description="Decide a game: name the winner, or leave it empty for a draw")
     @app_commands.describe(winner="who wins (empty: a draw)", match="match number (default: this thread's match)")
@@ -132,7 +134,9 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         self, interaction: discord.Interaction, winner: discord.Member | None = None, match: int | None = None
     ) -> None:
         winner_id = discord_ids.player(winner).id if winner is not None else None
-        await self._act(interaction, match, lambda found, by: self.service.adjudicate(found.id, by, winner_id))
+        await self._act(
+            interaction, match, lambda found, by: self.service.moderation.adjudicate(found.id, by, winner_id)
+        )
 
     @app_commands.command(description="Back the database up now (a checked copy in the backup folder)")
     async def backup(self, interaction: discord.Interaction) -> None:

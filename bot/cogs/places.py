@@ -61,7 +61,7 @@ def match_channel_refusal(interaction: discord.Interaction) -> str | None:
     guild = interaction.guild
     if guild is None:
         return None
-    channel_id = service_of(interaction).match_channel(guild.id)
+    channel_id = service_of(interaction).settings.match_channel(guild.id)
     if channel_id is None:
         return None
     problem = channel_problem(guild, channel_id)

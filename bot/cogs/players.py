@@ -42,14 +42,14 @@ class PlayersCog(commands.Cog):
     @app_commands.choices(mode=NOTIFY_CHOICES)
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
         player = discord_ids.player(interaction.user)
-        chosen = await self.bot.matches.set_notify_choice(player.id, mode)
+        chosen = await self.bot.matches.reminding.choose(player.id, mode)
         await interaction.response.send_message(NOTIFY_SAID[chosen], ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(name="mygames", description="Your running matches in this server, your turn first")
     @app_commands.describe(page="which page of the list, when it is long (default 1)")
     async def mygames(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         player = discord_ids.player(interaction.user)
-        found = self.bot.matches.my_games(player.id, server_id(interaction))
+        found = self.bot.matches.registry.turns_first(player.id, server_id(interaction))
         if found:
             lines = posts.my_games_lines(self.bot.matches, found, player.id, discord=True)
             text = limits.page(lines, page, command="/mygames")
@@ -64,7 +64,7 @@ class PlayersCog(commands.Cog):
     async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 14]) -> None:
         guild_id = server_id(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # each match's thread is told first
-        answer = await self.bot.matches.away(discord_ids.player(interaction.user), guild_id, days)
+        answer = await self.bot.matches.away.go_away(discord_ids.player(interaction.user), guild_id, days)
         said = posts.away_answer(answer.period.until, self._named(answer), answer.left, answer.extended, "/back")
         await interaction.followup.send(limits.clip("\n".join(said)), ephemeral=True, allowed_mentions=limits.NOBODY)
 
@@ -72,7 +72,7 @@ class PlayersCog(commands.Cog):
     async def back(self, interaction: discord.Interaction) -> None:
         guild_id = server_id(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        answer = await self.bot.matches.back(discord_ids.player(interaction.user), guild_id)
+        answer = await self.bot.matches.away.come_back(discord_ids.player(interaction.user), guild_id)
         taken = answer.period.taken(answer.period.ended_at or answer.period.until)
         said = posts.back_answer(taken, self._named(answer), answer.left)
         await interaction.followup.send(limits.clip(said), ephemeral=True, allowed_mentions=limits.NOBODY)

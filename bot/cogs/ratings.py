@@ -28,7 +28,7 @@ class RatingsCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         guild_id = _guild(interaction)
-        top = await self.bot.matches.leaderboard(guild_id, game, LEADERBOARD_SIZE)
+        top = await self.bot.matches.ratings.leaderboard(guild_id, game, LEADERBOARD_SIZE)
         title = self.bot.matches.games[game].title
         await interaction.response.send_message(
             "\n".join(leaderboard_lines(title, top, bold=True)), allowed_mentions=discord.AllowedMentions.none()
@@ -39,7 +39,7 @@ class RatingsCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         guild_id = _guild(interaction)
         who = user or interaction.user
-        rows = await self.bot.matches.stats(guild_id, discord_ids.player(who).id)
+        rows = await self.bot.matches.ratings.stats(guild_id, discord_ids.player(who).id)
         await interaction.response.send_message(
             "\n".join(stats_lines(discord_ids.player(who).name, rows, _titles(), bold=True)),
             allowed_mentions=discord.AllowedMentions.none(),

@@ -65,7 +65,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
 
     @app_commands.command(name="show", description="This server's settings: each value, and whether it is the default")
     async def show(self, interaction: discord.Interaction) -> None:
-        states = self.service.settings(server_id(interaction))
+        states = self.service.settings.states(server_id(interaction))
         await interaction.response.send_message(show_text(states), ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(name="set", description="Moderators: change one of this server's settings")
@@ -78,7 +78,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
         require_moderator(interaction)
         spec = SETTINGS[setting]
         text = self._resolved(interaction, spec, value)
-        change = await self.service.set_setting(guild_id, setting, text, discord_ids.player(interaction.user))
+        change = await self.service.settings.set(guild_id, setting, text, discord_ids.player(interaction.user))
         note = None
         if spec.kind == "channel" and interaction.guild is not None and change.after.value is not None:
             note = thread_note(interaction.guild, change.after.value)
@@ -116,7 +116,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
     async def reset(self, interaction: discord.Interaction, setting: str) -> None:
         guild_id = server_id(interaction)
         require_moderator(interaction)
-        change = await self.service.reset_setting(guild_id, setting, discord_ids.player(interaction.user))
+        change = await self.service.settings.reset(guild_id, setting, discord_ids.player(interaction.user))
         await interaction.response.send_message(change.line, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     def _resolved(self, interaction: discord.Interaction, spec: Setting, value: str) -> str:

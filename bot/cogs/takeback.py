@@ -55,7 +55,7 @@ class TakebackButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         await interaction.response.defer(ephemeral=True, thinking=True)  # an acceptance reposts the board
         me = discord_ids.player(interaction.user)
         service = service_of(interaction)
-        notice = await service.answer_takeback(self.match_id, me.id, self.accept, ply=self.ply, seat=self.seat)
+        notice = await service.takebacks.answer(self.match_id, me.id, self.accept, ply=self.ply, seat=self.seat)
         await interaction.followup.send(notice.lines[0], ephemeral=True)
 
 

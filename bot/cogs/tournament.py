@@ -96,25 +96,25 @@ class TournamentButton(
         return cls(match["action"], views.number(match["id"]))
 
     async def home(self, interaction: discord.Interaction) -> Place:
-        held: HeldTournament = await views.service_of(interaction).get_tournament(self.tournament_id)
+        held: HeldTournament = await views.service_of(interaction).tournaments.get(self.tournament_id)
         return held.place
 
     async def act(self, interaction: discord.Interaction) -> None:
         service: MatchService = views.service_of(interaction)
         me = discord_ids.player(interaction.user)
-        if self.action == "leave" and (await service.get_tournament(self.tournament_id)).running:
+        if self.action == "leave" and (await service.tournaments.get(self.tournament_id)).running:
             # Answered first: a withdrawal resigns a game, whose final board, replay and the withdrawal's
             # announcement are posted before `leave_tournament` returns.
             await interaction.response.defer(ephemeral=True, thinking=True)
-            held = await service.leave_tournament(self.tournament_id, me)
+            held = await service.tournaments.leave(self.tournament_id, me)
             await interaction.followup.send(
                 f"You withdrew from tournament #{held.id}.", ephemeral=True, allowed_mentions=limits.NOBODY
             )
             return
         if self.action == "join":  # in the sign-up only the sign-up changes: answered by that change
-            held = await service.join_tournament(self.tournament_id, me)
+            held = await service.tournaments.join(self.tournament_id, me)
         else:
-            held = await service.leave_tournament(self.tournament_id, me)
+            held = await service.tournaments.leave(self.tournament_id, me)
         await interaction.response.edit_message(
             content=signup_text(service, held), view=signup_view(held), allowed_mentions=limits.NOBODY
         )
@@ -158,7 +158,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.service.subscribe_tournaments(self.on_tournament)
+        self.service.tournaments.subscribe(self.on_tournament)
 
     # --- finding the tournament a command is about ---
 
@@ -170,11 +170,11 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     ) -> HeldTournament:
         guild_id = server_id(interaction)
         if tournament_id is not None:
-            held = await self.service.get_tournament(tournament_id)
+            held = await self.service.tournaments.get(tournament_id)
             if held.place.guild_id != guild_id:
                 raise Refusal(f"There is no tournament #{tournament_id} here.")
             return held
-        found = await self.service.tournaments(guild_id, statuses)
+        found = await self.service.tournaments.listing(guild_id, statuses)
         here = [h for h in found if interaction.channel_id in (h.place.thread_id, h.place.channel_id)]
         if len(here) == 1:
             return here[0]
@@ -221,7 +221,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
                 raise Refusal(
                     f"Give `closes:` as a time like 30m, 2h or 1d, not {limits.shorten(closes, 40)!r}."
                 ) from None
-        held = await self.service.open_tournament(
+        held = await self.service.tournaments.open(
             game,
             format,
             discord_ids.player(interaction.user),
@@ -239,7 +239,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         )
         message = await interaction.original_response()
         thread = await self._open_thread(interaction.channel, held)
-        await self.service.tournament_posted(held.id, message.id, thread.id if thread else None)
+        await self.service.tournaments.posted(held.id, message.id, thread.id if thread else None)
 
     async def _open_thread(self, channel: Any, held: HeldTournament) -> discord.Thread | None:
         if (
@@ -267,7 +267,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     @app_commands.describe(tournament="tournament number (default: the one open here)")
     async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         held = await self._find(interaction, tournament, ("open",))
-        joined = await self.service.join_tournament(held.id, discord_ids.player(interaction.user))
+        joined = await self.service.tournaments.join(held.id, discord_ids.player(interaction.user))
         await interaction.response.send_message(
             f"You signed up for tournament #{joined.id} ({plural(len(joined.tournament.entrants), 'player')} so far).",
             ephemeral=True,
@@ -282,7 +282,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         if not any(e.id == me.id for e in held.tournament.entrants):
             raise Refusal(f"You are not in tournament #{held.id}.")
         await interaction.response.defer(ephemeral=True, thinking=True)  # a withdrawal posts a final board first
-        left = await self.service.leave_tournament(held.id, me)
+        left = await self.service.tournaments.leave(held.id, me)
         words = "left the sign-up of" if left.status == SIGNUP else "withdrew from"
         await interaction.followup.send(f"You {words} tournament #{left.id}.", ephemeral=True)
         await self._refresh_signup(left)
@@ -296,7 +296,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             count = len(held.tournament.entrants)
             raise Refusal(f"A tournament needs at least 2 players; {plural(count, 'has', 'have')} signed up.")
         await views.defer_public(interaction)  # round 1's boards are posted before we answer
-        begun = await self.service.start_tournament(held.id, discord_ids.player(interaction.user))
+        begun = await self.service.tournaments.start_tournament(held.id, discord_ids.player(interaction.user))
         where = f"<#{begun.place.thread_id}>" if begun.place.thread_id else "this channel"
         await interaction.followup.send(
             f"Tournament #{begun.id} has started: round 1's pairings are in {where}.", allowed_mentions=limits.NOBODY
@@ -325,7 +325,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     @app_commands.describe(tournament="tournament number (default: the one here)")
     async def record(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         held = await self._find(interaction, tournament, ("open", "running", "over", "cancelled"))
-        record = await self.service.tournament_record(held.id)
+        record = await self.service.tournaments.record(held.id)
         await interaction.response.send_message(
             f"The record of tournament #{held.id}.",
             file=discord.File(io.BytesIO(record.dumps().encode()), filename=record.filename),
@@ -351,7 +351,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             raise Refusal(f"Tournament #{held.id} has no board {board} in round {round}.")
         places = parse_places(result, len(t.rounds[round - 1].pairings[board - 1].seats))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.adjudicate_board(held.id, round, board, places, discord_ids.player(interaction.user))  # type: ignore[arg-type]
+        await self.service.tournaments.adjudicate(held.id, round, board, places, discord_ids.player(interaction.user))  # type: ignore[arg-type]
         await interaction.followup.send(
             f"Round {round}, board {board}: {result}. Announced in the thread.", ephemeral=True
         )
@@ -371,7 +371,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament, ("running",))
         await interaction.response.defer(ephemeral=True, thinking=True)
         old, new = discord_ids.player(player), discord_ids.player(newcomer)
-        await self.service.replace_in_tournament(held.id, old.id, new, discord_ids.player(interaction.user))
+        await self.service.tournaments.replace_player(held.id, old.id, new, discord_ids.player(interaction.user))
         await interaction.followup.send(f"{new.name} takes over from {old.name}.", ephemeral=True)
 
     @app_commands.command(description="Moderators: withdraw a player (their unplayed game is forfeited)")
@@ -383,7 +383,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament, ("running",))
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = discord_ids.player(player)
-        await self.service.withdraw_from_tournament(held.id, who.id, discord_ids.player(interaction.user))
+        await self.service.tournaments.withdraw(held.id, who.id, discord_ids.player(interaction.user))
         await interaction.followup.send(f"{who.name} is withdrawn.", ephemeral=True)
 
     @app_commands.command(description="Moderators: void the current round and pair it again")
@@ -392,7 +392,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         require_moderator(interaction)
         held = await self._find(interaction, tournament, ("running",))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.void_tournament_round(held.id, discord_ids.player(interaction.user))
+        await self.service.tournaments.void_round(held.id, discord_ids.player(interaction.user))
         await interaction.followup.send(
             f"Round {held.tournament.current.number} is voided and paired again.", ephemeral=True
         )

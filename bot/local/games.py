@@ -29,7 +29,7 @@ async def new(session: Session, args: Args) -> None:
     game = service.games[key]
     players = new_players(game, args.words, NEW[key].example)
     # without --clock, the terminal's default_clock setting (none unless set)
-    settings = clock(args.flag("clock")) if "clock" in args.flags else service.default_clock(None)
+    settings = clock(args.flag("clock")) if "clock" in args.flags else service.settings.default_clock(None)
     options: dict[str, object] = {}
     for option in game.options.offered:
         if option.flag[2:] in args.flags:
@@ -92,16 +92,16 @@ async def resign(session: Session, args: Args) -> None:
     match = await session.match(args.flags, args.game)
     player = session.actor(match, args.flag("as"), doing="resign")
     try:
-        await session.service.resign(match.id, player.id)
+        await session.service.playing.resign(match.id, player.id)
     except (ServiceError, GameError) as error:
         raise CommandError(addressed(match, player, str(error))) from None
 
 
 AGREEMENTS: dict[str, Callable[[MatchService, int, str], Awaitable[Notice]]] = {
-    "takeback": lambda service, match_id, player_id: service.request_takeback(match_id, player_id),
-    "accept": lambda service, match_id, player_id: service.answer_takeback(match_id, player_id, True),
-    "decline": lambda service, match_id, player_id: service.answer_takeback(match_id, player_id, False),
-    "claim": lambda service, match_id, player_id: service.claim(match_id, player_id),
+    "takeback": lambda service, match_id, player_id: service.takebacks.request(match_id, player_id),
+    "accept": lambda service, match_id, player_id: service.takebacks.answer(match_id, player_id, True),
+    "decline": lambda service, match_id, player_id: service.takebacks.answer(match_id, player_id, False),
+    "claim": lambda service, match_id, player_id: service.claims.claim(match_id, player_id),
 }
 """The shared commands one person does by name in a hot seat: ask for a takeback, answer it, claim."""
 

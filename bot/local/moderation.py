@@ -29,32 +29,32 @@ async def mod_backup(session: Session, args: Args) -> None:
 
 
 async def pause(session: Session, args: Args) -> None:
-    await session.service.pause((await session.match(args.flags)).id, MODERATOR)
+    await session.service.moderation.pause((await session.match(args.flags)).id, MODERATOR)
 
 
 async def resume(session: Session, args: Args) -> None:
-    await session.service.resume((await session.match(args.flags)).id, MODERATOR)
+    await session.service.moderation.resume((await session.match(args.flags)).id, MODERATOR)
 
 
 async def add_time(session: Session, args: Args) -> None:
     match = await session.match(args.flags)
     player = player_named(match, args.words[0])
-    await session.service.add_time(match.id, MODERATOR, player.id, added_seconds(args.words[1]))
+    await session.service.moderation.add_time(match.id, MODERATOR, player.id, added_seconds(args.words[1]))
 
 
 async def undo(session: Session, args: Args) -> None:
-    await session.service.undo((await session.match(args.flags)).id, MODERATOR)
+    await session.service.moderation.undo((await session.match(args.flags)).id, MODERATOR)
 
 
 async def adjudicate(session: Session, args: Args) -> None:
     match = await session.match(args.flags)
     named = args.words[0]
     winner = None if named.lower() == "draw" else player_named(match, named).id
-    await session.service.adjudicate(match.id, MODERATOR, winner)
+    await session.service.moderation.adjudicate(match.id, MODERATOR, winner)
 
 
 async def abort(session: Session, args: Args) -> None:
-    await session.service.abort((await session.match(args.flags)).id, MODERATOR)
+    await session.service.moderation.abort((await session.match(args.flags)).id, MODERATOR)
 
 
 MOD = Command(
@@ -102,7 +102,7 @@ async def tournament_new(session: Session, args: Args) -> None:
     seats = number(args.flags["seats"], "--seats") if "seats" in args.flags else None
     clock, series = args.flags.get("clock"), args.flags.get("series", "single")
     game, format = (word.lower() for word in args.words)
-    held = await session.service.open_tournament(
+    held = await session.service.tournaments.open(
         game, format, MODERATOR, rounds=rounds, clock=clock, series=series, seats=seats
     )
     session.tournament = held.id
@@ -112,7 +112,7 @@ async def tournament_new(session: Session, args: Args) -> None:
 async def _tournament_id(session: Session) -> int:
     """The tournament the commands are about: the one opened here, else the newest offline one."""
     if session.tournament is None:
-        found = await session.service.tournaments(None, ("open", "running", "over"))
+        found = await session.service.tournaments.listing(None, ("open", "running", "over"))
         if not found:
             raise CommandError("There is no tournament yet: tournament new GAME FORMAT opens one.")
         session.tournament = found[-1].id
@@ -122,33 +122,33 @@ async def _tournament_id(session: Session) -> int:
 async def join(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
     name = checked_name(args.words[0])
-    held = await session.service.join_tournament(tid, person(name))
+    held = await session.service.tournaments.join(tid, person(name))
     session.write(f"{name} signed up ({len(held.tournament.entrants)} so far).")
 
 
 async def leave(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
     name = checked_name(args.words[0])
-    held = await session.service.leave_tournament(tid, person(name))
+    held = await session.service.tournaments.leave(tid, person(name))
     session.write(f"{name} {'left the sign-up' if held.status == 'open' else 'withdrew'}.")
 
 
 async def start(session: Session, args: Args) -> None:
-    await session.service.start_tournament(await _tournament_id(session), MODERATOR)
+    await session.service.tournaments.start_tournament(await _tournament_id(session), MODERATOR)
 
 
 async def standings(session: Session, args: Args) -> None:
     from renderers import tournament as picture
 
     tid = await _tournament_id(session)
-    t = (await session.service.get_tournament(tid)).tournament
+    t = (await session.service.tournaments.get(tid)).tournament
     path = await session.save(f"tournament-{tid}-standings.png", await asyncio.to_thread(picture.render, t))
     session.write(picture.as_text(t) + f"\npicture: {path}")
 
 
 async def tournament_record(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
-    record = await session.service.tournament_record(tid)
+    record = await session.service.tournaments.record(tid)
     folder = session.out_dir.parent / "records"
     path = folder / record.filename
     await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
@@ -187,7 +187,7 @@ SETTINGS_USE = "Use: settings, settings set KEY VALUE or settings reset KEY."
 
 
 async def show(session: Session, args: Args) -> None:
-    states = session.service.settings(None)
+    states = session.service.settings.states(None)
     head = (
         f"The terminal's settings ({changed_count(states)}). Change one with settings set KEY VALUE, put it"
         " back with settings reset KEY."
@@ -198,12 +198,12 @@ async def show(session: Session, args: Args) -> None:
 
 async def set_setting(session: Session, args: Args) -> None:
     key, *value = args.words
-    change = await session.service.set_setting(None, key, " ".join(value), MODERATOR)
+    change = await session.service.settings.set(None, key, " ".join(value), MODERATOR)
     session.write(change.line)
 
 
 async def reset_setting(session: Session, args: Args) -> None:
-    change = await session.service.reset_setting(None, args.words[0], MODERATOR)
+    change = await session.service.settings.reset(None, args.words[0], MODERATOR)
     session.write(change.line)
 
 

@@ -22,13 +22,13 @@ async def leaderboard(session: Session, args: Args) -> None:
     if len(args.words) != 1:  # the games are the service's (the tests' toy game too)
         raise CommandError(f"Use: leaderboard GAME ({', '.join(sorted(service.games))}).")
     key = args.words[0].lower()
-    top = await service.leaderboard(None, key)  # refuses an unknown game
+    top = await service.ratings.leaderboard(None, key)  # refuses an unknown game
     session.write("\n".join(leaderboard_lines(service.games[key].title, top)))
 
 
 async def stats(session: Session, args: Args) -> None:
     name = checked_name(args.words[0])
-    rows = await session.service.stats(None, person(name).id)
+    rows = await session.service.ratings.stats(None, person(name).id)
     titles = {key: game.title for key, game in session.service.games.items()}
     session.write("\n".join(stats_lines(rows[0].name if rows else name, rows, titles)))
 
@@ -36,7 +36,7 @@ async def stats(session: Session, args: Args) -> None:
 async def my_games(session: Session, args: Args) -> None:
     name = checked_name(args.words[0])
     player, now = person(name), session.service.time.now()
-    found = session.service.my_games(player.id, None)
+    found = session.service.registry.turns_first(player.id, None)
     lines = posts.my_games_lines(session.service, found, player.id, discord=False)
     session.write("\n".join(posts.plain_times(line, now) for line in lines) or f"{name} has no running matches.")
 
@@ -47,7 +47,7 @@ async def away(session: Session, args: Args) -> None:
     if not (days.isascii() and days.isdigit() and len(days) <= 3):
         raise CommandError(f"DAYS is a whole number of days, 1 to 14, not {quote(days)}.")
     try:
-        answer = await session.service.away(player, None, int(days))
+        answer = await session.service.away.go_away(player, None, int(days))
     except ServiceError as error:
         raise CommandError(addressed_to(name, posts.plain_times(str(error), now))) from None
     named = session.named(answer.matches)
@@ -59,7 +59,7 @@ async def back(session: Session, args: Args) -> None:
     name = checked_name(args.words[0])
     player, now = person(name), session.service.time.now()
     try:
-        answer = await session.service.back(player, None)
+        answer = await session.service.away.come_back(player, None)
     except ServiceError as error:
         raise CommandError(addressed_to(name, posts.plain_times(str(error), now))) from None
     taken = answer.period.taken(answer.period.ended_at or now)
@@ -83,7 +83,7 @@ NOTIFY_SAID = {
 async def notify(session: Session, args: Args) -> None:
     """`notify NAME dm|thread|off`: the choice Discord's /notify makes, for a typed name."""
     name = checked_name(args.words[0])
-    mode = await session.service.set_notify_choice(person(name).id, args.words[1])
+    mode = await session.service.reminding.choose(person(name).id, args.words[1])
     session.write(f"{name}: {NOTIFY_SAID[mode]}.")
 
 

@@ -46,7 +46,7 @@ class Session:
         self.tournament: int | None = None
         """The tournament the `tournament` commands are about (the newest offline one, by default)."""
         service.subscribe(self.on_notice)
-        service.subscribe_tournaments(self.on_tournament)
+        service.tournaments.subscribe(self.on_tournament)
 
     # --- output ---
 
@@ -144,10 +144,10 @@ class Session:
             mover = self.service.game(match).to_move(match.state)
             people = [p for s, p in enumerate(match.players) if s != mover and not p.is_computer]
         elif sub != "claim":
-            takeback = self.service.open_takeback(match.id)
+            takeback = self.service.takebacks.open_request(match.id)
             if takeback is None:
                 raise CommandError(f"No takeback request is waiting for an answer in match #{match.id}.")
-            people = self.service.takeback_waiting(match, takeback)
+            people = self.service.takebacks.waiting(match, takeback)
         people = list(dict.fromkeys(people))
         if len(people) != 1:
             who = {"takeback": "asks", "claim": "claims"}.get(sub, "answers")

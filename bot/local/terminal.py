@@ -66,7 +66,7 @@ class Terminal(Session):
     async def repl(self) -> None:
         """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""
         self.write(HELP)
-        await self.service.resume_tournaments()  # a round or closing time that came while it was off
+        await self.service.tournaments.resume()  # a round or closing time that came while it was off
         while True:
             try:
                 line = await asyncio.to_thread(_prompt)

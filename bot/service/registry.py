@@ -83,7 +83,9 @@ class Registry:
     """The running matches and series (a cache of the store), their locks, commits and listeners; `metrics`
     is what every concept measures with (bot/metrics.py; by default nothing)."""
 
-    def __init__(self, store: Store, time: TimeSource, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, store: Store, time: TimeSource, metrics: Metrics | None = None, ownership: Ownership | None = None
+    ) -> None:
         self.store = store
         self.time = time
         self.metrics = metrics or Metrics()
@@ -94,7 +96,7 @@ class Registry:
         self._listeners: list[Listener] = []
         self.seeds: Callable[[], int] = fresh_seed
         """Where the fresh seeds of takebacks and undos come from (tests give a seeded generator)."""
-        self.ownership: Ownership = EveryShard()
+        self.ownership: Ownership = ownership or EveryShard()
         """Which matches this process acts on (bot/shards.py): only those are loaded, and every change to one
         checks, inside its transaction, that this process still holds its shard's lease."""
 

@@ -43,17 +43,25 @@ Planned = list[tuple[str, int, float]]
 
 
 class Reminding:
-    def __init__(self, registry: Registry, flags: Flags) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        flags: Flags,
+        *,
+        away_until: Callable[[str, int | None], float | None] = lambda player_id, guild_id: None,
+        idle: Callable[[int | None], tuple[float, int]] = lambda guild_id: (IDLE_EVERY, IDLE_REMINDERS),
+    ) -> None:
         self.registry = registry
         self.flags = flags
         self._planned: dict[int, int] = {}
         """match id -> the ply whose reminders are stored (some of them maybe sent)."""
-        self.away_until: Callable[[str, int | None], float | None] = lambda player_id, guild_id: None
+        self.away_until = away_until
         """When a player's away time on a server ends (None: not away); the facade gives away time's. A long
         clock stops while its player is away, so its reminders wait; an untimed game's are passed over."""
-        self.idle: Callable[[int | None], tuple[float, int]] = lambda guild_id: (IDLE_EVERY, IDLE_REMINDERS)
+        self.idle = idle
         """A server's untimed reminders: the wait before each and how many at most (its settings, which the
         facade gives: bot/service/settings.py). A change applies to turns planned after it."""
+        flags.other_sweeps.append(self.sweep)  # the safety net of its deadlines runs with the flags'
 
     async def start(self) -> None:
         """After a restart (the running matches loaded): arm what untimed turns still have to send. A clocked

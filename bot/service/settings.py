@@ -433,7 +433,13 @@ class Settings:
     """Every server's stored settings (a cache of the `guild_settings` table) and the typed readers the
     concepts are given."""
 
-    def __init__(self, store: Store, time: TimeSource, defaults: ServerDefaults | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        time: TimeSource,
+        defaults: ServerDefaults | None = None,
+        ownership: Ownership | None = None,
+    ) -> None:
         self.store = store
         self.time = time
         self.defaults = defaults or ServerDefaults()
@@ -442,7 +448,7 @@ class Settings:
         self._rows: dict[tuple[int, str], tuple[str | None, float]] = {}
         """(server, key) -> who last set or reset it, and when."""
         self._lock = asyncio.Lock()
-        self.ownership: Ownership = EveryShard()
+        self.ownership: Ownership = ownership or EveryShard()
         """Which servers' settings this process may change (their shard's lease, checked in the transaction)."""
 
     async def start(self) -> None:
