@@ -31,13 +31,13 @@ from bot import analysis
 from bot.ai import LEVELS, Choice, Level, think
 from bot.games import GameError
 from bot.models import Match
-from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, ServiceError, StaleBoard, TimeUp
+from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, NoticeKind, ServiceError, StaleBoard, TimeUp
 
 log = logging.getLogger(__name__)
 
 Done = TypeVar("Done")
 
-WAKE_ON = ("started", "moved", "undone", "resumed", "time_added")
+WAKE_ON = (NoticeKind.STARTED, NoticeKind.MOVED, NoticeKind.UNDONE, NoticeKind.RESUMED, NoticeKind.TIME_ADDED)
 """Notices after which a computer may have a move to make."""
 
 

@@ -33,7 +33,7 @@ from bot.discord_reminders import ReminderPoster
 from bot.games import REGISTRY
 from bot.health import Health, HealthServer
 from bot.metrics import PrometheusMetrics
-from bot.models import Match, Player, Takeback
+from bot.models import Match, NoticeKind, Player, Takeback
 from bot.pacing import Pace, paced
 from bot.service import MatchService, Notice, ServerDefaults, ServiceError
 from bot.shards import Leases
@@ -207,7 +207,7 @@ class GameBot(commands.Bot):
         while self._resumed:  # a shard gained meanwhile adds its boards here
             match = self._resumed.pop(0)
             try:
-                await self.post(Notice("board", match, (RESTART_LINE,)), pinged=pinged)
+                await self.post(Notice(NoticeKind.BOARD, match, (RESTART_LINE,)), pinged=pinged)
             except Exception:
                 log.exception("could not repost match %s", match.id)
         if self.computers is not None:
@@ -293,7 +293,7 @@ class GameBot(commands.Bot):
         self._posting += 1
         self._posted.clear()
         try:
-            if notice.kind == "reminder":  # bot/discord_reminders.py: in the thread or by DM, as the player chose
+            if notice.kind == NoticeKind.REMINDER:  # bot/discord_reminders.py: in the thread or by DM, as chosen
                 await answers.answer_first(None)
                 await self.reminders.deliver(notice)
                 return
@@ -352,7 +352,7 @@ class GameBot(commands.Bot):
         post = await asyncio.to_thread(posts.for_notice, service, notice, discord.utils.utcnow().timestamp())
         await answers.answer_first((match.place.thread_id or match.place.channel_id) if post is not None else None)
         if post is None:
-            if notice.kind == "takeback" and notice.takeback is not None:
+            if notice.kind == NoticeKind.TAKEBACK and notice.takeback is not None:
                 return await self._ask_takeback(notice, notice.takeback)
             words = limits.clip("\n".join(notice.lines))
             sent = await self._send(match, lambda place: place.send(words, allowed_mentions=limits.NOBODY))
@@ -397,7 +397,7 @@ class GameBot(commands.Bot):
         previous = await service.board_posted(match.id, match.ply, at=message.created_at.timestamp(), message=here)
         await self._take_buttons_off(match, {previous, match.board} - {None, here})
         await self._close_takeback(notice)
-        if notice.kind == "over":
+        if notice.kind == NoticeKind.OVER:
             await self._post_replay(match, send_more)
             self._analyse_later(match, message.channel)
         return message
@@ -515,7 +515,7 @@ class GameBot(commands.Bot):
             if match is None or match.held is None:
                 return
             with contextlib.suppress(discord.HTTPException):
-                if await self.post(Notice("board", match, (HELD_LINE,))) is not None:
+                if await self.post(Notice(NoticeKind.BOARD, match, (HELD_LINE,))) is not None:
                     return
 
     async def _post_replay(self, match: Match, send: Callable[..., Awaitable[discord.Message]]) -> None:
@@ -593,7 +593,7 @@ def analysis_message(report: Report) -> dict[str, Any]:
     }
 
 
-BOARD_KINDS = frozenset({"started", "moved", "undone", "board"})
+BOARD_KINDS = frozenset({NoticeKind.STARTED, NoticeKind.MOVED, NoticeKind.UNDONE, NoticeKind.BOARD})
 """Notices whose post starts a turn's clock: if it cannot be posted anywhere, the match is held."""
 HELD_LINE = "The bot can post here again: the match goes on."
 

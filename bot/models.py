@@ -7,6 +7,7 @@ Plain data: no Discord objects (ids only) and no database handles, so they survi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.clock import ClockSettings, MatchClock
@@ -235,21 +236,45 @@ class MoveRecord:
     by_id: str | None = None
 
 
+class NoticeKind(StrEnum):
+    """What a `Notice` tells of: front-ends branch on it (which post, which buttons, whether a clock starts)."""
+
+    STARTED = "started"
+    MOVED = "moved"
+    UNDONE = "undone"
+    """Moves taken back: by a moderator's undo, or a takeback agreed or granted at once."""
+    OVER = "over"
+    SERIES_OVER = "series_over"
+    """The death match is decided (after the `over` of its last game)."""
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    TIME_ADDED = "time_added"
+    ABORTED = "aborted"
+    REMINDER = "reminder"
+    TAKEBACK = "takeback"
+    """A takeback request, with its buttons."""
+    TAKEBACK_ACCEPTED = "takeback_accepted"
+    """Accepted by some of those asked, not yet all."""
+    TAKEBACK_CLOSED = "takeback_closed"
+    """Declined, expired or lapsed."""
+    AWAY = "away"
+    BACK = "back"
+    BOARD = "board"
+    """Not the service's: front-ends use it for a plain repost of the board as it stands."""
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
     """What just happened to a match, for front-ends to show. The service sends it once the change is
     committed (bot/service/registry.py); it is plain data here so that `bot.posts`, which words it, need
     not import the service.
 
-    `kind` is one of: started, moved, undone, over, series_over, paused, resumed, time_added, aborted,
-    reminder, takeback (a request, with its buttons), takeback_accepted (by some of those asked),
-    takeback_closed (declined, expired or lapsed), away and back (away time: bot/service/away.py) (and
-    "board", which front-ends use for a plain repost).
-    `lines` are ready to post, with player names filled in. `series` is set for death-match games and
-    `series_over` when this notice also ends the series.
+    `kind` says what happened (a `NoticeKind`; its text is accepted too and read as one, so an unknown kind
+    fails where it is made). `lines` are ready to post, with player names filled in. `series` is set for
+    death-match games and `series_over` when this notice also ends the series.
     """
 
-    kind: str
+    kind: NoticeKind
     match: Match
     lines: tuple[str, ...] = ()
     by: Player | None = None
@@ -260,6 +285,9 @@ class Notice:
     takeback: Takeback | None = None
     """The takeback request a notice is about (kinds takeback, takeback_accepted, takeback_closed, and the
     undone notice of one agreed), so a front-end can offer its buttons and take them away when it closes."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", NoticeKind(self.kind))
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,21 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bot import move_log
 from bot.clock import format_seconds
-from bot.games import Game, Termination
-from bot.models import CANCELLED, DECLINED, EXPIRED, OPEN, TAKEN_BACK, Lobby, Match, MoveRecord, Notice, Player, Series
+from bot.games import Game, Termination, seat_leaves
+from bot.models import (
+    CANCELLED,
+    DECLINED,
+    EXPIRED,
+    OPEN,
+    TAKEN_BACK,
+    Lobby,
+    Match,
+    MoveRecord,
+    Notice,
+    NoticeKind,
+    Player,
+    Series,
+)
 from bot.reminders import is_long
 from bot.wording import listing, plural
 
@@ -165,7 +178,7 @@ def build(
 
 def for_notice(service: Matches, notice: Notice, now: float, overlays: frozenset[str] = frozenset()) -> Post | None:
     """The post a notice calls for, or None when words alone will do."""
-    if notice.kind in ("started", "moved", "undone", "over", "board"):
+    if notice.kind in (NoticeKind.STARTED, NoticeKind.MOVED, NoticeKind.UNDONE, NoticeKind.OVER, NoticeKind.BOARD):
         return build(service, notice.match, notice.lines, now, overlays)
     return None
 
@@ -296,10 +309,10 @@ def out_of_time_line(player: Player) -> str:
 
 def resign_effect(match: Match, game: Game) -> str:
     """What resigning would do, for the confirmation question."""
-    if not game.seats_can_leave or len(match.players) == 2:
-        return "This ends the game as a loss."
     if len(match.players) == 1:
         return "This ends the game with no score."
+    if not seat_leaves(game, len(match.players)):
+        return "This ends the game as a loss."
     return "You leave the game: your captures stay on the record and the others play on."
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from bot import posts
 from bot.clock import LAG_GRACE, ClockSettings
-from bot.games import GAMES, IllegalMove
-from bot.models import ABORTED, OVER, RUNNING, Match, Place, Player
+from bot.games import GAMES, IllegalMove, Termination
+from bot.models import ABORTED, OVER, RUNNING, Match, Notice, NoticeKind, Place, Player
 from bot.service import (
     MatchNotRunning,
     MatchPaused,
@@ -283,6 +283,24 @@ async def test_series_alternates_first_player_and_ends_at_two_wins(service: Matc
     assert "alice wins the death match" in recorder.notices[-1].lines[0]
 
 
+async def test_a_game_s_last_move_tells_its_end_first_then_what_it_caused(service: MatchService) -> None:
+    """The move's own notice is the one returned and told first; the next game, or the series' end, after."""
+    recorder = Recorder(service)
+    series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
+    for nxt in (NoticeKind.STARTED, NoticeKind.SERIES_OVER):
+        game = await _current_game(service, series.id)
+        while game.running:
+            told = len(recorder.notices)
+            mover = game.players[service.game(game).to_move(game.state)]
+            notice = await service.move(game.id, mover.id, "2" if mover == ALICE else "1")  # alice wins both
+        assert notice.kind is NoticeKind.OVER and recorder.notices[told:] == [notice, recorder.notices[-1]]
+        assert recorder.notices[-1].kind is nxt
+    assert all(type(n.kind) is NoticeKind for n in recorder.notices)
+    assert Notice("moved", notice.match).kind is NoticeKind.MOVED  # text reads as the kind it names
+    with pytest.raises(ValueError):
+        Notice("move", notice.match)
+
+
 async def test_series_level_after_three_games_is_drawn_and_the_house_wins(service: MatchService) -> None:
     series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
     await _win(service, (await _current_game(service, series.id)).id, ALICE)
@@ -544,14 +562,23 @@ async def test_a_resignation_is_a_log_line_and_the_others_play_on(open_service) 
 async def test_the_last_player_left_wins_and_a_solitaire_resignation_scores_nothing(service: MatchService) -> None:
     duel = await service.create_match("volcano", [ALICE, BOB], seed=1)
     assert posts.resign_effect(duel, service.game(duel)) == "This ends the game as a loss."
-    over = await service.playing.resign(duel.id, BOB.id)
+    over = await service.playing.resign(duel.id, BOB.id)  # in a game of two, resigning loses, as in every game
     assert over.kind == "over" and duel.result is not None and duel.result.winners == {0}
-    assert posts.result_line(duel) == "Game over: alice wins (every other player resigned)."
+    assert duel.result.termination == Termination.RESIGNATION and duel.result.scores == (1.0, 0.0)
+    assert posts.result_line(duel) == "Game over: alice wins (bob resigned)."
+
+    trio = await service.create_match("volcano", [ALICE, BOB, CAROL], seed=1)
+    await service.playing.resign(trio.id, BOB.id)
+    assert trio.running and service.ending.seats_in(trio) == (0, 2)
+    over = await service.playing.resign(trio.id, CAROL.id)  # alice is the last player left: she wins at once
+    assert over.kind == "over" and trio.result is not None and trio.result.winners == {0}
+    assert posts.result_line(trio) == "Game over: alice wins (every other player resigned)."
 
     alone = await service.create_match("volcano", [ALICE], seed=1)
     assert posts.resign_effect(alone, service.game(alone)) == "This ends the game with no score."
-    await service.playing.resign(alone.id, ALICE.id)
-    assert posts.result_line(alone) == "Game over (every player resigned; nobody wins)."
+    await service.playing.resign(alone.id, ALICE.id)  # as when her time runs out (test_time_controls.py)
+    assert alone.result is not None and alone.result.termination == Termination.RESIGNATION
+    assert posts.result_line(alone) == "Game over (alice resigned)."
     assert await service.ratings.solitaire_results("volcano", None) == []  # a resigned solitaire game is no record
 
 
@@ -587,6 +614,18 @@ async def test_a_flag_with_three_players_puts_one_out_and_the_others_play_on(ser
     fake_time.advance(30 + 60 + LAG_GRACE + 0.1)  # bob too: carol is the last player left and wins
     await eventually(lambda: "over" in recorder.kinds())
     assert match.status == OVER and match.result is not None and match.result.winners == {2}
+
+
+async def test_a_seat_out_of_time_in_a_game_of_two_loses_as_its_resignation_would(
+    service: MatchService, fake_time
+) -> None:
+    """One decision for a seat that is out, whatever put it out: in a two-player Volcano game it has lost."""
+    Recorder(service)
+    duel = await service.create_match("volcano", [ALICE, BOB], seed=3, clock=CLOCK)
+    fake_time.advance(30 + 60 + LAG_GRACE + 0.1)
+    await eventually(lambda: not duel.running)
+    assert duel.result is not None and duel.result.winners == {1} and duel.result.termination == Termination.FLAG
+    assert duel.state.resigned == frozenset()  # lost on time, not left
 
 
 async def test_a_late_move_with_three_players_is_refused_and_its_player_is_out(

@@ -24,7 +24,7 @@ from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButto
 from bot.cogs.places import match_channel_refusal
 from bot.cogs.takeback import TakebackButton
 from bot.games import GAMES, GameError
-from bot.models import COMPUTER_LEVELS, Match, Place, computer
+from bot.models import COMPUTER_LEVELS, Match, NoticeKind, Place, computer
 from bot.service import CLAIM_AFTER, MatchService, ServiceError
 from bot.wording import plural
 from renderers import Caption, describe, render
@@ -339,7 +339,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         found = await self._match(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # against a computer: a new board
         notice = await self.service.takebacks.request(found.id, discord_ids.player(interaction.user).id)
-        if notice.kind == "takeback":
+        if notice.kind == NoticeKind.TAKEBACK:
             answer = f"Asked: the others answer with the buttons in {discord_ids.where(found)}."
         else:
             answer = notice.lines[0]

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot import backup, discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.cogs.base import Refusal, find_match, server_id
-from bot.models import Match, Player
+from bot.models import Match, NoticeKind, Player
 from bot.service import MatchService, Notice
 from bot.wording import plural
 
@@ -162,7 +162,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         line = f"{discord_ids.player(interaction.user).name} reposted the board."
         if held is not None:
             line += " The match goes on: its clock starts with this board."
-        message = await self.bot.post(Notice("board", found, (line,)))
+        message = await self.bot.post(Notice(NoticeKind.BOARD, found, (line,)))
         if message is None:
             hold = found.held or held
             reason = hold.reason if hold is not None else "Discord refused every place"

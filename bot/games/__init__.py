@@ -7,7 +7,16 @@ Engines are pure: no I/O, no clock, no randomness except the seeded generator ke
 from __future__ import annotations
 
 from bot.games import fish, geyser, horizon, themiscyra, volcano
-from bot.games.base import BadOptions, Game, GameError, IllegalMove, InvalidNotation, Outcome, Termination
+from bot.games.base import (
+    BadOptions,
+    Game,
+    GameError,
+    IllegalMove,
+    InvalidNotation,
+    Outcome,
+    Termination,
+    seat_leaves,
+)
 from bot.games.registration import Registration
 
 REGISTRY: dict[str, Registration] = {
@@ -27,4 +36,5 @@ __all__ = [
     "Outcome",
     "Registration",
     "Termination",
+    "seat_leaves",
 ]

@@ -262,6 +262,7 @@ class Game(Protocol):
     own_message: tuple[str, ...]
 
     def resign(self, state: Any, seat: int) -> Any: ...
+    def seats_in(self, state: Any) -> tuple[int, ...]: ...
     def reseed(self, state: Any, seed: int) -> Any: ...
     def choices(self, state: Any) -> list[str]: ...
     def public_move(self, move: str) -> str: ...
@@ -296,6 +297,12 @@ class GameRules:
         """The state after `seat` leaves (only where `seats_can_leave`)."""
         raise IllegalMove("Nobody can leave this game and let the others play on.")
 
+    def seats_in(self, state: Any) -> tuple[int, ...]:
+        """The seats still in the game: every seat where nobody can leave (a game of a fixed seat count, or
+        one that keeps its count in `state.seats`); games whose seats can leave give those that have not."""
+        game = cast(Game, self)
+        return tuple(range(game.min_players if game.min_players == game.max_players else state.seats))
+
     def reseed(self, state: Any, seed: int) -> Any:
         """The same position with fresh chance behind it: every roll and every card nobody has seen yet now
         comes from `seed`, what anyone knows stays. A takeback or an undo reseeds the position it goes back
@@ -320,6 +327,16 @@ class GameRules:
         pair `e5 e8`, a Fish token's square `D4`); the moves of a group differ in the rest. Engines know
         their notation and give their own; the default is the move's first word."""
         return first_word(move)
+
+
+def seat_leaves(game: Game, seats: int) -> bool:
+    """The one decision for a seat that is out (it resigned, its time ran out, an opponent claimed the game):
+    True if it leaves and the others play on, False if it loses and the game ends.
+
+    RULING (volcano.md, confirmed): in a game of three or more whose seats can leave, an out seat leaves.
+    In a game of two whoever is out has lost, as in every other game, and a solitaire game ends with no
+    winner (and, not being ended by the rules, no best score)."""
+    return game.seats_can_leave and seats > 2
 
 
 def first_word(move: str) -> str:

@@ -725,6 +725,10 @@ class Volcano(GameRules):
     def scores(self, state: VolcanoState) -> tuple[float, ...]:
         return tuple(float(score_of(c)) for c in state.captures)
 
+    def seats_in(self, state: VolcanoState) -> tuple[int, ...]:
+        """Every seat that has not resigned (nor run out of time, nor been claimed against: the same)."""
+        return tuple(seat for seat in range(state.seats) if seat not in state.resigned)
+
     def events(self, state: VolcanoState) -> tuple[str, ...]:
         return state.events
 

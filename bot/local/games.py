@@ -13,7 +13,7 @@ from bot.games import REGISTRY, GameError
 from bot.local.checks import CommandError, addressed, clock, new_players, number, option_value, seat_named, slug
 from bot.local.session import Session
 from bot.local.table import AS, MATCH, NEW, Args, Command, Flag, Handler, new_options, text_notes
-from bot.service import DM_CLOCK, MatchService, Notice, ServiceError
+from bot.service import DM_CLOCK, MatchService, Notice, NoticeKind, ServiceError
 from bot.solitaire import best_lines, best_scores
 from renderers import Caption, render
 from renderers.alt_text import text_board
@@ -116,7 +116,7 @@ def agreement(sub: str) -> Handler:
             notice = await AGREEMENTS[sub](session.service, match.id, player.id)
         except (ServiceError, GameError) as error:
             raise CommandError(addressed(match, player, str(error))) from None
-        if notice.kind == "takeback":
+        if notice.kind == NoticeKind.TAKEBACK:
             key = args.game
             session.write(f"[#{match.id}] (answer with {key} accept --as NAME or {key} decline --as NAME)")
 
@@ -130,7 +130,7 @@ async def board(session: Session, args: Args) -> None:
         session.write(text_board(match.game, match.state, caption))
         return
     overlays = frozenset(name for name in REGISTRY[args.game].overlays if name in args.flags)
-    await session.on_notice(Notice("board", match, ("The board as it stands:",)), overlays)
+    await session.on_notice(Notice(NoticeKind.BOARD, match, ("The board as it stands:",)), overlays)
 
 
 async def moves(session: Session, args: Args) -> None:

@@ -15,7 +15,7 @@ from bot.computer import Analyst
 from bot.config import ROOT
 from bot.local.checks import CommandError, number, player_named
 from bot.local.table import NEW, start_usage
-from bot.models import Match, Player
+from bot.models import Match, NoticeKind, Player
 from bot.service import MatchService, Notice, TournamentNotice
 from bot.wording import a, listing
 
@@ -53,11 +53,11 @@ class Session:
     async def on_notice(self, notice: Notice, overlays: frozenset[str] = frozenset()) -> None:
         """Print what happened; for board posts render and save the PNG, then start the clock."""
         match = notice.match
-        if notice.kind == "reminder" and notice.to is not None:  # no DM offline: every reminder is printed
+        if notice.kind == NoticeKind.REMINDER and notice.to is not None:  # no DM offline: every reminder is printed
             said = posts.plain_times("; ".join(notice.lines), self.service.time.now())
             self.write(f"[#{match.id}] reminder for {notice.to.name}: {said}.")
             return
-        if notice.kind == "started":
+        if notice.kind == NoticeKind.STARTED:
             self.current = match.id
         now = self.service.time.now()
         post = await asyncio.to_thread(posts.for_notice, self.service, notice, now, overlays)
@@ -69,7 +69,7 @@ class Session:
         kind = "-".join([notice.kind, *sorted(overlays)])
         path = await self.save(f"match-{match.id}-ply-{match.ply:03d}-{kind}.png", post.png)
         replay = ""
-        if notice.kind == "over":  # the animated replay, beside the board PNGs
+        if notice.kind == NoticeKind.OVER:  # the animated replay, beside the board PNGs
             try:
                 gif = await self.save(f"match-{match.id}-replay.gif", await records.replay_for(self.service, match))
                 replay = f"\n[#{match.id}] replay: {gif}"
@@ -82,7 +82,7 @@ class Session:
             await self.service.board_posted(match.id, match.ply)
 
     async def repost(self, match: Match, reason: str) -> None:
-        await self.on_notice(Notice("board", match, (reason,)))
+        await self.on_notice(Notice(NoticeKind.BOARD, match, (reason,)))
 
     async def on_tournament(self, notice: TournamentNotice) -> None:
         """Print what happened to an offline tournament (a new round's pairings, a withdrawal, its end)."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from bot import posts
 from bot.clock import MatchClock
 from bot.errors import ServiceError
-from bot.models import AwayPeriod, Match, Notice, Player
+from bot.models import AwayPeriod, Match, Notice, NoticeKind, Player
 from bot.reminders import DAY, is_long
 from bot.service.flags import Flags
 from bot.service.registry import Registry
@@ -163,7 +163,7 @@ class AwayTime:
             self._away[key] = stored
             self._arm(stored)
         line = posts.away_line(player.name, until)
-        await self.registry.notify([Notice("away", match, (line,), player) for match in waiting])
+        await self.registry.notify([Notice(NoticeKind.AWAY, match, (line,), player) for match in waiting])
         return AwayAnswer(stored, tuple(m.id for m in waiting), left - days * DAY, current is not None)
 
     async def come_back(self, player: Player, guild_id: int | None) -> AwayAnswer:
@@ -217,7 +217,7 @@ class AwayTime:
         Heard before any front-end (the service subscribes first), so no board is posted with their clock
         running."""
         match = notice.match
-        if notice.kind != "started" or not is_long(match.clock):
+        if notice.kind != NoticeKind.STARTED or not is_long(match.clock):
             return
         notices: list[Notice] = []
         for player in dict.fromkeys(match.players):
@@ -228,7 +228,7 @@ class AwayTime:
                     continue
                 _, stopped, _ = await self._commit(key, period, start=True)
                 line = posts.away_line(player.name, period.until)
-                notices += [Notice("away", m, (line,), player) for m in stopped]
+                notices += [Notice(NoticeKind.AWAY, m, (line,), player) for m in stopped]
         await self.registry.notify(notices)
 
     # --- inside (the player's lock held) ---
@@ -251,7 +251,7 @@ class AwayTime:
         _, restarted, _ = await self._commit(key, replace(period, ended_at=at), start=start)
         self._away.pop(key, None)
         line = posts.back_line(period.player.name, how)
-        return [Notice("back", match, (line,), period.player) for match in restarted]
+        return [Notice(NoticeKind.BACK, match, (line,), period.player) for match in restarted]
 
     async def _commit(
         self, key: Key, period: AwayPeriod | None, start: bool

@@ -15,7 +15,7 @@ from typing import Any
 from bot import posts
 from bot.clock import ClockSettings
 from bot.errors import ChallengeTaken, LimitReached, NoSuchChallenge, NotInMatch
-from bot.models import Challenge, Match, Notice, Place, Player
+from bot.models import Challenge, Match, Notice, NoticeKind, Place, Player
 from bot.service.limits import Limits
 from bot.service.registry import Registry, new_match
 
@@ -53,7 +53,7 @@ class Challenges:
             if challenge is not None:
                 await store.accept_challenge(challenge, match.id)
         registry.add(match)
-        await registry.notify([Notice("started", match, posts.start_lines(match, game))])
+        await registry.notify([Notice(NoticeKind.STARTED, match, posts.start_lines(match, game))])
         return match
 
     async def get_challenge(self, challenge: int) -> Challenge:

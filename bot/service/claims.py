@@ -72,7 +72,7 @@ class Claims:
                     f"Match #{match.id} has a clock: a player who does not move runs out of time, so there is"
                     " nothing to claim."
                 )
-            playing = self.ending.playing(match)
+            playing = self.ending.seats_in(match)
             mine = [s for s in seats if s in playing]
             if not mine:
                 raise ServiceError(f"You have left match #{match.id}: only a player still in it may claim.")
@@ -94,17 +94,17 @@ class Claims:
             after = self.after(match.place.guild_id)
             if waited < after:
                 raise ServiceError(posts.claim_refusal(idle, waited, after))
-            if game.seats_can_leave and len(match.players) > 2:
+            if self.ending.seat_leaves(match):
                 line = posts.claimed_out_line(claimer, idle, after)
                 record = MoveRecord(match.ply + 1, seat, CLAIMED, now, None, RESIGN, by_id)
                 state = game.resign(match.state, seat)
                 notice = await self.ending.advance(match, record, state, None, pending, ("claim", by_id, line))
-                pending.notices[0] = replace(notice, lines=(line, *notice.lines[1:], posts.CLAIM_TOLD))
+                pending.main = replace(notice, lines=(line, *notice.lines[1:], posts.CLAIM_TOLD))
             else:
                 winners = frozenset(s for s in range(len(match.players)) if s != seat)
                 reason = posts.claim_reason(claimer, idle, after, len(match.players))
                 await self.ending.end(match, winners, reason, Termination.CLAIM, by_id, pending)
-                over = pending.notices[0]
-                pending.notices[0] = replace(over, lines=(over.lines[0], posts.CLAIM_TOLD, *over.lines[1:]))
+                over = pending.told
+                pending.main = replace(over, lines=(over.lines[0], posts.CLAIM_TOLD, *over.lines[1:]))
         await registry.notify(pending.notices)
-        return pending.notices[0]
+        return pending.told

@@ -15,8 +15,8 @@ from typing import Any
 
 from bot import move_log, posts
 from bot.clock import MatchClock
-from bot.games import IllegalMove, Outcome, Termination
-from bot.models import OVER, Match, MoveRecord, Notice
+from bot.games import Outcome, Termination, seat_leaves
+from bot.models import OVER, Match, MoveRecord, Notice, NoticeKind
 from bot.service.rating import Ratings
 from bot.service.registry import Pending, Registry
 from bot.service.series import DeathMatches
@@ -68,8 +68,8 @@ class Ending:
         if outcome is not None:
             registry.finish(match)
         lines = (*posts.event_lines(match, game), *pending.rated) if outcome else posts.event_lines(match, game)
-        notice = Notice("over" if outcome else "moved", match, lines, series=registry.series_of(match))
-        pending.notices.insert(0, notice)
+        kind = NoticeKind.OVER if outcome else NoticeKind.MOVED
+        notice = pending.main = Notice(kind, match, lines, series=registry.series_of(match))
         if (
             outcome is None
             and record.kind == move_log.RESIGN
@@ -77,9 +77,8 @@ class Ending:
         ):
             reason = posts.end_reason(Termination.ABANDONED)
             await self.end(match, self.leaders(match), reason, Termination.ABANDONED, None, pending)
-            over = pending.notices.pop(0)  # one post: the resignation, then the end
-            notice = replace(over, lines=(*notice.lines, *over.lines))
-            pending.notices[0] = notice
+            over = pending.told  # one post: the resignation, then the end
+            notice = pending.main = replace(over, lines=(*notice.lines, *over.lines))
         return notice
 
     async def end(
@@ -106,26 +105,16 @@ class Ending:
             await self._after_game(match, pending)
         registry.finish(match)
         series = registry.series_of(match)
-        pending.notices.insert(0, Notice("over", match, (f"{reason}.", *pending.rated), series=series))
+        pending.main = Notice(NoticeKind.OVER, match, (f"{reason}.", *pending.rated), series=series)
 
-    def seats_in(self, match: Match) -> list[int]:
-        """The seats still in a game that goes on without those who resigned (the engine refuses to let
-        a seat resign twice)."""
-        game = self.registry.game(match)
-        seats = []
-        for seat in range(len(match.players)):
-            try:
-                game.resign(match.state, seat)
-            except IllegalMove:
-                continue
-            seats.append(seat)
-        return seats
-
-    def playing(self, match: Match) -> list[int]:
+    def seats_in(self, match: Match) -> tuple[int, ...]:
         """The seats still playing: every seat, or where seats can leave, those that have not left."""
-        if self.registry.game(match).seats_can_leave:
-            return self.seats_in(match)
-        return list(range(len(match.players)))
+        return self.registry.game(match).seats_in(match.state)
+
+    def seat_leaves(self, match: Match) -> bool:
+        """Whether a seat that is out (resigned, flagged, claimed against) leaves while the others play on
+        rather than losing the game: the one decision (`bot.games.seat_leaves`)."""
+        return seat_leaves(self.registry.game(match), len(match.players))
 
     def leaders(self, match: Match) -> frozenset[int]:
         """RULING (ours): when the last person leaves, nobody is left to play for, so the game ends and the

@@ -175,13 +175,13 @@ class Flags:
         player = match.players[seat]
         game = self.registry.game(match)
         now = self.registry.time.now()
-        if game.seats_can_leave and len(match.players) > 2:
+        if self.ending.seat_leaves(match):
             state = game.resign(match.state, seat)
             clock, _ = match.clock.after_move(now, game.to_move(state))
             record = MoveRecord(match.ply + 1, seat, RESIGN, now, None, RESIGN, None)
             notice = await self.ending.advance(match, record, state, clock, pending)
             lines = (posts.out_of_time_line(player), *notice.lines[1:])  # not "resigns": time did it
-            pending.notices[0] = replace(notice, lines=lines)
+            pending.main = replace(notice, lines=lines)
             return
         winners = frozenset(s for s in range(len(match.players)) if s != seat)
         reason = posts.end_reason(Termination.FLAG, player.name)

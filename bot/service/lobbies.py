@@ -15,7 +15,7 @@ from typing import Any
 from bot import posts
 from bot.clock import ClockSettings
 from bot.errors import LimitReached, MatchNotRunning, NoSuchMatch, ServiceError
-from bot.models import CANCELLED, OPEN, STARTED, Lobby, Match, Notice, Place, Player, computer
+from bot.models import CANCELLED, OPEN, STARTED, Lobby, Match, Notice, NoticeKind, Place, Player, computer
 from bot.service.limits import Limits
 from bot.service.registry import Registry, new_match
 from bot.wording import plural
@@ -109,7 +109,7 @@ class Lobbies:
                 lobby.status, lobby.match_id = STARTED, match.id
                 await registry.store.update_lobby(lobby)
         registry.add(match)
-        await registry.notify([Notice("started", match, posts.start_lines(match, game))])
+        await registry.notify([Notice(NoticeKind.STARTED, match, posts.start_lines(match, game))])
         return match
 
     def start_refusal(self, lobby: Lobby, by: Player) -> str | None:

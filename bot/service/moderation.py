@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot import move_log, posts
 from bot.errors import NotInMatch, ServiceError
 from bot.games import Termination
-from bot.models import ABORTED, Match, MoveRecord, Notice, Player
+from bot.models import ABORTED, Match, MoveRecord, Notice, NoticeKind, Player
 from bot.service.ending import Ending
 from bot.service.flags import Flags
 from bot.service.registry import Pending, Registry
@@ -44,7 +44,7 @@ class Moderation:
                 await registry.store.log_action(match.id, "pause", by.id, "paused", now)
                 planned = await self.reminding.plan(match, None)  # a paused turn has none
             self.reminding.arm(match, planned)
-            notice = Notice("paused", match, (posts.paused_line(by),), by)
+            notice = Notice(NoticeKind.PAUSED, match, (posts.paused_line(by),), by)
         await registry.notify([notice])
         return notice
 
@@ -62,7 +62,7 @@ class Moderation:
                 planned = await self.reminding.plan(match, None)
             self.flags.arm(match)
             self.reminding.arm(match, planned)
-            notice = Notice("resumed", match, (posts.resumed_line(by),), by)
+            notice = Notice(NoticeKind.RESUMED, match, (posts.resumed_line(by),), by)
         await registry.notify([notice])
         return notice
 
@@ -91,7 +91,7 @@ class Moderation:
             self.flags.arm(match)
             self.reminding.arm(match, planned)
             line = posts.time_added_line(by, given, clock.reserve_at(seats[0], now))
-            notice = Notice("time_added", match, (line,), by)
+            notice = Notice(NoticeKind.TIME_ADDED, match, (line,), by)
         await registry.notify([notice])
         return notice
 
@@ -110,7 +110,7 @@ class Moderation:
                     series.status = ABORTED
                     await registry.store.update_series(series)
             registry.finish(match)
-            notice = Notice("aborted", match, (posts.aborted_line(by, match),), by, series)
+            notice = Notice(NoticeKind.ABORTED, match, (posts.aborted_line(by, match),), by, series)
         await registry.notify([notice])
         return notice
 
@@ -134,7 +134,7 @@ class Moderation:
             if cut < 0:
                 raise ServiceError(f"Match #{match.id} has no move by a person to take back: only the computer moved.")
             taken = await self.take_back(match, standing, cut, by)
-            notice = Notice("undone", match, (posts.taken_back(by, match, taken, registry.game(match)),), by)
+            notice = Notice(NoticeKind.UNDONE, match, (posts.taken_back(by, match, taken, registry.game(match)),), by)
         await registry.notify([notice])
         return notice
 
@@ -202,4 +202,4 @@ class Moderation:
             reason = posts.end_reason(Termination.ADJUDICATION, by.name)
             await self.ending.end(match, winners, reason, Termination.ADJUDICATION, by.id, pending)
         await registry.notify(pending.notices)
-        return pending.notices[0]
+        return pending.told

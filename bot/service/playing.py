@@ -109,7 +109,7 @@ class Playing:
             match = await registry.running_or_refuse(match_id)
             seats = registry.seats_or_refuse(match, player_id)
             game = registry.game(match)
-            if game.seats_can_leave:
+            if self.ending.seat_leaves(match):
                 try:
                     state = game.resign(match.state, seats[0])
                 except IllegalMove:  # the match runs, so the seat has left already
@@ -125,7 +125,7 @@ class Playing:
                 reason = posts.end_reason(Termination.RESIGNATION, loser.name)
                 await self.ending.end(match, winners, reason, Termination.RESIGNATION, player_id, pending)
         await registry.notify(pending.notices)
-        return pending.notices[0]
+        return pending.told
 
     async def board_posted(
         self, match_id: int, ply: int, at: float | None = None, message: tuple[int, int] | None = None

@@ -37,11 +37,26 @@ Listener = Callable[[Notice], Awaitable[None]]
 class Pending:
     """What a change has to announce once its lock is released and its transaction committed."""
 
-    notices: list[Notice] = field(default_factory=list)
+    main: Notice | None = None
+    """The notice of the change itself (the move, the game's end), which its caller returns: told first."""
+    more: list[Notice] = field(default_factory=list)
+    """What the change caused besides (a death match decided, its next game started): told after `main`."""
     started: list[Match] = field(default_factory=list)
     """Games started inside the transaction (a death match's next game): running once it commits."""
     rated: tuple[str, ...] = ()
     """The game-over post's rating change line, if the game was rated."""
+
+    @property
+    def notices(self) -> list[Notice]:
+        """Everything to tell, in order."""
+        return [self.main, *self.more] if self.main is not None else list(self.more)
+
+    @property
+    def told(self) -> Notice:
+        """`main`, for a change that always has one (a move, a resignation, an end)."""
+        if self.main is None:
+            raise RuntimeError("this change has no notice of its own")
+        return self.main
 
 
 def fresh_seed() -> int:

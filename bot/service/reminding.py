@@ -9,7 +9,7 @@ clocked turn, which the restart gives a fresh allowance, is planned again when i
 
 When one is due, under the match's lock: it goes out only if the match still runs at that ply, is neither
 paused nor held, its clock (if any) is running and a person is to move. It is then marked sent in a
-transaction, which only one of two processes, timers or sweeps can win, and a `Notice("reminder", ...)`
+transaction, which only one of two processes, timers or sweeps can win, and a `Notice(NoticeKind.REMINDER, ...)`
 names that person (`Notice.to`). Several due at once (the bot was down) go out as one, the latest. A
 reminder of a turn sent once is never stored again for that turn, however often it is planned again.
 
@@ -27,7 +27,7 @@ from functools import partial
 
 from bot import posts
 from bot.errors import ServiceError
-from bot.models import Match, Notice, Player
+from bot.models import Match, Notice, NoticeKind, Player
 from bot.reminders import IDLE_EVERY, IDLE_REMINDERS, reminders
 from bot.service.flags import Flags
 from bot.service.registry import Registry
@@ -147,7 +147,7 @@ class Reminding:
             deadline = match.clock.deadline() if match.clock is not None else None
             every, _ = self.idle(match.place.guild_id)
             line = posts.reminder_line(kind, number, due, deadline, every)
-            notice = Notice("reminder", match, (line,), to=player)
+            notice = Notice(NoticeKind.REMINDER, match, (line,), to=player)
         log.info("match %s: reminded %s (%s)", match_id, player.id, kind)
         await registry.notify([notice])
 

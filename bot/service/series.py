@@ -13,7 +13,7 @@ from typing import Any
 from bot import posts
 from bot.clock import ClockSettings
 from bot.games import BadOptions, Game, Outcome
-from bot.models import OVER, Match, Notice, Place, Player, Series
+from bot.models import OVER, Match, Notice, NoticeKind, Place, Player, Series
 from bot.service.registry import Pending, Registry, new_match
 
 DM_CLOCK = ClockSettings(move_seconds=30, reserve_seconds=60)
@@ -66,7 +66,7 @@ class DeathMatches:
             match.id = await registry.store.insert_match(match)
         series.games.append(match.id)
         registry.add(match, series)
-        await registry.notify([Notice("started", match, posts.start_lines(match, game), series=series)])
+        await registry.notify([Notice(NoticeKind.STARTED, match, posts.start_lines(match, game), series=series)])
         return series
 
     async def after_game(self, match: Match, pending: Pending) -> None:
@@ -87,7 +87,7 @@ class DeathMatches:
             series.result = Outcome(tuple(float(w) for w in series.wins), winners, posts.series_reason(series))
             await registry.store.update_series(series)
             line = posts.series_line(series)
-            pending.notices.append(Notice("series_over", match, (line,), series=series, series_over=True))
+            pending.more.append(Notice(NoticeKind.SERIES_OVER, match, (line,), series=series, series_over=True))
             return
         await registry.store.update_series(series)
         game = registry.games[series.game]
@@ -95,7 +95,7 @@ class DeathMatches:
         nxt.id = await registry.store.insert_match(nxt)
         series.games.append(nxt.id)
         pending.started.append(nxt)
-        pending.notices.append(Notice("started", nxt, posts.start_lines(nxt, game), series=series))
+        pending.more.append(Notice(NoticeKind.STARTED, nxt, posts.start_lines(nxt, game), series=series))
 
     def _game(self, game: Game, series: Series, game_no: int) -> Match:
         """Game `game_no` of the series, not yet stored: its `first` option says who places first."""

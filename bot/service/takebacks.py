@@ -24,7 +24,19 @@ from dataclasses import replace
 
 from bot import posts
 from bot.errors import ServiceError
-from bot.models import DECLINED, EXPIRED, LAPSED, TAKEBACK_OPEN, TAKEN_BACK, Match, MoveRecord, Notice, Player, Takeback
+from bot.models import (
+    DECLINED,
+    EXPIRED,
+    LAPSED,
+    TAKEBACK_OPEN,
+    TAKEN_BACK,
+    Match,
+    MoveRecord,
+    Notice,
+    NoticeKind,
+    Player,
+    Takeback,
+)
 from bot.move_log import RESIGN
 from bot.service.ending import Ending
 from bot.service.flags import Flags
@@ -71,7 +83,7 @@ class Takebacks:
 
     def asked(self, match: Match, takeback: Takeback) -> list[Player]:
         """Who answers a request: every person still in the game but its requester, by seat."""
-        seats = self.ending.playing(match)
+        seats = self.ending.seats_in(match)
         return [match.players[s] for s in seats if s != takeback.seat and not match.players[s].is_computer]
 
     def waiting(self, match: Match, takeback: Takeback) -> list[Player]:
@@ -93,7 +105,7 @@ class Takebacks:
                     f"Match #{match.id} is a game of a death match: takebacks are for casual games only"
                     " (a moderator can take back a mistake)."
                 )
-            playing = [s for s in seats if s in self.ending.playing(match)]
+            playing = [s for s in seats if s in self.ending.seats_in(match)]
             if not playing:
                 raise ServiceError(f"You have left match #{match.id}: there is nothing for you to take back.")
             seat = playing[0]
@@ -128,14 +140,14 @@ class Takebacks:
             asked = self.asked(match, takeback)
             if not asked:  # only computers besides: they have no say
                 await self.moderation.take_back(match, standing, cut, requester, "takeback")
-                notices.append(Notice("undone", match, (posts.takeback_at_once(requester, what),), requester))
+                notices.append(Notice(NoticeKind.UNDONE, match, (posts.takeback_at_once(requester, what),), requester))
             else:
                 async with registry.commit(match):
                     takeback = replace(takeback, id=await registry.store.insert_takeback(takeback))
                 self._open[match.id] = takeback
                 self._arm(takeback)
                 line = posts.takeback_asked(requester, asked, what, window)
-                notices.append(Notice("takeback", match, (line,), requester, takeback=takeback))
+                notices.append(Notice(NoticeKind.TAKEBACK, match, (line,), requester, takeback=takeback))
         await registry.notify(notices)
         return notices[-1]
 
@@ -184,7 +196,7 @@ class Takebacks:
                 await registry.store.update_takeback(takeback)
             self._open[match.id] = takeback
             line = posts.takeback_accepted(by, requester, waiting)
-            return Notice("takeback_accepted", match, (line,), by, takeback=takeback)
+            return Notice(NoticeKind.TAKEBACK_ACCEPTED, match, (line,), by, takeback=takeback)
         done = replace(takeback, status=TAKEN_BACK)
         standing = await registry.store.moves(match.id)
         cut = last_move(standing, takeback.seat)  # as when asked: the ply has not moved since
@@ -195,7 +207,9 @@ class Takebacks:
         )
         del self._open[match.id]
         several = len(self.asked(match, takeback)) > 1
-        return Notice("undone", match, (posts.takeback_agreed(by, requester, what, several),), by, takeback=done)
+        return Notice(
+            NoticeKind.UNDONE, match, (posts.takeback_agreed(by, requester, what, several),), by, takeback=done
+        )
 
     async def posted(self, match_id: int, takeback_id: int, message: tuple[int, int]) -> bool:
         """The request is posted as `message` (channel, message): stored, so its buttons go when it closes.
@@ -266,4 +280,4 @@ class Takebacks:
         async with self.registry.commit(match):
             await self.registry.store.update_takeback(closed)
         self._open.pop(match.id, None)
-        return Notice("takeback_closed", match, (line,), by, takeback=closed)
+        return Notice(NoticeKind.TAKEBACK_CLOSED, match, (line,), by, takeback=closed)

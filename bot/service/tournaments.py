@@ -36,7 +36,7 @@ from bot import posts
 from bot.clock import ClockError, ClockSettings, parse_clock
 from bot.errors import NoSuchMatch, ServiceError
 from bot.games import Outcome
-from bot.models import RUNNING, Match, Notice, Place, Player, Series
+from bot.models import RUNNING, Match, Notice, NoticeKind, Place, Player, Series
 from bot.service.flags import Flags
 from bot.service.moderation import Moderation
 from bot.service.playing import Playing
@@ -504,18 +504,18 @@ class Tournaments:
             return
         if not any(h.running and h.place.guild_id == match.place.guild_id for h in self._held.values()):
             return
-        if notice.kind == "over" and match.series_id is not None:
+        if notice.kind == NoticeKind.OVER and match.series_id is not None:
             return  # a game of a death match: its series' end is the result
-        series_id = notice.series.id if notice.kind == "series_over" and notice.series else None
-        if notice.kind == "aborted":
+        series_id = notice.series.id if notice.kind == NoticeKind.SERIES_OVER and notice.series else None
+        if notice.kind == NoticeKind.ABORTED:
             series_id = match.series_id
         game = await self.registry.store.tournament_game_of(match.id, series_id)
         if game is None or game.voided or game.tournament_id not in self._held:
             return
-        if notice.kind == "aborted":
+        if notice.kind == NoticeKind.ABORTED:
             await self._aborted(game)
             return
-        outcome = notice.series.result if notice.kind == "series_over" and notice.series else match.result
+        outcome = notice.series.result if notice.kind == NoticeKind.SERIES_OVER and notice.series else match.result
         if outcome is not None:
             await self._result(game, outcome)
 
@@ -747,7 +747,9 @@ class Tournaments:
         """Once committed, with no lock held: the started games' notices, the tournament's, then the games
         to end (whose notices come back to `on_notice`)."""
         games = self.registry.games
-        started = [Notice("started", m, posts.start_lines(m, games[m.game]), series=s) for m, s in work.started]
+        started = [
+            Notice(NoticeKind.STARTED, m, posts.start_lines(m, games[m.game]), series=s) for m, s in work.started
+        ]
         await self.registry.notify(started)
         await self._tell(work.notices)
         for end in work.after:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games import GAMES, BadOptions, Game, IllegalMove, Outcome
+from bot.games import GAMES, BadOptions, Game, IllegalMove, Outcome, seat_leaves
 from bot.games.base import GameRules
 
 ALL = [GAMES[key] for key in sorted(GAMES)]
@@ -317,8 +317,23 @@ def test_every_game_declares_its_type(key: str) -> None:
     assert game.hidden_information == hides_more_than_the_seed, "hidden_information says whether views hide cards"
     own = type(game).__dict__
     assert game.hidden_information == ("public_move" in own and "private_lines" in own), "they come together"
-    assert game.seats_can_leave == ("resign" in type(game).__dict__)
+    assert game.seats_can_leave == ("resign" in type(game).__dict__) == ("seats_in" in type(game).__dict__)
     assert game.chance == (key in ("geyser", "horizon")), "dice or a deck"
+
+
+@each_game
+def test_every_seat_is_in_until_it_leaves(game):
+    for seats in seat_counts(game):
+        state = game.new(seats, 3)
+        assert game.seats_in(state) == tuple(range(seats))
+        if game.seats_can_leave and seats > 2:
+            assert game.seats_in(game.resign(state, 1)) == tuple(s for s in range(seats) if s != 1)
+
+
+def test_a_seat_that_is_out_leaves_only_in_games_of_three_or_more_whose_seats_can_leave() -> None:
+    volcano = GAMES["volcano"]
+    assert [seat_leaves(volcano, seats) for seats in (1, 2, 3, 6)] == [False, False, True, True]
+    assert not any(seat_leaves(GAMES[key], seats) for key in ("fish", "geyser") for seats in (2, 3, 4))
 
 
 def test_no_caller_asks_a_game_what_it_has() -> None:
