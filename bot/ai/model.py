@@ -18,13 +18,13 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
-from bot.games import Game, Outcome
+from bot.games import AnyGame, Outcome
 
 
 class Model(Protocol):
     """One game for the search. `S` is the model's position type, moves are hashable tree keys."""
 
-    game: Game
+    game: AnyGame
 
     def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
         """A full position consistent with what `seat` sees in `view`, hidden parts sampled from `rng`."""
@@ -77,7 +77,7 @@ class PublicModel:
     depth = 200
     """Playout plies before the position is judged by `evaluate` instead of played to the end."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: AnyGame):
         self.game = game
 
     def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:

@@ -76,15 +76,16 @@ class CardSelect(
         card = str(((interaction.data or {}).get("values") or [""])[0])
         match = await service.get(self.match_id)
         seat = match.seats_of(discord_ids.player(interaction.user).id)
-        spaces = [m.split()[2] for m in HORIZON.legal_moves(match.state) if m.startswith(f"place {card} ")]
-        if not spaces:
+        places = [m for m in HORIZON.legal(match.state) if m.kind == "place" and m.card == card]
+        if not places:
             raise ServiceError("That card cannot be placed now.")
         other = match.players[1 - seat[0]].name
         options = [
             discord.SelectOption(
-                label=f"your space {s[3:]}" if s.startswith("me:") else f"{other}'s space {s[4:]}", value=s
+                label=f"your space {m.space}" if m.mine else f"{other}'s space {m.space}",
+                value=f"{'me' if m.mine else 'opp'}:{m.space}",  # the space as the notation writes it
             )
-            for s in spaces
+            for m in places
         ]
         view = discord.ui.View(timeout=None)
         view.add_item(SpaceSelect(self.match_id, self.ply, card, options))

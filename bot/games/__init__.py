@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.games import fish, geyser, horizon, themiscyra, volcano
 from bot.games.base import (
+    AnyGame,
     BadOptions,
     Game,
     GameError,
@@ -23,11 +24,12 @@ REGISTRY: dict[str, Registration] = {
     game.REGISTRATION.key: game.REGISTRATION for game in (fish, volcano, themiscyra, geyser, horizon)
 }
 """Every game, in the order lists name them; adding a game is one entry here."""
-GAMES: dict[str, Game] = {key: registration.engine for key, registration in REGISTRY.items()}
+GAMES: dict[str, AnyGame] = {key: registration.engine for key, registration in REGISTRY.items()}
 
 __all__ = [
     "GAMES",
     "REGISTRY",
+    "AnyGame",
     "BadOptions",
     "Game",
     "GameError",

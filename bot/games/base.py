@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, Protocol, cast, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, cast, runtime_checkable
 
 from bot.wording import listing
 
@@ -216,15 +216,25 @@ def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+S = TypeVar("S")
+"""A game's state: a small immutable value of the engine's own (`FishState`)."""
+M = TypeVar("M")
+"""A game's move: a small frozen value of the engine's own (`FishMove`), whose fields front-ends read."""
+
+
 @runtime_checkable
-class Game(Protocol):
+class Game(Protocol[S, M]):
     """What the service, the front-ends and the renderers may rely on (docs/architecture.md, "The game contract").
+    `Game[FishState, FishMove]`: each engine names its state and move types (`Game[Any, Any]` where any game
+    will do).
 
     Moves as python-chess has them: `parse(state, text)` is the legal move `text` stands for here (a small
     frozen value of the engine's own, or IllegalMove); `play(state, move)` trusts a move parsed on this
     state and parses a str first (so text works everywhere, like `push_san`); `notation(move)` is its
     canonical text, which parses back to the same move; `canonical(state, text)` is
-    `notation(parse(state, text))`, what the move log stores.
+    `notation(parse(state, text))`, what the move log stores. `legal_moves(state)` lists the legal moves in
+    that notation (what a player types and autocomplete offers); `legal(state)` gives the same moves as
+    values, for a front-end to read their fields rather than split text.
 
     Beyond DESIGN.md's table: `events(state)` says what the last move did,
     with seats written as `{0}`, `{1}`... so a front-end can fill in player names with `str.format`;
@@ -240,19 +250,20 @@ class Game(Protocol):
     options: Options
     rules_card: str
 
-    def new(self, seats: int, seed: int, **options: Any) -> Any: ...
-    def to_move(self, state: Any) -> int | None: ...
-    def legal_moves(self, state: Any) -> list[str]: ...
-    def parse(self, state: Any, text: str) -> Any: ...
-    def play(self, state: Any, move: Any) -> Any: ...
-    def notation(self, move: Any) -> str: ...
-    def canonical(self, state: Any, move: str) -> str: ...
-    def outcome(self, state: Any) -> Outcome | None: ...
-    def scores(self, state: Any) -> tuple[float, ...]: ...
-    def dumps(self, state: Any) -> str: ...
-    def loads(self, text: str) -> Any: ...
-    def view(self, state: Any, seat: int | None) -> Any: ...
-    def events(self, state: Any) -> tuple[str, ...]: ...
+    def new(self, seats: int, seed: int, **options: Any) -> S: ...
+    def to_move(self, state: S) -> int | None: ...
+    def legal_moves(self, state: S) -> list[str]: ...
+    def legal(self, state: S) -> list[M]: ...
+    def parse(self, state: S, text: str) -> M: ...
+    def play(self, state: S, move: M | str) -> S: ...
+    def notation(self, move: M) -> str: ...
+    def canonical(self, state: S, move: str) -> str: ...
+    def outcome(self, state: S) -> Outcome | None: ...
+    def scores(self, state: S) -> tuple[float, ...]: ...
+    def dumps(self, state: S) -> str: ...
+    def loads(self, text: str) -> S: ...
+    def view(self, state: S, seat: int | None) -> S: ...
+    def events(self, state: S) -> tuple[str, ...]: ...
 
     # the optional members, with their defaults in GameRules:
     chance: bool
@@ -261,13 +272,17 @@ class Game(Protocol):
     score_label: str
     own_message: tuple[str, ...]
 
-    def resign(self, state: Any, seat: int) -> Any: ...
-    def seats_in(self, state: Any) -> tuple[int, ...]: ...
-    def reseed(self, state: Any, seed: int) -> Any: ...
-    def choices(self, state: Any) -> list[str]: ...
+    def resign(self, state: S, seat: int) -> S: ...
+    def seats_in(self, state: S) -> tuple[int, ...]: ...
+    def reseed(self, state: S, seed: int) -> S: ...
+    def choices(self, state: S) -> list[str]: ...
     def public_move(self, move: str) -> str: ...
-    def private_lines(self, state: Any, seat: int) -> tuple[str, ...]: ...
+    def private_lines(self, state: S, seat: int) -> tuple[str, ...]: ...
     def move_group(self, move: str) -> str: ...
+
+
+AnyGame = Game[Any, Any]
+"""Any game at all: what the registry, the service and the front-ends hold."""
 
 
 class GameRules:
@@ -290,8 +305,15 @@ class GameRules:
 
     def canonical(self, state: Any, move: str) -> str:
         """The canonical text of a legal move typed in any accepted spelling (what the move log stores)."""
-        game = cast(Game, self)
+        game = cast(AnyGame, self)
         return game.notation(game.parse(state, move))
+
+    def legal(self, state: Any) -> list[Any]:
+        """The legal moves as the engine's values, in the order of `legal_moves` (each read from its text).
+        Chance stays secret: a game whose `parse` plays a move to learn its dice (Geyser) gives them unplayed,
+        so each value's notation is exactly its `legal_moves` text."""
+        game = cast(AnyGame, self)
+        return [game.parse(state, text) for text in game.legal_moves(state)]
 
     def resign(self, state: Any, seat: int) -> Any:
         """The state after `seat` leaves (only where `seats_can_leave`)."""
@@ -300,7 +322,7 @@ class GameRules:
     def seats_in(self, state: Any) -> tuple[int, ...]:
         """The seats still in the game: every seat where nobody can leave (a game of a fixed seat count, or
         one that keeps its count in `state.seats`); games whose seats can leave give those that have not."""
-        game = cast(Game, self)
+        game = cast(AnyGame, self)
         return tuple(range(game.min_players if game.min_players == game.max_players else state.seats))
 
     def reseed(self, state: Any, seed: int) -> Any:
@@ -329,7 +351,7 @@ class GameRules:
         return first_word(move)
 
 
-def seat_leaves(game: Game, seats: int) -> bool:
+def seat_leaves(game: AnyGame, seats: int) -> bool:
     """The one decision for a seat that is out (it resigned, its time ran out, an opponent claimed the game):
     True if it leaves and the others play on, False if it loses and the game ends.
 
@@ -345,7 +367,7 @@ def first_word(move: str) -> str:
     return words[0] if words else move
 
 
-def check_seats(game: Game, seats: int) -> None:
+def check_seats(game: AnyGame, seats: int) -> None:
     """Refuse a seat count outside the game's limits, in words."""
     if not isinstance(seats, int) or not game.min_players <= seats <= game.max_players:
         lo, hi = game.min_players, game.max_players
@@ -353,7 +375,7 @@ def check_seats(game: Game, seats: int) -> None:
         raise BadOptions(f"{game.title} is played by {wanted} players, not {seats}.")
 
 
-def check_options(game: Game, options: dict[str, Any], known: Iterable[str] | None = None) -> None:
+def check_options(game: AnyGame, options: dict[str, Any], known: Iterable[str] | None = None) -> None:
     """Refuse options the game does not have, naming the ones it does (`known`: by default the names of
     `game.options`)."""
     names = set(game.options.names if known is None else known)
@@ -364,13 +386,13 @@ def check_options(game: Game, options: dict[str, Any], known: Iterable[str] | No
         raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {', '.join(sorted(names))}).")
 
 
-def read_options(game: Game, options: dict[str, Any], seats: int) -> dict[str, Any]:
+def read_options(game: AnyGame, options: dict[str, Any], seats: int) -> dict[str, Any]:
     """Every option of `game`, as `new` reads it: the value given, checked against its `Option` (refused
     with `BadOptions` naming what is allowed), else the default."""
     return {o.name: o.read(options[o.name], seats) if o.name in options else o.default for o in game.options}
 
 
-def check_new(game: Game, seats: int, seed: Any, options: dict[str, Any]) -> dict[str, Any]:
+def check_new(game: AnyGame, seats: int, seed: Any, options: dict[str, Any]) -> dict[str, Any]:
     """What every `new` checks first: the seat count, the option names, a whole-number seed, then each
     option's value against its declaration. Gives every option's value (`read_options`); what the spec
     cannot say (a Volcano layout's letters, a Fish board's digits) the engine checks after."""

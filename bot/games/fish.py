@@ -17,7 +17,17 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import (
+    BadOptions,
+    Game,
+    GameRules,
+    IllegalMove,
+    InvalidNotation,
+    Option,
+    Options,
+    Outcome,
+    check_new,
+)
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
 
@@ -466,7 +476,7 @@ def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | 
     return next((seat for seat in order if tokens[seat]), None)
 
 
-class Fish(GameRules):
+class Fish(GameRules, Game[FishState, FishMove]):
     """The engine object registered as GAMES["fish"]."""
 
     key = "fish"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
 from bot.wording import listing
@@ -254,7 +254,7 @@ class _Work:
         self.board[square] = (held[0], held[1] - count) if held[1] > count else None
 
 
-class Geyser(GameRules):
+class Geyser(GameRules, Game[GeyserState, GeyserMove]):
     """The engine object registered as GAMES["geyser"]."""
 
     key = "geyser"
@@ -397,6 +397,10 @@ class Geyser(GameRules):
         return replace(state, seed=None)
 
     # --- playing ---
+
+    def legal(self, state: GeyserState) -> list[GeyserMove]:
+        """The legal moves as values, unplayed: what each move is, never the dice it would roll."""
+        return [GeyserMove(*self._read(state, text)) for text in self.legal_moves(state)]
 
     def parse(self, state: GeyserState, text: str) -> GeyserMove:
         """The legal move `text` stands for here (played, to know its dice), or IllegalMove saying why not."""

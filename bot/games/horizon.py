@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.games.base import GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, sound
 from bot.wording import plural
@@ -233,7 +233,7 @@ class _Work:
         return False
 
 
-class Horizon(GameRules):
+class Horizon(GameRules, Game[HorizonState, HorizonMove]):
     """The engine object registered as GAMES["horizon"]."""
 
     key = "horizon"

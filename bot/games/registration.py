@@ -15,7 +15,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import Game
+from bot.games.base import AnyGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class Typed:
 class Registration:
     """One game's parts: the engine, and by dotted path the parts above it."""
 
-    engine: Game
+    engine: AnyGame
     renderer: str
     """The module that draws it (renderers/<key>.py): `draw(view, viewer, caption)`, `panel(...)` and
     `PANEL_LEFT`, where its side panel starts."""

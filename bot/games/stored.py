@@ -18,17 +18,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from bot.games.base import BadState, Game
+from bot.games.base import AnyGame, BadState
 
 S = TypeVar("S")
 
 
-def refuse(game: Game, what: str) -> BadState:
+def refuse(game: AnyGame, what: str) -> BadState:
     """The refusal of a stored `game` state, saying what is wrong."""
     return BadState(f"Not a valid stored {game.key} state: {what}.")
 
 
-def read(game: Game, text: str, required: frozenset[str], optional: frozenset[str] = frozenset()) -> dict[str, Any]:
+def read(game: AnyGame, text: str, required: frozenset[str], optional: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The JSON object of a stored state of `game`, with every `required` field and no field that is
     neither required nor `optional` (the "game" key is checked and dropped)."""
     try:
@@ -50,7 +50,7 @@ def read(game: Game, text: str, required: frozenset[str], optional: frozenset[st
 
 
 @contextmanager
-def converting(game: Game) -> Iterator[None]:
+def converting(game: AnyGame) -> Iterator[None]:
     """Turn what a malformed field raises while the state is built (a list where a text was expected, a
     square name that does not exist) into a refusal; the error is quoted unless the game hides things."""
     try:
@@ -69,7 +69,7 @@ def listed(value: Any) -> tuple[Any, ...]:
     return tuple(value)
 
 
-def sound(game: Game, state: S, broken: Callable[[S], str | None]) -> S:
+def sound(game: AnyGame, state: S, broken: Callable[[S], str | None]) -> S:
     """`state` as `loads` gives it: every field of its type (`check_types`), and none of the game's
     invariants `broken` (which says what is wrong, or None); else BadState."""
     check_types(game, state)
@@ -78,7 +78,7 @@ def sound(game: Game, state: S, broken: Callable[[S], str | None]) -> S:
     return state
 
 
-def check_types(game: Game, state: Any) -> None:
+def check_types(game: AnyGame, state: Any) -> None:
     """Every field of the (dataclass) state holds a value of its annotated type, all the way down."""
     for name, kind in _hints(type(state)).items():
         if not _holds(getattr(state, name), kind):

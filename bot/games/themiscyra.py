@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Options, Outcome, check_new
+from bot.games.base import BadOptions, Game, GameRules, IllegalMove, InvalidNotation, Options, Outcome, check_new
 from bot.games.registration import Registration, Typed
 from bot.games.stored import check_types, converting, listed, read, refuse
 from bot.wording import listing
@@ -291,7 +291,7 @@ Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 boar
 • The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."""
 
 
-class Themiscyra(GameRules):
+class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
     """The engine object registered as GAMES["themiscyra"]."""
 
     key = "themiscyra"

@@ -35,7 +35,17 @@ from collections import deque
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from bot.games.base import BadOptions, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import (
+    BadOptions,
+    Game,
+    GameRules,
+    IllegalMove,
+    InvalidNotation,
+    Option,
+    Options,
+    Outcome,
+    check_new,
+)
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
 from bot.wording import listing
@@ -495,7 +505,7 @@ Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best coll
 • Resigning keeps your captures on the record; the others play on, and the last player left wins."""
 
 
-class Volcano(GameRules):
+class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
     """The engine object registered as GAMES["volcano"]."""
 
     key = "volcano"

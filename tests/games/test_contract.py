@@ -322,6 +322,16 @@ def test_every_game_declares_its_type(key: str) -> None:
 
 
 @each_game
+def test_legal_gives_the_legal_moves_as_values_written_back_as_their_notation(game):
+    for seed in (1, 2):
+        state = midgame(game, seed)
+        values = game.legal(state)
+        assert [game.notation(move) for move in values] == game.legal_moves(state)
+        assert all(not isinstance(move, str) and hash(move) == hash(replace(move)) for move in values)
+        assert game.play(state, values[0]) == game.play(state, game.legal_moves(state)[0])
+
+
+@each_game
 def test_every_seat_is_in_until_it_leaves(game):
     for seats in seat_counts(game):
         state = game.new(seats, 3)
