@@ -235,7 +235,7 @@ class Analyst:
     async def _make(self, match: Match, iterations: int) -> analysis.Report:
         from bot import records
 
-        lines = await self.service.store.log(match.id)
+        lines = await self.service.log(match.id)
         states, indices, jobs = await self._in_pool(analysis.prepare, records.record_of(match, lines), iterations)
         evaluations = await self._evaluate(jobs)
         built = analysis.build(

@@ -127,7 +127,7 @@ async def build_record(service: MatchService, match_id: int) -> GameRecord:
             f"Match #{match.id} is still running: its record (with the seed and every card) is published "
             "once the game is over."
         )
-    return record_of(match, await service.store.log(match.id))
+    return record_of(match, await service.log(match.id))
 
 
 def record_of(match: Match, log: list[MoveRecord]) -> GameRecord:
@@ -419,7 +419,7 @@ def result_line(record: GameRecord) -> str:
 
 async def match_states(service: MatchService, match: Match) -> list[Any]:
     """The positions of a match's standing line of play (for the animated replay at its end)."""
-    return replay_states(record_of(match, await service.store.log(match.id)))
+    return replay_states(record_of(match, await service.log(match.id)))
 
 
 async def replay_for(service: MatchService, match: Match) -> bytes:

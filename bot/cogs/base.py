@@ -279,7 +279,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     @app_commands.describe(match="match number (default: this thread's match or yours)")
     async def history(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
-        lines = posts.history_lines(found, await self.service.store.log(found.id), self.service.game(found))
+        lines = posts.history_lines(found, await self.service.log(found.id), self.service.game(found))
         text = "\n".join(lines) or "No moves yet."
         if len(text) > 1900:
             text = "…\n" + text[-1900:].split("\n", 1)[1]

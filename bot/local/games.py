@@ -144,7 +144,7 @@ async def moves(session: Session, args: Args) -> None:
 
 async def history(session: Session, args: Args) -> None:
     match = await session.match(args.flags, args.game)
-    lines = posts.history_lines(match, await session.service.store.log(match.id), session.service.game(match))
+    lines = posts.history_lines(match, await session.service.log(match.id), session.service.game(match))
     session.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
 
 

@@ -36,9 +36,7 @@ server's match channel).
 - `claims`: an opponent claims an untimed game whose player to move has not moved for `CLAIM_AFTER`
 - `away`: away time, which stops a player's long clocks on a server for days (`/away`, `/back`)
 - `settings`: what each server chose (moderator role, match channel, rated or not, limits, reminders...),
-  stored per server; the facade hands each concept the reader it needs
-
-What their notices say is bot/posts.py's.
+  stored per server; the facade hands each concept the reader it needs. What notices say is bot/posts.py's.
 """
 
 from __future__ import annotations
@@ -299,6 +297,11 @@ class MatchService:
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The moves still standing (undone ones taken out)."""
         return await self.store.moves(match_id)
+
+    async def log(self, match_id: int) -> list[MoveRecord]:
+        """The whole move log, in order: undone moves, undos, resignations and reseeds too (bot/move_log.py
+        reads it; only a finished match's record shows a reseed's seed)."""
+        return await self.store.log(match_id)
 
     def replay(self, match: Match, records: list[MoveRecord]) -> Any:
         """The state after `records` (the whole log: its reseeds too), rebuilt from the seed."""
