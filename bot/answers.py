@@ -41,6 +41,28 @@ board, or it is deferred (Discord allows 3 s from the interaction to its first a
 
 _current: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("answer", default=None)
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction it takes no answer to any more: it reached the bot after its 3 s (a
+lagging gateway, a busy bot). That says nothing about the channel: what the interaction did is posted
+there as a plain message."""
+
+
+def gone(interaction: discord.Interaction) -> bool:
+    """Discord refused this interaction's first answer as too late (`UNKNOWN_INTERACTION`): nothing more is
+    sent to it (each try would be one more refused request)."""
+    return bool(interaction.extras.get("gone"))
+
+
+@contextlib.asynccontextmanager
+async def first_answer(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Around a request that answers `interaction` first: a refusal as too late marks it `gone`."""
+    try:
+        yield
+    except discord.NotFound as error:
+        if error.code == UNKNOWN_INTERACTION:
+            interaction.extras["gone"] = True
+        raise
+
 
 @dataclass(eq=False)
 class Answer:
@@ -75,7 +97,8 @@ class Answer:
             self.used = True
             try:
                 if not self.interaction.response.is_done():
-                    sent = await self.interaction.response.send_message(content, **fields)
+                    async with first_answer(self.interaction):
+                        sent = await self.interaction.response.send_message(content, **fields)
                     assert isinstance(sent.resource, discord.InteractionMessage)
                     return sent.resource
                 placeholder = self.interaction.response.type == discord.InteractionResponseType.deferred_channel_message
@@ -85,7 +108,7 @@ class Answer:
                 return await self.more(content, **fields)
             except BaseException:
                 self.used = False  # it goes elsewhere, or nowhere: the move's own answer has to say so
-                if not self.interaction.response.is_done():  # answered before the fallback's requests
+                if not self.interaction.response.is_done() and not gone(self.interaction):  # before the fallback
                     with contextlib.suppress(discord.HTTPException):
                         await self.interaction.response.defer(ephemeral=True, thinking=True)
                 raise
@@ -102,8 +125,9 @@ class Answer:
         """Answer now, privately ("thinking…"), unless the interaction is answered already: what the move
         causes next is not its board here (a board for another place, a message of words)."""
         async with self._answering:
-            if not self.interaction.response.is_done():
-                await self.interaction.response.defer(ephemeral=True, thinking=True)
+            if not self.interaction.response.is_done() and not gone(self.interaction):
+                async with first_answer(self.interaction):
+                    await self.interaction.response.defer(ephemeral=True, thinking=True)
 
     async def defer_late(self, delay: float) -> None:
         """If nothing answered the interaction `delay` seconds after it was made, defer it privately."""
@@ -162,6 +186,6 @@ async def answer_first(board_in: int | None) -> None:
 def claim(channel_id: int) -> Answer | None:
     """The answer a board for `channel_id` may go out as: the interaction being played there, once."""
     answer = current()
-    if answer is None or answer.used or answer.channel_id != channel_id:
+    if answer is None or answer.used or answer.channel_id != channel_id or gone(answer.interaction):
         return None
     return answer

@@ -372,17 +372,19 @@ class GameBot(commands.Bot):
                 "view": views.board_view(match, service.game(match)) if match.running else discord.utils.MISSING,
                 "allowed_mentions": limits.pinging(*to_ping),
             }
-            # the answer to the move that made it, where that is the match's place: no rate-limited request
-            if (answer := answers.claim(getattr(place, "id", 0))) is not None:
-                played = f"Played: {notice.lines[0] if notice.lines else 'done'}"
-                return await answer.send(text, played=played, **fields)
-            if (answer := answers.caused(getattr(place, "id", 0))) is not None:  # a computer's reply, say
-                try:
+            # the answer to the move that made it, where that is the match's place: no rate-limited request;
+            # else one more followup of the interaction that caused it (a computer's reply, say)
+            channel = getattr(place, "id", 0)
+            try:
+                if (answer := answers.claim(channel)) is not None:
+                    played = f"Played: {notice.lines[0] if notice.lines else 'done'}"
+                    return await answer.send(text, played=played, **fields)
+                if (answer := answers.caused(channel)) is not None:
                     return await answer.more(text, **fields)
-                except discord.HTTPException as error:  # its webhook is gone: a channel post after all
-                    log.info("match %s: the board could not follow its interaction (%s)", match.id, _why(error))
-                    answer = None
-                    fields["file"].reset()
+            except discord.HTTPException as error:  # too late, or its webhook is gone: a channel post after all
+                log.info("match %s: the board could not answer its interaction (%s)", match.id, _why(error))
+                answer = None
+                fields["file"].reset()
             return await place.send(text, **fields)
 
         message = await self._send(match, send_board, board=notice.kind in BOARD_KINDS)
@@ -410,7 +412,7 @@ class GameBot(commands.Bot):
         for board in boards:
             if board is None:
                 continue
-            if clicking is not None and clicking.clicked == board:
+            if clicking is not None and clicking.clicked == board and not answers.gone(clicking.interaction):
                 await self._quietly(clicking.take_buttons_off())
             elif not match.running:
                 await self._strip_buttons(*board)

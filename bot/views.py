@@ -181,12 +181,19 @@ async def play(interaction: discord.Interaction, match_id: int, move: str, ply: 
     clicked = interaction.type == discord.InteractionType.component
     if clicked:  # a refusal is its private answer; a move, acknowledged at once, is followed by its board
         await service_of(interaction).playing.check(match_id, discord_ids.player(interaction.user).id, move, ply=ply)
-        await interaction.response.defer()
+        try:
+            async with answers.first_answer(interaction):
+                await interaction.response.defer()
+        except discord.NotFound:
+            if not answers.gone(interaction):
+                raise  # else too late to acknowledge: the move still stands, and its board will say so
     async with answers.answering(interaction) as answer:
         notice = await service_of(interaction).move(
             match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
         )
     played = f"Played: {notice.lines[0] if notice.lines else move}"
+    if answers.gone(interaction):  # too late for any answer: its board, posted in the match's place, says it
+        return
     if clicked and interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.edit_original_response(content=played, view=None)
     elif not interaction.response.is_done():
@@ -268,8 +275,12 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     After a public deferral the first followup would fill the public placeholder (Discord keeps the
     deferral's visibility), so the placeholder is deleted and the refusal sent as a private followup."""
     message = limits.clip(message)
+    if answers.gone(interaction):
+        log.info("a refusal came too late for its interaction: %s", message)
+        return
     if not interaction.response.is_done():
-        await interaction.response.send_message(message, ephemeral=True)
+        async with answers.first_answer(interaction):
+            await interaction.response.send_message(message, ephemeral=True)
         return
     if interaction.extras.pop("public_defer", False):
         with contextlib.suppress(discord.HTTPException):

@@ -11,7 +11,7 @@ import pytest
 from bot import answers
 from bot.discord_app import GameBot
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import boards
+from tests.discord_helpers import boards, custom_ids
 
 
 async def test_a_slow_move_is_deferred_in_time_and_its_board_still_pings(
@@ -71,3 +71,46 @@ async def test_a_computer_reply_after_the_webhook_lapsed_is_a_channel_post(
     await fake.wait_until(lambda: len(boards(fake, thread)) == 3, what="the computer's board")
     reply = boards(fake, thread)[-1]
     assert reply.webhook_id is None and "Easy computer" in reply.content  # a channel post, not a followup
+
+
+async def test_a_move_delivered_too_late_to_answer_still_posts_its_board_where_the_match_is(
+    fake: DiscordFake, bot: GameBot
+) -> None:
+    """The gateway (or a busy bot) hands the move over after Discord's 3 s: the interaction can no longer be
+    answered (404 10062), which says nothing of the thread. The board is posted there as a message of its
+    own; the match is not moved to a new thread as if its thread had been deleted."""
+    asked = await fake.slash("alice", "fish challenge", {"opponent": "bob"}, channel="games")
+    await fake.click("bob", asked.message, label="Accept")
+    thread = fake.threads[-1]
+    match = await bot.matches.get(1)
+    before = len(boards(fake, thread))
+    move = bot.matches.game(match).legal_moves(match.state)[0]
+    reply = await fake.slash("alice", "fish move", {"move": move}, channel=thread, wait=False, arrives_after=3.5)
+    await fake.wait_until(lambda: match.board_ply == 1, what="the board in the match's thread, its clock started")
+    board = boards(fake, thread)[-1]
+    assert len(boards(fake, thread)) == before + 1 and match.board == (thread.id, board.id)
+    assert board.webhook_id is None and int(fake.user("bob")["id"]) in board.pings.users  # a post that pings
+    assert reply.callback is None and fake.threads[-1] is thread and match.place.thread_id == thread.id
+    assert not any("moved" in m.content.lower() for m in fake.channel_messages(thread))
+    # Discord refused the one try to answer it (the bot cannot know it is late before asking), and no more
+    assert [(r.status, r.code) for r in fake.rejected] == [(404, 10062)]
+    fake.rejected.clear()
+
+
+async def test_a_click_delivered_too_late_to_acknowledge_still_plays_and_posts_its_board(
+    fake: DiscordFake, bot: GameBot
+) -> None:
+    opened = await fake.slash("alice", "geyser new", channel="games")
+    await fake.click("bob", opened.message, label="Join")
+    await fake.click("alice", opened.message, label="Start")
+    thread = fake.threads[-1]
+    match = await bot.matches.get(1)
+    board = boards(fake, thread)[-1]
+    button = next(c for c in custom_ids(board) if c.startswith("play:"))  # a starting square, offered as a button
+    reply = await fake.click("alice", board, button, wait=False, arrives_after=3.5)
+    await fake.wait_until(lambda: match.board_ply == 1, what="the board in the match's thread, its clock started")
+    new = boards(fake, thread)[-1]
+    assert new is not board and match.board == (thread.id, new.id) and new.webhook_id is None
+    assert reply.callback is None and fake.threads[-1] is thread and match.place.thread_id == thread.id
+    assert [(r.status, r.code) for r in fake.rejected] == [(404, 10062)]  # the one try to acknowledge it
+    fake.rejected.clear()

@@ -42,6 +42,7 @@ class _Actions:
         force: bool = False,
         wait: bool = True,
         locale: str = "en-US",
+        arrives_after: float = 0.0,
     ) -> Reply:
         """Run ``/command`` (1-3 words: command, group, subcommand) as ``user``; returns the `Reply`.
 
@@ -50,11 +51,20 @@ class _Actions:
         ``(filename, bytes)`` for attachments. With ``wait=False`` it returns once the payload is sent.
         ``dm=True`` runs it in the user's DM with the bot. Only commands Discord would offer there can be
         run (a LookupError or PermissionError says why not) unless ``force=True``, a stale client.
+        ``arrives_after`` delivers it that many seconds after the user sent it (a lagging gateway or bot):
+        past Discord's 3 s, every answer to it fails with 404 10062, as on Discord.
         """
         place = self._interaction_place(user, channel, dm)
         data = self._command_data(user, place, command, dict(options or {}), focused=None, force=force)
         return await self._interact(
-            APPLICATION_COMMAND, user, place, data, label=f"/{command}", wait=wait, locale=locale
+            APPLICATION_COMMAND,
+            user,
+            place,
+            data,
+            label=f"/{command}",
+            wait=wait,
+            locale=locale,
+            arrives_after=arrives_after,
         )
 
     async def autocomplete(
@@ -89,12 +99,13 @@ class _Actions:
         label: str | None = None,
         dm: bool = False,
         wait: bool = True,
+        arrives_after: float = 0.0,
     ) -> Reply:
         """Press the button with ``custom_id`` (or ``label``) on ``message``, as ``user``.
 
         A bare ``defer()`` (type 6) that edits nothing never counts as done: pass ``wait=False`` and
         ``await reply.wait_callback()`` for that. A message in a DM channel makes a DM interaction
-        (``dm=True`` only asserts that it is one).
+        (``dm=True`` only asserts that it is one). ``arrives_after``: as for `slash`.
         """
         stored = self._component_message(user, message, dm)
         component = stored.component(custom_id, label=label)
@@ -105,7 +116,8 @@ class _Actions:
         if "custom_id" not in component:
             raise ValueError(f"button {component.get('label')!r} is a link/premium button without custom_id")
         data = {"custom_id": component["custom_id"], "component_type": 2}
-        return await self._component_interaction(user, stored, data, f"click {component['custom_id']!r}", wait)
+        label = f"click {component['custom_id']!r}"
+        return await self._component_interaction(user, stored, data, label, wait, arrives_after)
 
     async def select(
         self,
@@ -196,10 +208,18 @@ class _Actions:
         return stored
 
     async def _component_interaction(
-        self, user: str | dict[str, Any], message: FakeMessage, data: dict[str, Any], label: str, wait: bool
+        self,
+        user: str | dict[str, Any],
+        message: FakeMessage,
+        data: dict[str, Any],
+        label: str,
+        wait: bool,
+        arrives_after: float = 0.0,
     ) -> Reply:
         place = self.channel(message.channel_id)
-        return await self._interact(MESSAGE_COMPONENT, user, place, data, label=label, wait=wait, message=message)
+        return await self._interact(
+            MESSAGE_COMPONENT, user, place, data, label=label, wait=wait, message=message, arrives_after=arrives_after
+        )
 
     def _app_permissions(self, place: FakeChannel) -> int:
         """The bot's permissions in a channel: its roles', less what `forbid` took there."""
@@ -227,15 +247,17 @@ class _Actions:
         wait: bool = True,
         message: FakeMessage | None = None,
         locale: str = "en-US",
+        arrives_after: float = 0.0,
     ) -> Reply:
-        """Dispatch INTERACTION_CREATE as Discord builds it: with ``member`` in a guild, ``user`` in a DM."""
+        """Dispatch INTERACTION_CREATE as Discord builds it: with ``member`` in a guild, ``user`` in a DM;
+        ``arrives_after`` seconds after the user made it (its id and its 3 s count from then)."""
         session = self._session_for(place.guild_id)
         if session is None or session.ws is None:
             raise RuntimeError(
                 "no bot is connected to the fake gateway for this guild's shard (use `async with fake.run(bot)`)"
             )
         user_id = self._user_id(user)
-        interaction_id = self._snowflake()
+        interaction_id = self._snowflake(ago=arrives_after)
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
@@ -275,7 +297,8 @@ class _Actions:
         if message is not None:
             payload["message"] = self._message_payload(message)
         loop = asyncio.get_running_loop()
-        record = _InteractionRecord(payload=payload, label=label, sent_at=loop.time(), errors_before=len(self.errors))
+        sent_at = loop.time() - arrives_after
+        record = _InteractionRecord(payload=payload, label=label, sent_at=sent_at, errors_before=len(self.errors))
         self._interactions[interaction_id] = record
         self._interactions_by_token[record.token] = record
         await self._dispatch("INTERACTION_CREATE", payload)

@@ -73,6 +73,7 @@ class DiscordFake(_World, _Actions, _Gateway, _Messages, _Rest):
         self.heartbeat_interval = heartbeat_interval
         self._capture_loggers = tuple(capture_loggers)
         self._last_id = 0
+        self._back_ids = 0  # ids made in the past (`_snowflake(ago=...)`), numbered apart from the newest
         self.clock_ahead = 0.0  # seconds Discord's clock is ahead of the wall clock (`advance_clock`)
 
         self.application_id = self._snowflake()

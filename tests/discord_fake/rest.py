@@ -185,8 +185,8 @@ class _Rest:
         """A request caused by an interaction (discord.py ran the handler that made it) before that
         interaction's first answer reached Discord: the 3 s window is spent on other work first."""
         interaction = self._interactions.get(record.cause) if record.cause else None
-        if interaction is None or interaction.callback is not None:
-            return
+        if interaction is None or interaction.callback is not None or interaction.late is not None:
+            return  # answered, or past answering (its first answer came too late): nothing waits on it
         if template == "/interactions/{interaction_id}/{interaction_token}/callback":
             return
         self.early_requests.append(record)

@@ -34,9 +34,13 @@ class _World:
 
     # --- people and places -----------------------------------------------------------------------
 
-    def _snowflake(self) -> int:
-        """Ids encode the current time like Discord's (so ``created_at`` works) and always increase."""
+    def _snowflake(self, ago: float = 0.0) -> int:
+        """Ids encode the current time like Discord's (so ``created_at`` works) and always increase; ``ago``
+        seconds: an id made that long ago (an interaction delivered late), unique but not the newest."""
         now = datetime.now(UTC) + timedelta(seconds=self.clock_ahead)
+        if ago > 0:
+            self._back_ids += 1
+            return discord.utils.time_snowflake(now - timedelta(seconds=ago)) + (1 << 21) + self._back_ids % (1 << 21)
         self._last_id = max(discord.utils.time_snowflake(now), self._last_id + 1)
         return self._last_id
 
