@@ -224,7 +224,7 @@ class Analyst:
             task.add_done_callback(lambda finished: self._finished(key, finished))
         return await asyncio.shield(task)  # one asker giving up does not stop it for the others
 
-    def kept(self, match: Match, *, start: bool = False) -> analysis.Report | None:
+    def made(self, match: Match, *, start: bool = False) -> analysis.Report | None:
         """The match's analysis if it is made already, without waiting (a review's key moments, bot/review.py);
         with `start`, one that can be made and is not is started, so a later look finds it."""
         key = (match.id, self.budget(match))

@@ -36,7 +36,7 @@ def _report(interaction: discord.Interaction, match: Match) -> Any:
     analyst = getattr(interaction.client, "analyst", None)
     if analyst is None or match.running:
         return None
-    return analyst.kept(match, start=True)
+    return analyst.made(match, start=True)
 
 
 async def message(interaction: discord.Interaction, match_id: int, ply: int | None) -> dict[str, Any]:

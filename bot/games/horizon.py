@@ -666,6 +666,6 @@ REGISTRATION = Registration(
     ),
     model="bot.ai.horizon:MODEL",
     analysis_iterations=300,
-    moments=("escapes", "turns face up", "shuffled into a new deck", "wins"),
+    moments=("Setup is done", "escapes", "turns face up", "shuffled into a new deck", "wins"),
     revealed="bot.games.horizon:revealed",
 )
