@@ -204,3 +204,81 @@ async def test_a_running_event_horizon_review_shows_a_spectator_no_hidden_card_a
         reviews._replays[(match.id, match.ply)] = changed
         reviews._frames.clear()
         assert await step_through(fake, user, match.id, last) == before
+
+
+async def test_a_takeback_s_fresh_chance_is_reviewed_as_logged_and_its_seed_never_shown(
+    fake: DiscordFake, bot: GameBot
+) -> None:
+    place = Place(fake.guild.id, fake.channel("games").id)
+    match = await bot.matches.create_match("geyser", players(fake, "alice", "bob"), seed=98765432109, place=place)
+    match = await play(bot, match.id, random.Random(2), most=20)
+    moderator = Player("discord:1", "mod")
+    await bot.matches.moderation.undo(match.id, moderator)  # an undo line, then a reseed line: fresh dice
+    match = await play(bot, match.id, random.Random(5), most=10)
+    assert match.running
+    log = await bot.matches.store.log(match.id)
+    seeds = [line.move for line in log if line.kind == move_log.RESEED] + [str(match.seed)]
+    assert len(seeds) == 2
+    positions = await logged_positions(bot, match)
+    assert len(positions) == 30  # the undone move is not in the line of play
+    opened = await fake.slash("carol", "geyser review", {"match": match.id, "move": 0}, channel="games")
+    replayed = review.replay(match, log)
+    for ply, state in enumerate(positions):
+        if ply:
+            await fake.click("carol", opened.message, label="▶")
+        assert picture(opened.message).data == render("geyser", state, caption=review.caption(replayed, ply))
+        said = opened.message.content + picture(opened.message).description
+        assert not any(seed in said for seed in seeds)
+    menu = next(c for c in custom_ids(opened.message) if c.startswith("review-moment:"))
+    assert not any(seed in o["label"] for o in opened.message.component(menu)["options"] for seed in seeds)
+
+
+async def test_a_death_match_s_games_are_key_moments(fake: DiscordFake, bot: GameBot) -> None:
+    place = Place(fake.guild.id, fake.channel("games").id)
+    series = await bot.matches.create_series("fish", players(fake, "alice", "bob"), first=0, clock=None, place=place)
+    first = series.games[0]
+    await play(bot, first, random.Random(1))
+    series = await bot.matches.registry.get_series(series.id)
+    second = series.games[1]
+    opened = await fake.slash("carol", "fish review", {"match": second, "move": 0}, channel="games")
+    menu = next(c for c in custom_ids(opened.message) if c.startswith("review-moment:"))
+    options = opened.message.component(menu)["options"]
+    assert [o["label"] for o in options[:2]] == [
+        f"Game 1 of the death match (#{first})",
+        f"Game 2 of the death match (#{second})",
+    ]
+    await fake.select("carol", opened.message, menu, [f"{first}:0"])  # the other game, in the same message
+    assert f"#{first} (over): move 0 of" in opened.message.content
+    assert custom_ids(opened.message)[0] == f"review:{first}:0:first"
+
+
+async def test_reviews_are_refused_privately_where_the_match_is_not(fake: DiscordFake, bot: GameBot) -> None:
+    match = await start(fake, bot, "fish")
+    other = await fake.slash("carol", "volcano review", {"match": match.id}, channel="games")
+    assert other.ephemeral and f"There is no match #{match.id} here." in (other.content or "")
+    missing = await fake.slash("carol", "fish review", {"match": 99}, channel="games")
+    assert missing.ephemeral and "no match" in (missing.content or "").lower()
+
+
+async def test_a_finished_game_s_largest_swings_are_key_moments(fake: DiscordFake, bot: GameBot) -> None:
+    from bot.computer import Analyst
+    from tests.test_computer import InlineExecutor
+
+    bot.analyst = analyst = Analyst(bot.matches, executor=InlineExecutor(), iterations=12)
+    match = await play(bot, (await start(fake, bot, "fish")).id, random.Random(1))
+    await fake.wait_until(lambda: analyst.made(match) is not None, what="the analysis after the game")
+    swings = analyst.made(match).analysis.swings
+    assert swings
+    analyst._done.clear()  # as after a restart: the review starts it again, and the next click shows it
+    opened = await fake.slash("carol", "fish review", {"match": match.id, "move": 0}, channel="games")
+    menu = next(c for c in custom_ids(opened.message) if c.startswith("review-moment:"))
+    assert not any(o["label"].startswith("Swing") for o in opened.message.component(menu)["options"])
+    await fake.wait_until(lambda: analyst.made(match) is not None, what="the analysis started by the review")
+    await fake.click("carol", opened.message, label="▶")
+    menu = next(c for c in custom_ids(opened.message) if c.startswith("review-moment:"))
+    options = opened.message.component(menu)["options"]
+    first = swings[0]
+    swing = next(o for o in options if o["label"].startswith("Swing 1:"))
+    assert swing["value"] == f"{match.id}:{first.start + 1}" and f"move {first.start + 1}," in swing["label"]
+    await fake.select("carol", opened.message, menu, [swing["value"]])
+    assert f"move {first.start + 1} of" in opened.message.content

@@ -23,6 +23,9 @@ from bot.models import Match, Place
 from bot.service import ServiceError
 from bot.views import Guarded, match_home, number, service_of
 
+LINE = 200
+"""The most characters of a move's line in the list (a Volcano turn typed at once may be 600): seven
+lines and the title stay far under Discord's 2,000."""
 LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 
 
@@ -50,7 +53,7 @@ async def message(interaction: discord.Interaction, match_id: int, ply: int | No
     frame = await reviews.frame(replayed, shown, viewer)
     moments = await reviews.moments(replayed, _report(interaction, match))
     lines, at = review.window(replayed, shown)
-    listed = [discord.utils.escape_markdown(line) for line in lines]
+    listed = [discord.utils.escape_markdown(limits.shorten(line, LINE)) for line in lines]
     listed[at] = f"**{listed[at]}**"
     head = f"**{review.title(replayed, shown)}** (only you see this)"
     if viewer is not None and not replayed.over:
