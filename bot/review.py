@@ -17,6 +17,7 @@ and viewer (`Reviews.frame`); both caches are bounded (least recently used goes 
 from __future__ import annotations
 
 import asyncio
+import copy
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -199,16 +200,16 @@ class Reviews:
     def __init__(self, service: Any, *, replays_kept: int = REPLAYS_KEPT, frames_kept: int = FRAMES_KEPT) -> None:
         self.service = service
         self.replays_kept, self.frames_kept = replays_kept, frames_kept
-        self._replays: OrderedDict[tuple[int, int], Replayed] = OrderedDict()
-        self._making: dict[tuple[int, int], asyncio.Task[Replayed]] = {}
-        self._frames: OrderedDict[tuple[int, int, int, int | None], Frame] = OrderedDict()
+        self._replays: OrderedDict[tuple[int, int, bool], Replayed] = OrderedDict()
+        self._making: dict[tuple[int, int, bool], asyncio.Task[Replayed]] = {}
+        self._frames: OrderedDict[tuple[int, int, bool, int, int | None], Frame] = OrderedDict()
         self.replays_made = 0
         """How many replays were made (tests check a review replays once)."""
 
     async def replayed(self, match_id: int) -> Replayed:
         """The match's positions as its log stands now: from the cache while the log has not grown."""
-        match = await self.service.get(match_id)
-        key = (match.id, match.ply)
+        match = copy.copy(await self.service.get(match_id))  # as it is now: the cached one changes in place
+        key = (match.id, match.ply, match.running)  # a flag ends a game without a line of log
         done = self._replays.get(key)
         if done is not None:
             self._replays.move_to_end(key)
@@ -219,7 +220,7 @@ class Reviews:
             self._making[key] = task
         return await asyncio.shield(task)
 
-    async def _make(self, match: Match, key: tuple[int, int]) -> Replayed:
+    async def _make(self, match: Match, key: tuple[int, int, bool]) -> Replayed:
         try:
             log = await self.service.store.log(match.id)
             made = await asyncio.to_thread(replay, match, log)
@@ -235,7 +236,7 @@ class Reviews:
 
     async def frame(self, replayed: Replayed, ply: int, viewer: int | None) -> Frame:
         """The picture of position `ply` for `viewer`, drawn once (in a worker thread)."""
-        key = (replayed.match.id, replayed.log_length, ply, viewer)
+        key = (replayed.match.id, replayed.log_length, replayed.over, ply, viewer)
         done = self._frames.get(key)
         if done is not None:
             self._frames.move_to_end(key)

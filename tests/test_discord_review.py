@@ -201,7 +201,7 @@ async def test_a_running_event_horizon_review_shows_a_spectator_no_hidden_card_a
     for user, keep, before in (("carol", None, spectator), ("alice", seat, alice)):
         changed = replace(truth, positions=tuple(scrambled(p, keep) for p in truth.positions))
         assert changed.positions != truth.positions
-        reviews._replays[(match.id, match.ply)] = changed
+        reviews._replays[(match.id, match.ply, True)] = changed
         reviews._frames.clear()
         assert await step_through(fake, user, match.id, last) == before
 
