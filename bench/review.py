@@ -68,7 +68,7 @@ async def run(steps: int, latency: float) -> None:
             async with fake.run(make_bot(fake, Path(folder) / "bench.sqlite3")) as bot:
                 for key, match_id in ids.items():
                     match = await bot.matches.get(match_id)
-                    plies = len([line for line in await bot.matches.store.log(match_id)])
+                    plies = len([line for line in await bot.matches.log(match_id)])
                     started = time.perf_counter()
                     opened = await fake.slash("erin", f"{key} review", {"match": match_id, "move": 0}, channel="games")
                     cold = time.perf_counter() - started

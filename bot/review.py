@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import move_log, posts
-from bot.games import GAMES, REGISTRY, Game
+from bot.games import GAMES, REGISTRY, AnyGame
 from bot.games.registration import resolve
 from bot.models import Match, MoveRecord
 from renderers import DRAWERS, Caption
@@ -83,7 +83,7 @@ class Frame:
     alt: str
 
 
-def viewer_of(game: Game, match: Match, player_id: str | None) -> int | None:
+def viewer_of(game: AnyGame, match: Match, player_id: str | None) -> int | None:
     """The seat whose private view a reviewer gets: their own in a game with hidden information, else None
     (so every reviewer shares the spectator's pictures)."""
     if not game.hidden_information or player_id is None:
@@ -222,7 +222,7 @@ class Reviews:
 
     async def _make(self, match: Match, key: tuple[int, int, bool]) -> Replayed:
         try:
-            log = await self.service.store.log(match.id)
+            log = await self.service.log(match.id)
             made = await asyncio.to_thread(replay, match, log)
             self.replays_made += 1
             for old in [k for k in self._replays if k[0] == match.id]:  # the log grew: the old one is done with

@@ -50,7 +50,7 @@ async def start(fake: DiscordFake, bot: GameBot, key: str) -> Any:
 
 async def logged_positions(bot: GameBot, match: Any) -> list[Any]:
     """The positions the stored log gives, rebuilt here independently of the review."""
-    log = await bot.matches.store.log(match.id)
+    log = await bot.matches.log(match.id)
     return move_log.positions(GAMES[match.game], len(match.players), match.seed, match.options, log)
 
 
@@ -78,7 +78,7 @@ async def test_every_move_of_a_whole_game_is_shown_as_the_log_gives_it(
             assert reply.message is message and not reply.followups  # the same message, edited
         # a finished game shows its positions as its final board does: nothing hidden, no seed
         shown = replace(state, seed=None) if key == "horizon" else game.view(state, None)
-        caption = review.caption(review.replay(match, await bot.matches.store.log(match.id)), ply)
+        caption = review.caption(review.replay(match, await bot.matches.log(match.id)), ply)
         assert picture(message).data == to_png(DRAWERS[key](shown, None, caption)), ply
         assert picture(message).description.startswith(f"Move {ply} of {len(positions) - 1} of match #{match.id}.")
         assert f"move {ply} of {len(positions) - 1}" in message.content
@@ -102,7 +102,7 @@ async def test_a_running_game_is_reviewed_from_the_public_view_and_the_newest_po
     assert match.running
     opened = await fake.slash("carol", "geyser review", {"match": match.id}, channel="games")
     positions = await logged_positions(bot, match)
-    caption = review.caption(review.replay(match, await bot.matches.store.log(match.id)), len(positions) - 1)
+    caption = review.caption(review.replay(match, await bot.matches.log(match.id)), len(positions) - 1)
     assert picture(opened.message).data == render("geyser", positions[-1], caption=caption)
     assert f"move {len(positions) - 1} of {len(positions) - 1}" in opened.message.content
     assert not opened.message.component(label="⏭")["disabled"]  # a running game goes on: newest, at the click
@@ -216,7 +216,7 @@ async def test_a_takeback_s_fresh_chance_is_reviewed_as_logged_and_its_seed_neve
     await bot.matches.moderation.undo(match.id, moderator)  # an undo line, then a reseed line: fresh dice
     match = await play(bot, match.id, random.Random(5), most=10)
     assert match.running
-    log = await bot.matches.store.log(match.id)
+    log = await bot.matches.log(match.id)
     seeds = [line.move for line in log if line.kind == move_log.RESEED] + [str(match.seed)]
     assert len(seeds) == 2
     positions = await logged_positions(bot, match)

@@ -53,7 +53,7 @@ async def test_every_move_of_a_whole_game_is_shown_as_the_log_gives_it(
     await run(terminal, out, NEW[key])
     match = await play_out(terminal, out, service, random.Random(1), 2_000)
     assert not match.running
-    log = await service.store.log(1)
+    log = await service.log(1)
     positions = move_log.positions(GAMES[key], 2, match.seed, match.options, log)
     last = len(positions) - 1
     text = await run(terminal, out, "review 1 0")
@@ -81,7 +81,7 @@ async def test_moments_refusals_and_a_running_event_horizon_game(
     await run(terminal, out, NEW["horizon"])
     match = await play_out(terminal, out, service, random.Random(4), 26)
     assert match.running
-    log = await service.store.log(1)
+    log = await service.log(1)
     positions = move_log.positions(GAMES["horizon"], 2, match.seed, match.options, log)
     text = await run(terminal, out, "review 1")  # the newest position, as a spectator sees it
     assert f"move {len(positions) - 1} of" in text and "Your hand" not in text
