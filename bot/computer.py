@@ -224,6 +224,20 @@ class Analyst:
             task.add_done_callback(lambda finished: self._finished(key, finished))
         return await asyncio.shield(task)  # one asker giving up does not stop it for the others
 
+    def made(self, match: Match, *, start: bool = False) -> analysis.Report | None:
+        """The match's analysis if it is made already, without waiting (a review's key moments, bot/review.py);
+        with `start`, one that can be made and is not is started, so a later look finds it."""
+        key = (match.id, self.budget(match))
+        done = self._done.get(key)
+        if done is None and start and key not in self._making and analysis.refusal(match) is None:
+            try:
+                self.check(match)
+            except ServiceError:  # busy: nothing is started
+                return None
+            task = asyncio.create_task(self.report(match), name=f"analysis-for-review-{match.id}")
+            task.add_done_callback(lambda finished: finished.cancelled() or finished.exception())
+        return done
+
     def _finished(self, key: tuple[int, int], task: asyncio.Task[analysis.Report]) -> None:
         self._making.pop(key, None)
         if task.cancelled() or task.exception() is not None:

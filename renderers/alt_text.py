@@ -71,13 +71,16 @@ class _Part:
     rank: int
 
 
-def describe(key: str, state: Any, caption: Caption, *, viewer: int | None = None, lead: str | None = None) -> str:
+def describe(
+    key: str, state: Any, caption: Caption, *, viewer: int | None = None, lead: str | None = None, public: Any = None
+) -> str:
     """The alt text of the picture of `state`: at most ALT_LIMIT characters, from the public view.
 
     `lead` comes first ("Replay of match #3, move by move, ending on this position."). `viewer` is only for
     a picture its owner alone sees (Event Horizon's hand): that seat's `private_lines` (its hand and the
-    face-down cards it knows) are added; everything else is still the public view."""
-    game, view = GAMES[key], _public(key, state)
+    face-down cards it knows) are added; everything else is still the public view. `public` replaces that
+    view where more may be seen (a finished game's review shows its positions as its final board: bot/review.py)."""
+    game, view = GAMES[key], _public(key, state) if public is None else public
     account = WORDS[key](view, caption)
     parts = [_Part(lead, KEEP)] if lead else []
     parts.append(_Part(_intro(game, caption), KEEP))

@@ -22,6 +22,7 @@ from bot import discord_limits as limits
 from bot.clock import CLOCK_HELP, ClockSettings
 from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButton
 from bot.cogs.places import match_channel_refusal
+from bot.cogs.review import REVIEW_CONTROLS, open_review
 from bot.cogs.takeback import TakebackButton
 from bot.games import GAMES, GameError
 from bot.models import COMPUTER_LEVELS, Match, NoticeKind, Place, computer
@@ -111,7 +112,7 @@ async def find_match(
 class GameCog(views.ComponentOwner, commands.GroupCog):
     """Shared commands; a subclass sets `game_key` and its group: `class FishCog(GameCog, group_name="fish")`."""
 
-    components = (*views.BOARD_CONTROLS, TakebackButton)
+    components = (*views.BOARD_CONTROLS, TakebackButton, *REVIEW_CONTROLS)
 
     game_key = ""
     continues_turns = False
@@ -284,6 +285,19 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         if len(text) > 1900:
             text = "…\n" + text[-1900:].split("\n", 1)[1]
         await interaction.response.send_message(f"Match #{found.id}:\n{text}", ephemeral=True)
+
+    @app_commands.command(description="Step through a match move by move, only for you, and jump to its key moments")
+    @app_commands.describe(
+        match="match number, running or finished (default: this thread's match or yours)",
+        move="the move to show first: 0 is the start (default: the newest)",
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction,
+        match: int | None = None,
+        move: app_commands.Range[int, 0, 100_000] | None = None,
+    ) -> None:
+        await open_review(interaction, await self._match(interaction, match), move)
 
     @app_commands.command(description="The record of a finished match as a JSON file (players, seed, moves, result)")
     @app_commands.describe(match="match number (default: the match of this thread)")

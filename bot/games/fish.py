@@ -744,4 +744,5 @@ REGISTRATION = Registration(
     model="bot.ai.fish:MODEL",
     analysis_iterations=300,
     death_matches=True,
+    moments=("cannot move: removed", "Island "),
 )

@@ -909,4 +909,5 @@ REGISTRATION = Registration(
     ),
     model="bot.ai.geyser:MODEL",
     analysis_iterations=300,
+    moments=("Battle on", "destroyed:", "is out", "wins"),
 )

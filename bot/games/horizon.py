@@ -644,6 +644,13 @@ Event Horizon — 2 players race 3 tokens each out of a black hole: along your p
 Horizon.rules_card = RULES_CARD
 HORIZON = Horizon()
 
+
+def revealed(state: HorizonState) -> HorizonState:
+    """A finished game's earlier position as its final board shows one: no card hidden, no seed (the record
+    publishes both); a review shows them so once the game is over (bot/review.py)."""
+    return replace(state, seed=None)
+
+
 REGISTRATION = Registration(
     HORIZON,
     renderer="renderers.horizon",
@@ -659,4 +666,6 @@ REGISTRATION = Registration(
     ),
     model="bot.ai.horizon:MODEL",
     analysis_iterations=300,
+    moments=("Setup is done", "escapes", "turns face up", "shuffled into a new deck", "wins"),
+    revealed="bot.games.horizon:revealed",
 )

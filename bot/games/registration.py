@@ -60,6 +60,12 @@ class Registration:
     """Whether it plays best-of-3 death matches (`/fish dm`, the terminal's `fish dm`)."""
     overlays: tuple[str, ...] = ()
     """What its board can show on request (Themiscyra's open "areas"): `board --areas` in the terminal."""
+    moments: tuple[str, ...] = ()
+    """Words of an event line (`events`) that make its move a key moment of a review (bot/review.py): a
+    battle, a capture, an island."""
+    revealed: str | None = None
+    """For a game with hidden information: the function giving a finished game's earlier position with
+    nothing hidden, as its final board shows it ("bot.games.horizon:revealed"); None: `view(state, None)`."""
 
     @property
     def key(self) -> str:

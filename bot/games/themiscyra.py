@@ -553,4 +553,5 @@ REGISTRATION = Registration(
     model="bot.ai.themiscyra:MODEL",
     analysis_iterations=200,
     overlays=("areas",),
+    moments=("All 8 rings are down", "cannot complete a turn"),
 )

@@ -931,4 +931,5 @@ REGISTRATION = Registration(
     ),
     model="bot.ai.volcano:MODEL",
     analysis_iterations=150,
+    moments=(" captures ", "holds every colour"),
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot import records
 from bot.games import REGISTRY, GameError
-from bot.local import games, moderation, people
+from bot.local import games, moderation, people, review
 from bot.local.checks import CommandError, clip, line_problem, number, quote
 from bot.local.session import Session, log
 from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
@@ -123,6 +123,7 @@ COMMANDS: tuple[Command, ...] = (
         (1, 1),
         use="Use: replay FILE.json (a record written by GAME record).",
     ),
+    *review.COMMANDS,
     Command("games", "running matches (most commands take --match ID)", running, takes=(0, None)),
     Command("use", "switch to match ID", use, "ID", (1, 1)),
     *people.COMMANDS,
