@@ -134,8 +134,10 @@ async def service(open_service: Callable[[], Awaitable[MatchService]]) -> MatchS
     return svc
 
 
-async def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Wait (in real time) until a background task has made `condition` true."""
+async def eventually(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait (in real time) until a background task has made `condition` true. `timeout` only bounds a test
+    that would otherwise hang: work in the background (a database write, a backup) may take seconds on a
+    loaded machine, and a passing test never waits that long."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():

@@ -238,18 +238,26 @@ def test_backup_settings_and_their_defaults(tmp_path: Path) -> None:
 
 
 class FakeSleep:
-    """Stands in for asyncio.sleep: records each interval and lets `rounds` of them pass at once."""
+    """Stands in for asyncio.sleep: records each interval and lets `rounds` of them pass at once; the next
+    one parks for good, and `parked` says so (a test waits for that, not for a wall-clock while: each round
+    is a real backup, which a loaded machine may take seconds to write)."""
 
     def __init__(self, rounds: int) -> None:
         self.rounds = rounds
         self.asked: list[float] = []
         self.never = asyncio.Event()
+        self.parked = asyncio.Event()
 
     async def __call__(self, seconds: float) -> None:
         self.asked.append(seconds)
         if len(self.asked) > self.rounds:
+            self.parked.set()
             await self.never.wait()
         await asyncio.sleep(0)
+
+    async def all_passed(self) -> None:
+        """Every round has passed and the schedule waits for the next (a bound only against a hang)."""
+        await asyncio.wait_for(self.parked.wait(), timeout=300)
 
 
 async def test_the_schedule_backs_up_every_interval_and_keeps_the_newest(service: MatchService, tmp_path: Path) -> None:
@@ -258,7 +266,7 @@ async def test_the_schedule_backs_up_every_interval_and_keeps_the_newest(service
     schedule = BackupSchedule(service.store, tmp_path / "backups", interval=6 * 3600, keep=2, sleep=sleep)
     schedule.run()
     try:
-        await eventually(lambda: len(sleep.asked) == 5)
+        await sleep.all_passed()
         assert len(schedule.made) == 4 and sleep.asked == [6 * 3600] * 5
         assert backups(tmp_path / "backups") == schedule.made[-2:]
     finally:
@@ -274,7 +282,7 @@ async def test_a_failed_scheduled_backup_is_logged_and_tried_again(
     schedule = BackupSchedule(service.store, blocker, interval=60, keep=2, sleep=sleep)
     schedule.run()
     try:
-        await eventually(lambda: len(sleep.asked) == 3)
+        await sleep.all_passed()
         assert schedule.made == [] and caplog.text.count("the scheduled backup failed") == 2
     finally:
         await schedule.close()
