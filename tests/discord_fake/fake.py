@@ -58,7 +58,7 @@ class DiscordFake(_World, _Actions, _Gateway, _Messages, _Rest):
         response_timeout: float = 3.0,
         followup_lifetime: float = 900.0,
         latency: float = 0.0,
-        timeout: float = 10.0,
+        timeout: float = 60.0,
         heartbeat_interval: int = 45000,
         capture_loggers: Sequence[str] = ("discord",),
         privileged_intents: int = 0,
