@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-import sys
 from pathlib import Path
 
 from bot import records
 from bot.games import REGISTRY, GameError
 from bot.local import games, moderation, people
 from bot.local.checks import CommandError, clip, line_problem, number, quote
+from bot.local.console import Console, ctrl_c
 from bot.local.session import Session, log
 from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
 from bot.service import ServiceError
@@ -63,26 +63,29 @@ class Terminal(Session):
         assert command.run is not None
         return await command.run(self, args) is not False
 
-    async def repl(self) -> None:
-        """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""
+    async def repl(self, console: Console | None = None) -> None:
+        """Read commands until quit, end of input (Ctrl-D) or Ctrl-C; the event loop keeps clocks and computers
+        running meanwhile. Ctrl-C quits at once, in the middle of a command too."""
+        console = console or Console()
         self.write(HELP)
         await self.service.tournaments.resume()  # a round or closing time that came while it was off
-        while True:
-            try:
-                line = await asyncio.to_thread(_prompt)
-            except EOFError:
-                return
-            if not await self.handle(line):
-                return
-
-
-def _prompt() -> str:
-    sys.stdout.write("> ")
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
+        interrupted = asyncio.Event()
+        try:
+            with ctrl_c(interrupted):
+                while (line := await console.read(interrupted)) is not None:
+                    command = asyncio.ensure_future(self.handle(line))
+                    stop = asyncio.ensure_future(interrupted.wait())
+                    await asyncio.wait({command, stop}, return_when=asyncio.FIRST_COMPLETED)
+                    stop.cancel()
+                    if not command.done():
+                        command.cancel()
+                        await asyncio.gather(command, return_exceptions=True)
+                        break
+                    if not command.result():
+                        return
+                self.write("")  # the shell's prompt starts on a line of its own
+        finally:
+            console.close()
 
 
 # --- the commands of no game or group ---
