@@ -57,7 +57,7 @@ async def run_offline(config: Config) -> None:
         print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
         print(f"Database: {database_name(config)}  ·  log: {log_path(config)}")
         for match in resumed:
-            await terminal.repost(match, "Back after a restart: a fresh move clock, reserves unchanged.")
+            await terminal.back(match)
             computers.poke(match)
         await terminal.repl(console)
     finally:

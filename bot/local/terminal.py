@@ -12,7 +12,7 @@ from bot.games import REGISTRY, GameError
 from bot.local import games, moderation, people
 from bot.local.checks import CommandError, clip, line_problem, number, quote
 from bot.local.console import Console, ctrl_c
-from bot.local.session import Session, log
+from bot.local.session import Session, ignored, log
 from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
 from bot.service import ServiceError
 from bot.wording import listing
@@ -24,12 +24,18 @@ class Terminal(Session):
     async def handle(self, line: str) -> bool:
         """Run one typed command; False means quit. Bad input is answered and changes nothing; a failure
         inside the bot is logged and answered too, so every line gets an answer and never a traceback."""
+        question, self.question = self.question, None  # a question is answered by the next line, or dropped
         problem = line_problem(line)
         if problem is not None:
             self.write(f"✗ {problem}")
             return True
         try:
+            if question is not None and await question(line.strip()):
+                return True
             words = shlex.split(line)
+        except (CommandError, ServiceError, GameError) as error:
+            self.write(f"✗ {clip(str(error))}")
+            return True
         except ValueError as error:
             self.write(f"Can't read that: {error}.")
             return True
@@ -113,7 +119,9 @@ async def use(session: Session, args: Args) -> None:
 
 async def replay(session: Session, args: Args) -> None:
     file = Path(args.words[0])
-    session.write("\n".join(await asyncio.to_thread(records.replay_file, file, session.out_dir)))
+    lines = await asyncio.to_thread(records.replay_file, file, session.out_dir)  # a bad file: nothing written
+    await asyncio.to_thread(ignored, session.out_dir)
+    session.write("\n".join(lines))
 
 
 COMMANDS: tuple[Command, ...] = (
