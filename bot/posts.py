@@ -481,8 +481,9 @@ def plain_times(text: str, now: float) -> str:
 
 
 def series_reason(series: Series) -> str:
-    """The death match's `Outcome.reason`: `2–1 in games`, or `level at 1–1 after 3 games`."""
-    score = "–".join(str(w) for w in series.wins)
+    """The death match's `Outcome.reason`: `2–1 in games` (the winner's score first, whoever began), or
+    `level at 1–1 after 3 games`."""
+    score = "–".join(str(w) for w in sorted(series.wins, reverse=True))
     if len(set(series.wins)) == 1:
         return f"level at {score} after {plural(series.best_of, 'game')}"
     return f"{score} in games"

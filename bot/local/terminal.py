@@ -15,7 +15,7 @@ from bot.local.console import Console, ctrl_c
 from bot.local.session import Session, ignored, log
 from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
 from bot.service import ServiceError
-from bot.wording import listing
+from bot.wording import did_you_mean, listing
 
 
 class Terminal(Session):
@@ -100,7 +100,9 @@ class Terminal(Session):
 async def show_help(session: Session, args: Args) -> None:
     topic = " ".join(args.words).lower()
     if topic and topic not in NEW:
-        raise CommandError(f"help takes a game ({listing(list(NEW), 'or')}), not {quote(topic)}.")
+        raise CommandError(
+            f"help takes a game ({listing(list(NEW), 'or')}), not {quote(topic)}.{did_you_mean(topic, NEW)}"
+        )
     session.write(game_help(topic) if topic else HELP)
 
 
