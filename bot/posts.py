@@ -634,18 +634,23 @@ def moves_lines(
 def my_games_lines(service: Matches, matches: list[Match], player_id: str, *, discord: bool) -> list[str]:
     """`/mygames`: a header, then one match a line in the service's order (your turn first): game, number,
     opponents, whose turn with its deadline (`<t:…:R>`, where a clock runs), and on Discord a link to the
-    board post. Empty when there are none (the front-end says so in its own words)."""
+    board post. Empty when there are none (the front-end says so in its own words). The terminal's hot seat
+    names the player (`alice's running matches: 2`) where Discord says "your ... here" to the one asking."""
     if not matches:
         return []
     turns = sum(_my_turn(service, match, player_id) for match in matches)
-    lines = [f"Your running matches here: {len(matches)}, your turn in {turns}."]
+    name = next(p.name for p in matches[0].players if p.id == player_id)
+    if discord:
+        lines = [f"Your running matches here: {len(matches)}, your turn in {turns}."]
+    else:
+        lines = [f"{name}'s running matches: {len(matches)}, {name}'s turn in {turns}."]
     for match in matches:
         game = service.game(match)
         others = [p.name for p in match.players if p.id != player_id]
         versus = f"vs {', '.join(others)}" if others else "solitaire"
-        line = f"#{match.id} {game.title} {versus} — {_turn_words(service, match, player_id)}"
+        line = f"#{match.id} {game.title} {versus} — {_turn_words(service, match, player_id, discord)}"
         if _my_turn(service, match, player_id):
-            line = ("**Your turn**: " if discord else "Your turn: ") + line
+            line = ("**Your turn**: " if discord else f"{name}'s turn: ") + line
         link = board_link(match) if discord else None
         lines.append(f"{line} · [board]({link})" if link else line)
     return lines
@@ -655,12 +660,13 @@ def _my_turn(service: Matches, match: Match, player_id: str) -> bool:
     return service.game(match).to_move(match.state) in match.seats_of(player_id)
 
 
-def _turn_words(service: Matches, match: Match, player_id: str) -> str:
-    """Whose turn, and what their clock is doing: `you to move, out of time <t:…:R>`, `bob to move`."""
+def _turn_words(service: Matches, match: Match, player_id: str, you: bool = True) -> str:
+    """Whose turn, and what their clock is doing: `you to move, out of time <t:…:R>`, `bob to move` (not
+    `you`: the player's name instead, as the terminal's hot seat says it)."""
     seat = service.game(match).to_move(match.state)
     if seat is None:
         return "over"
-    who = "you" if match.players[seat].id == player_id else match.players[seat].name
+    who = "you" if you and match.players[seat].id == player_id else match.players[seat].name
     clock = match.clock
     if clock is None:
         return f"{who} to move (no clock)"

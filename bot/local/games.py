@@ -4,6 +4,7 @@ registration asks for (`dm` for death matches, volcano's `best`, horizon's `hand
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -19,6 +20,8 @@ from bot.solitaire import best_lines, best_scores
 from renderers import Caption, render
 from renderers.alt_text import text_board
 
+SLASH_COMMAND = re.compile(r"(?<![\w/])/([a-z]+ [a-z]+)")
+"""A slash command in a text shared with Discord (`/horizon hand`), written without its slash here."""
 YES, NO = ("y", "yes"), ("n", "no")
 """The answers to a question of the terminal's (`resign`)."""
 GROUPS_SHOWN = 40
@@ -198,7 +201,8 @@ async def history(session: Session, args: Args) -> None:
 
 
 async def rules(session: Session, args: Args) -> None:
-    session.write(session.service.games[args.game].rules_card)
+    """The game's rules card, its slash commands written as the terminal's (`/horizon hand`: `horizon hand`)."""
+    session.write(SLASH_COMMAND.sub(r"\1", session.service.games[args.game].rules_card))
 
 
 async def record(session: Session, args: Args) -> None:

@@ -146,6 +146,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("quit", "leave (exit too)", quit_, takes=(0, None), aliases=("exit",)),
 )
 """Every command: each game's group (its own commands, then the shared ones), then the rest."""
+FIRST_GAME = (
+    'A first game in five lines ("1, 2, 3" against the computer; see docs/rules/fish.md):',
+    "  fish new alice computer        alice places first, the computer answers by itself",
+    "  fish moves                     the moves alice may make (tokens go on 1-tiles: place A2 B5 ...)",
+    "  fish move A2                   one of them; every board is also saved as a PNG, its path printed",
+    "  fish board --text              the position in words",
+    "  fish resign                    give up (it asks first); then quit, or Ctrl-D",
+)
+"""The end of the help, printed at the start: a game to play at once (tests/test_local_newcomer.py plays it)."""
 ROOT = Command("", "", commands=COMMANDS, unknown="Unknown command {sub}; type help for the list.")
 SWITCHES = switches(COMMANDS)
 HELP = "\n".join(
@@ -153,8 +162,10 @@ HELP = "\n".join(
         "Commands (the same as the Discord slash commands; players are typed names, and `computer` (or",
         "computer:easy, computer:hard) is a computer player: fish new alice computer):",
         help_text((*COMMANDS[: len(REGISTRY)], games.game_commands("GAME"), *COMMANDS[len(REGISTRY) :])),
+        "",
+        *FIRST_GAME,
     ]
 )
-"""Each game's own commands, the shared ones once for every GAME, then the rest."""
+"""Each game's own commands, the shared ones once for every GAME, then the rest; last, a first game."""
 OWN = {key: tuple(c.word for c in group.commands if c.shown) for key, group in zip(REGISTRY, COMMANDS, strict=False)}
 """Each game's own commands (`new` and those its registration asks for), before the shared ones."""
