@@ -129,3 +129,29 @@ def test_the_prompt_is_drawn_again_after_a_computers_move(screen: Screen) -> Non
     screen.wait_for("\n> ", moved)  # a prompt under the computer's move, ready for the next line
     screen.type("quit\r")
     assert screen.end() == 0
+
+
+def test_after_a_restart_the_running_match_is_found_and_an_untimed_one_gets_no_clock(tmp_path: Path) -> None:
+    database = tmp_path / "data" / "bot.sqlite3"
+    before = Screen(database)
+    try:
+        before.wait_for("\n> ")
+        before.type("fish new alice bob --seed 5\r")
+        before.wait_for("alice to move")
+        before.type("quit\r")
+        assert before.end() == 0
+    finally:
+        before.close()
+    after = Screen(database)
+    try:
+        back = after.wait_for("Back after a restart")
+        assert after.shown[back:].startswith("Back after a restart.")  # an untimed game: no clock to speak of
+        after.wait_for("\n> ", back)
+        after.type("fish move A1\r")
+        moved = after.wait_for('On match #1, the only running "1, 2, 3" match.')
+        after.wait_for("\n> ", after.wait_for("alice places a token on A1.", moved))
+        assert list((tmp_path / "data" / "renders" / "bot").glob("match-1-ply-001-*.png"))  # beside the database
+        after.type(CTRL_D)
+        assert after.end() == 0
+    finally:
+        after.close()

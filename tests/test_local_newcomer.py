@@ -92,6 +92,8 @@ async def test_git_status_stays_clean_after_a_game_a_record_and_a_replay(tmp_pat
     assert "Replayed" in await run(terminal, out, f"replay {record}")
     for line in ("fish new alice bob --seed 5", "fish resign", "yes", "fish record"):
         await run(elsewhere, elsewhere_out, line)
+    written = [*terminal.saved, Path(record), *elsewhere.saved]
+    assert all(project in path.parents for path in written)  # the outputs are in the project's folders
     status = subprocess.run(
         [*git, "status", "--porcelain", "--untracked-files=all"], check=True, capture_output=True, text=True
     ).stdout
