@@ -285,3 +285,10 @@ async def test_the_first_game_of_the_help_plays_as_written(terminal: Terminal, o
     assert "Type yes to resign" in await run(terminal, out, typed[4])
     assert "Game over: Computer wins (alice resigned)." in await run(terminal, out, "yes")
     await computers.close()
+
+
+def test_the_readme_shows_the_same_first_game() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "A first game, in five lines" in readme
+    for line in FIRST_GAME[1:]:
+        assert f"> {line.strip()}\n" in readme, line
