@@ -58,6 +58,16 @@ class Screen:
             assert self._read(), f"{text!r} never came; the screen ends:\n{self.shown[-1500:]}"
         return where
 
+    def wait_for_prompt(self, after: int = 0) -> int:
+        """Read until the prompt waits at the end of the screen, past `after` (the help shows "> " too)."""
+        while not (self.shown.endswith("\n> ") and len(self.shown) - 2 > after and self._quiet()):
+            assert self._read(), f"no prompt came; the screen ends:\n{self.shown[-1500:]}"
+        return len(self.shown) - 2
+
+    def _quiet(self) -> bool:
+        """Nothing more to read for a moment (a long output may break just after a "> " of its own)."""
+        return not select.select([self.master], [], [], 0.3)[0]
+
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
@@ -102,10 +112,10 @@ def assert_clean(shown: str) -> None:
 
 
 def test_ctrl_c_at_the_prompt_quits_at_once_with_a_computer_worker_started(screen: Screen) -> None:
-    screen.wait_for("\n> ")
+    screen.wait_for_prompt()
     screen.type("fish new computer:easy alice\r")
     screen.wait_for("alice to move")  # the computer has placed: its worker process is running
-    screen.wait_for("\n> ", screen.wait_for("alice to move"))
+    screen.wait_for_prompt(screen.wait_for("alice to move"))
     screen.type("fish mo")  # half a line, not entered: Ctrl-C does not wait for Enter
     screen.type(CTRL_C)
     assert screen.end() == 0
@@ -113,20 +123,20 @@ def test_ctrl_c_at_the_prompt_quits_at_once_with_a_computer_worker_started(scree
 
 
 def test_ctrl_d_at_the_prompt_quits(screen: Screen) -> None:
-    screen.wait_for("\n> ")
+    screen.wait_for_prompt()
     screen.type(CTRL_D)
     assert screen.end() == 0
     assert_clean(screen.shown)
 
 
 def test_the_prompt_is_drawn_again_after_a_computers_move(screen: Screen) -> None:
-    screen.wait_for("\n> ")
+    screen.wait_for_prompt()
     screen.type("fish new alice computer:easy --seed 5\r")
     screen.wait_for("alice to move")
     screen.type("fish move A1\r")
     moved = screen.wait_for("Easy computer places a token")
     screen.wait_for("alice to move", moved)
-    screen.wait_for("\n> ", moved)  # a prompt under the computer's move, ready for the next line
+    screen.wait_for_prompt(moved)  # a prompt under the computer's move, ready for the next line
     screen.type("quit\r")
     assert screen.end() == 0
 
@@ -135,7 +145,7 @@ def test_after_a_restart_the_running_match_is_found_and_an_untimed_one_gets_no_c
     database = tmp_path / "data" / "bot.sqlite3"
     before = Screen(database)
     try:
-        before.wait_for("\n> ")
+        before.wait_for_prompt()
         before.type("fish new alice bob --seed 5\r")
         before.wait_for("alice to move")
         before.type("quit\r")
@@ -146,10 +156,10 @@ def test_after_a_restart_the_running_match_is_found_and_an_untimed_one_gets_no_c
     try:
         back = after.wait_for("Back after a restart")
         assert after.shown[back:].startswith("Back after a restart.")  # an untimed game: no clock to speak of
-        after.wait_for("\n> ", back)
+        after.wait_for_prompt(back)
         after.type("fish move A1\r")
         moved = after.wait_for('On match #1, the only running "1, 2, 3" match.')
-        after.wait_for("\n> ", after.wait_for("alice places a token on A1.", moved))
+        after.wait_for_prompt(after.wait_for("alice places a token on A1.", moved))
         assert list((tmp_path / "data" / "renders" / "bot").glob("match-1-ply-001-*.png"))  # beside the database
         after.type(CTRL_D)
         assert after.end() == 0

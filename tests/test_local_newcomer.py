@@ -270,7 +270,7 @@ def test_geysers_panel_says_pass_when_pass_is_the_only_move() -> None:
 
 async def test_the_first_game_of_the_help_plays_as_written(terminal: Terminal, out, service) -> None:
     assert "\n".join(FIRST_GAME) in await run(terminal, out, "help")
-    typed = [line.strip().split("  ")[0] for line in FIRST_GAME[1:]]
+    typed = [line.removeprefix("> ").split("  ")[0] for line in FIRST_GAME[1:]]
     assert typed == ["fish new alice computer", "fish moves", "fish move A2", "fish board --text", "fish resign"]
     computers = ComputerPlayers(service, executor=InlineExecutor())
     assert "alice vs Computer." in await run(terminal, out, typed[0])
@@ -291,4 +291,4 @@ def test_the_readme_shows_the_same_first_game() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "A first game, in five lines" in readme
     for line in FIRST_GAME[1:]:
-        assert f"> {line.strip()}\n" in readme, line
+        assert f"{line}\n" in readme, line

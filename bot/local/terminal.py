@@ -148,11 +148,11 @@ COMMANDS: tuple[Command, ...] = (
 """Every command: each game's group (its own commands, then the shared ones), then the rest."""
 FIRST_GAME = (
     'A first game in five lines ("1, 2, 3" against the computer; see docs/rules/fish.md):',
-    "  fish new alice computer        alice places first, the computer answers by itself",
-    "  fish moves                     the moves alice may make (tokens go on 1-tiles: place A2 B5 ...)",
-    "  fish move A2                   one of them; every board is also saved as a PNG, its path printed",
-    "  fish board --text              the position in words",
-    "  fish resign                    give up (it asks first); then quit, or Ctrl-D",
+    "> fish new alice computer        alice places first, the computer answers by itself",
+    "> fish moves                     the moves alice may make (tokens go on 1-tiles: place A2 B5 ...)",
+    "> fish move A2                   one of them; every board is also saved as a PNG, its path printed",
+    "> fish board --text              the position in words",
+    "> fish resign                    give up (it asks first); then quit, or Ctrl-D",
 )
 """The end of the help, printed at the start: a game to play at once (tests/test_local_newcomer.py plays it)."""
 ROOT = Command("", "", commands=COMMANDS, unknown="Unknown command {sub}; type help for the list.")
