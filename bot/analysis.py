@@ -62,6 +62,8 @@ def refusal(match: Match) -> str | None:
         return f"Match #{match.id} was aborted: with no result, there is nothing to analyse."
     if len(match.players) < 2:
         return f"Match #{match.id} is a solitaire game: with nobody to beat, there are no chances to draw."
+    if match.ply == 0:
+        return f"Match #{match.id} ended before its first move: with no moves, there are no chances to follow."
     return None
 
 

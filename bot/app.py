@@ -21,6 +21,7 @@ from bot.computer import Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import redact
 from bot.local import Terminal
+from bot.local.console import Console
 from bot.metrics import Metrics, MetricsUnavailable, PrometheusMetrics
 from bot.service import DiskFull, MatchService, NotSaved, ServerDefaults
 from bot.store import DAMAGED, FULL, LOCKED, NEWER, READ_ONLY, Store, StoreUnusable
@@ -43,7 +44,8 @@ async def run_offline(config: Config) -> None:
     metrics = PrometheusMetrics() if config.metrics_port is not None else Metrics()
     service = MatchService(store, defaults=defaults, metrics=metrics)
     analyst = Analyst(service, workers=max(1, config.analysis_workers))  # asked for by hand only, offline
-    terminal = Terminal(service, analyst=analyst)
+    console = Console()
+    terminal = Terminal(service, write=console.write, analyst=analyst)
     computers = ComputerPlayers(service, workers=config.computer_workers, hard_seconds=config.hard_seconds)
     terminal.backup_dir, terminal.backup_keep = config.backups, config.backup_keep
     backups = BackupSchedule.start(store, config.backups, config.backup_hours, config.backup_keep)
@@ -55,9 +57,9 @@ async def run_offline(config: Config) -> None:
         print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
         print(f"Database: {database_name(config)}  ·  log: {log_path(config)}")
         for match in resumed:
-            await terminal.repost(match, "Back after a restart: a fresh move clock, reserves unchanged.")
+            await terminal.back(match)
             computers.poke(match)
-        await terminal.repl()
+        await terminal.repl(console)
     finally:
         if health is not None:
             await health.close()

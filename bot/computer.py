@@ -21,9 +21,10 @@ import asyncio
 import dataclasses
 import logging
 import multiprocessing
+import signal
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -147,7 +148,7 @@ class ComputerPlayers:
     def executor(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self._workers, mp_context=context)
+            self._executor = Workers(max_workers=self._workers, mp_context=context)
         return self._executor
 
     async def idle(self) -> None:
@@ -162,7 +163,7 @@ class ComputerPlayers:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._own_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            stop(self._executor)
 
 
 class AnalysisBusy(ServiceError):
@@ -302,9 +303,7 @@ class Analyst:
     def executor(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=context, initializer=analysis.lower_priority
-            )
+            self._executor = Workers(max_workers=self._workers, mp_context=context, initializer=analysis.lower_priority)
         return self._executor
 
     async def idle(self) -> None:
@@ -319,5 +318,31 @@ class Analyst:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._own_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            stop(self._executor)
             self._executor = None
+
+
+class Workers(ProcessPoolExecutor):
+    """A process pool whose workers ignore Ctrl-C: in the terminal it reaches every process of the group,
+    and the bot decides when its workers stop (`stop`), so none dies of it mid-search with a traceback.
+    The workers are started by `submit`, and a spawned process keeps an ignored signal ignored."""
+
+    def submit(self, fn: Callable[..., Done], /, *args: Any, **kwargs: Any) -> Future[Done]:
+        try:
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread: signals are not this thread's to change
+            return super().submit(fn, *args, **kwargs)
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            signal.signal(signal.SIGINT, before)
+
+
+def stop(executor: Executor) -> None:
+    """Shut a pool down at once: queued work cancelled, and a search under way ended (its worker
+    terminated) rather than waited for, so quitting the bot is not held up by a computer thinking."""
+    workers = list((getattr(executor, "_processes", None) or {}).values())  # a ProcessPoolExecutor's
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()

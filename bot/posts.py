@@ -481,8 +481,9 @@ def plain_times(text: str, now: float) -> str:
 
 
 def series_reason(series: Series) -> str:
-    """The death match's `Outcome.reason`: `2–1 in games`, or `level at 1–1 after 3 games`."""
-    score = "–".join(str(w) for w in series.wins)
+    """The death match's `Outcome.reason`: `2–1 in games` (the winner's score first, whoever began), or
+    `level at 1–1 after 3 games`."""
+    score = "–".join(str(w) for w in sorted(series.wins, reverse=True))
     if len(set(series.wins)) == 1:
         return f"level at {score} after {plural(series.best_of, 'game')}"
     return f"{score} in games"
@@ -505,8 +506,9 @@ def move_groups(game: Any, moves: list[str], typed: str = "") -> list[tuple[str,
     `typed` picks out (case-insensitive): every move of a group whose label has the typed words (in any
     order, each the start of a word: `e5` and `e8 e5` pick Themiscyra's pair `e5 e8`, `F2` Event Horizon's
     `place F2`), else the moves that start with the typed text (`e5 e8 @`, `D4-F`; and `e8 e5 @e8`: the
-    label's words in any order, then the start of the rest). A typed word that is a whole word of some
-    label matches only that word, so `a1` lists a1's pairs and not a10's (`a` lists both)."""
+    label's words in any order, then the start of the rest), else the moves that name every typed word,
+    anywhere (`opp:5` picks `place F2 opp:5` and `swap me:2 T6` is found by `me:2`). A typed word that is a
+    whole word of some label matches only that word, so `a1` lists a1's pairs and not a10's (`a` both)."""
     group_of = game.move_group
     groups: dict[str, list[str]] = {}
     for move in moves:
@@ -524,7 +526,11 @@ def move_groups(game: Any, moves: list[str], typed: str = "") -> list[tuple[str,
             size = len(label.split())  # the label's words typed in any order, then the start of the rest
             after = " ".join(words[size:]) if sorted(words[:size]) == sorted(label.lower().split()) else ""
             picked = [
-                m for m in members if _starts(m, wanted, whole) or (after and _rest(label, m).lower().startswith(after))
+                m
+                for m in members
+                if _starts(m, wanted, whole)
+                or (after and _rest(label, m).lower().startswith(after))
+                or _names(m, words)
             ]
         if picked:
             kept.append((label, picked))
@@ -542,6 +548,16 @@ def _has(label: str, words: list[str], whole: set[str]) -> bool:
     return True
 
 
+def _names(move: str, words: list[str]) -> bool:
+    """Each of `words` is a different whole word of `move`, in any order (`opp:5` names `place F2 opp:5`)."""
+    said = move.lower().split()
+    for word in words:
+        if word not in said:
+            return False
+        said.remove(word)
+    return True
+
+
 def _starts(move: str, wanted: str, whole: set[str]) -> bool:
     """`move` starts with `wanted`, and not inside a word if its last word is a whole word (`a1` starts
     `a1 a2 @a1` but not `a10 b10 @a10`)."""
@@ -549,6 +565,14 @@ def _starts(move: str, wanted: str, whole: set[str]) -> bool:
     if not move.startswith(wanted):
         return False
     return wanted.split()[-1] not in whole or len(move) == len(wanted) or not move[len(wanted)].isalnum()
+
+
+def _typed(label: str, move: str) -> str:
+    """A move as the listing shows it under its group's label: what it adds to the label when the label
+    begins it (`@e8` under `e5 e8`), else whole, as one types it (`swap me:2 T6` under `swap T6`)."""
+    if move.startswith(label) and len(move) > len(label):
+        return move[len(label) :].strip()
+    return move
 
 
 def _rest(label: str, move: str) -> str:
@@ -566,8 +590,9 @@ def _rest(label: str, move: str) -> str:
 def moves_lines(
     game: Any, moves: list[str], typed: str = "", *, most: int | None = None, command: str = "moves"
 ) -> list[str]:
-    """The legal moves in words: a header with the total, then one group a line, `e5 e8 (2): @e5 @e8`
-    (a group that is one move equal to its label, like `pass`, is just that).
+    """The legal moves in words: a header with the total, then one group a line, `e5 e8 (2): @e5 @e8`, each
+    move in the notation one types (`swap T6 (2): swap me:2 T6, swap me:6 T6`; a group that is one move
+    equal to its label, like `pass`, is just that).
 
     `typed` narrows the list (see `move_groups`); "No legal move starts with e9." when nothing matches.
     With `most`, at most that many groups are listed and a last line says how many more and how to narrow
@@ -590,7 +615,9 @@ def moves_lines(
         if members == [label]:
             lines.append(label)
         else:
-            lines.append(f"{label} ({len(members)}): " + " ".join(_rest(label, m) or m for m in members))
+            typed_as = [_typed(label, m) for m in members]
+            apart = ", " if any(" " in m for m in typed_as) else " "
+            lines.append(f"{label} ({len(members)}): " + apart.join(typed_as))
     if most is not None and len(groups) > most:
         label = groups[most][0]
         hint = " ".join(label.split()[: len(wanted.split()) + 1])
@@ -607,18 +634,23 @@ def moves_lines(
 def my_games_lines(service: Matches, matches: list[Match], player_id: str, *, discord: bool) -> list[str]:
     """`/mygames`: a header, then one match a line in the service's order (your turn first): game, number,
     opponents, whose turn with its deadline (`<t:…:R>`, where a clock runs), and on Discord a link to the
-    board post. Empty when there are none (the front-end says so in its own words)."""
+    board post. Empty when there are none (the front-end says so in its own words). The terminal's hot seat
+    names the player (`alice's running matches: 2`) where Discord says "your ... here" to the one asking."""
     if not matches:
         return []
     turns = sum(_my_turn(service, match, player_id) for match in matches)
-    lines = [f"Your running matches here: {len(matches)}, your turn in {turns}."]
+    name = next(p.name for p in matches[0].players if p.id == player_id)
+    if discord:
+        lines = [f"Your running matches here: {len(matches)}, your turn in {turns}."]
+    else:
+        lines = [f"{name}'s running matches: {len(matches)}, {name}'s turn in {turns}."]
     for match in matches:
         game = service.game(match)
         others = [p.name for p in match.players if p.id != player_id]
         versus = f"vs {', '.join(others)}" if others else "solitaire"
-        line = f"#{match.id} {game.title} {versus} — {_turn_words(service, match, player_id)}"
+        line = f"#{match.id} {game.title} {versus} — {_turn_words(service, match, player_id, discord)}"
         if _my_turn(service, match, player_id):
-            line = ("**Your turn**: " if discord else "Your turn: ") + line
+            line = ("**Your turn**: " if discord else f"{name}'s turn: ") + line
         link = board_link(match) if discord else None
         lines.append(f"{line} · [board]({link})" if link else line)
     return lines
@@ -628,12 +660,13 @@ def _my_turn(service: Matches, match: Match, player_id: str) -> bool:
     return service.game(match).to_move(match.state) in match.seats_of(player_id)
 
 
-def _turn_words(service: Matches, match: Match, player_id: str) -> str:
-    """Whose turn, and what their clock is doing: `you to move, out of time <t:…:R>`, `bob to move`."""
+def _turn_words(service: Matches, match: Match, player_id: str, you: bool = True) -> str:
+    """Whose turn, and what their clock is doing: `you to move, out of time <t:…:R>`, `bob to move` (not
+    `you`: the player's name instead, as the terminal's hot seat says it)."""
     seat = service.game(match).to_move(match.state)
     if seat is None:
         return "over"
-    who = "you" if match.players[seat].id == player_id else match.players[seat].name
+    who = "you" if you and match.players[seat].id == player_id else match.players[seat].name
     clock = match.clock
     if clock is None:
         return f"{who} to move (no clock)"

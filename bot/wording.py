@@ -6,7 +6,9 @@ that puts a name or word after an indefinite article uses `a` ("an Event Horizon
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 
 _IRREGULAR = {
     "lobby": "lobbies",
@@ -76,3 +78,11 @@ def listing(items: list[str] | tuple[str, ...], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def did_you_mean(typed: str, choices: Iterable[str], before: str = "") -> str:
+    """ " Did you mean fish?" when `typed` is close to one of `choices` (difflib's nearest, case aside), to add
+    to a refusal; "" when none is close. `before` goes before the choice (`--` for an option)."""
+    known = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(typed.lower(), list(known), n=1, cutoff=0.6)
+    return f" Did you mean {before}{known[close[0]]}?" if close else ""

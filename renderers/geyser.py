@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 from bot.games.geyser import (
     AROUND,
     FIRES,
+    GEYSER,
     GEYSERS,
     LAND,
     MOTHER,
@@ -609,6 +610,8 @@ def _choice_text(state: GeyserState, seat: int) -> str:
     if state.pending is not None and state.pending[0] == "tie":
         _, src, dst = state.pending
         return f"Tie on {SQUARE_NAMES[dst]}: roll again, or retreat to {SQUARE_NAMES[src]}."
+    if GEYSER.legal_moves(state) == ["pass"]:  # boxed in, or no start free to re-enter on
+        return "No move is possible: pass."
     if not state.tokens_of(seat):
         return "No token on the island: re-enter on a free start (dotted)."
     if state.controls(seat) >= 3:

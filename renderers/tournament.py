@@ -95,14 +95,14 @@ def _columns(t: Tournament, rows: Sequence[Standing]) -> list[Column]:
         return [place, Column("Player", 0, "l"), Column("Rating", 96)]
     byes = [Column("Bye", 62)] if any(s.byes for s in rows) else []
     if t.format == "knockout":
-        return [place, Column("Player", 0, "l"), Column("W-D-L", 96), *byes, Column("Out in", 110)]
+        return [place, Column("Player", 0, "l"), Column("W-L-D", 96), *byes, Column("Out in", 110)]
     columns = [place, Column("Player", 0, "l"), Column("Pts", 70), *(BREAK_COLUMNS[b] for b in TIE_BREAKS[t.format])]
     if any(s.head_to_head is not None for s in rows):
         columns.append(Column("H2H", 66))
     if t.pods:
         columns += [Column("Won", 62), Column("Games", 76)]
     else:
-        columns.append(Column("W-D-L", 96))
+        columns.append(Column("W-L-D", 96))
     return columns + byes
 
 
@@ -115,7 +115,7 @@ def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
         "Bh": number(s.buchholz),
         "SB": number(s.sonneborn_berger),
         "H2H": "" if s.head_to_head is None else number(s.head_to_head),
-        "W-D-L": f"{s.wins}-{s.draws}-{s.losses}",
+        "W-L-D": f"{s.wins}-{s.losses}-{s.draws}",
         "Won": str(s.wins),
         "Games": str(s.wins + s.draws + s.losses),
         "Bye": str(s.byes) if s.byes else "",

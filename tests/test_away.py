@@ -623,10 +623,11 @@ async def test_my_games_lines_say_whose_turn_the_deadline_and_link_the_board(ser
     assert text[2].startswith(f"**Your turn**: #{solo.id} Volcano solitaire — you to move (no clock)")
     assert text[3] == f"#{theirs.id} Toy vs bob, carol — bob to move (no clock)"
     plain = posts.my_games_lines(service, found, ALICE.id, discord=False)
-    assert plain[1] == f"Your turn: #{mine.id} Toy vs bob — you to move, out of time <t:{deadline}:R>"
+    assert plain[0] == "alice's running matches: 3, alice's turn in 2."  # the terminal's hot seat: named
+    assert plain[1] == f"alice's turn: #{mine.id} Toy vs bob — alice to move, out of time <t:{deadline}:R>"
     await service.away.go_away(ALICE, 1, 1)
     waiting = posts.my_games_lines(service, service.registry.turns_first(ALICE.id, 1), ALICE.id, discord=False)
-    assert waiting[1].endswith("you to move, the clock waiting: you are away")
+    assert waiting[1].endswith("alice to move, the clock waiting: alice is away")
     assert posts.my_games_lines(service, [], ALICE.id, discord=True) == []
 
 
@@ -709,8 +710,8 @@ async def test_the_terminal_has_mygames_away_and_back(terminal, out: list[str], 
     out.clear()
     await terminal.handle("mygames alice")
     assert out[-1].splitlines() == [
-        "Your running matches here: 2, your turn in 1.",
-        'Your turn: #1 "1, 2, 3" vs bob — you to move, out of time in 3:00:00',
+        "alice's running matches: 2, alice's turn in 1.",
+        'alice\'s turn: #1 "1, 2, 3" vs bob — alice to move, out of time in 3:00:00',
         "#2 Themiscyra vs bob — bob to move (no clock)",
     ]
     await terminal.handle("mygames carol")

@@ -172,15 +172,18 @@ async def test_a_volcano_game_of_three_through_the_terminal(
     with Image.open(path) as image:
         assert image.format == "PNG"
 
-    text = await run(terminal, out, "volcano resign")  # carol is to move: she leaves, alice plays on
+    assert "carol, resign match #1 (Volcano)? Type yes" in await run(terminal, out, "volcano resign")
+    text = await run(terminal, out, "yes")  # carol is to move: she leaves, alice plays on
     assert "carol resigns." in text and "alice to move" in text and "Game over" not in text
     match = await service.get(match_id)
     assert match.running and VOLCANO.to_move(match.state) == 0 and match.state.resigned == frozenset({2})
     assert "4. carol resigned; the others play on" in await run(terminal, out, "volcano history")
-    assert "already resigned" in await run(terminal, out, "volcano resign --as carol")
+    await run(terminal, out, "volcano resign --as carol")
+    assert "already resigned" in await run(terminal, out, "yes")
     assert "carol's turn" not in await run(terminal, out, "games") and "alice to move" in out[-1]
 
-    text = await run(terminal, out, "volcano resign --as bob")  # not bob's turn; alice is the last one left
+    await run(terminal, out, "volcano resign --as bob")  # not bob's turn; alice is the last one left
+    text = await run(terminal, out, "y")
     assert "bob resigns." in text and "Game over: alice wins (every other player resigned)." in text
     assert not (await service.get(match_id)).running
 
@@ -337,7 +340,9 @@ async def test_horizon_hides_cards_in_public_lines_and_shows_the_hand_on_request
     text = await run(terminal, out, f"horizon move place {card.lower()} opp:4")
     assert "bob places a card face down on alice's space 4." in text and card not in text
     assert await run(terminal, out, "horizon history") == "1. bob: place a card on opp:4"
-    private = await run(terminal, out, "horizon hand --as bob")
+    asked = await run(terminal, out, "horizon hand --as bob")
+    assert asked == "bob's hand is for bob's eyes only: pass the screen to bob, then press Enter."
+    private = await run(terminal, out, "")
     assert private.startswith("bob, for your eyes only:\nYour hand: ")
     assert "Face-down cards you know: alice's space 4: " in private and private.endswith(".png")
     refused = await run(terminal, out, "horizon move place SW me:1")
@@ -412,8 +417,8 @@ async def test_pictures_are_named_by_seat_and_a_safe_slug_inside_the_renders_fol
     terminal: Terminal, out: list[str], service: MatchService, tmp_path: Path
 ) -> None:
     await run(terminal, out, "horizon new 'Zoë' \"o'brien\" --first \"o'brien\" --seed 3")
-    await run(terminal, out, "horizon hand --as 'zoë'")
-    await run(terminal, out, 'horizon hand --as "O\'Brien"')
+    for line in ("horizon hand --as 'zoë'", "", 'horizon hand --as "O\'Brien"', ""):
+        await run(terminal, out, line)
     renders = tmp_path / "renders"
     hands = ["match-1-ply-000-hand-1-zo.png", "match-1-ply-000-hand-2-o-brien.png"]
     assert [p.name for p in terminal.saved[-2:]] == hands

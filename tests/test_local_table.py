@@ -74,6 +74,6 @@ async def test_a_group_refuses_a_missing_or_unknown_command(terminal: Terminal, 
         "tournament frob": "✗ Use: tournament new GAME FORMAT [--rounds N] [--clock C] [--seats N] [--series dm], or"
         " join NAME, leave NAME, start, standings or record.",
         "settings frob": "✗ Use: settings, settings set KEY VALUE or settings reset KEY.",
-        "game move": "✗ Unknown command 'game'; type help for the list.",
+        "game move": "✗ Unknown command 'game'; type help for the list. Did you mean games?",
     }
     assert terminal.service.running() == []

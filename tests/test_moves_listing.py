@@ -56,7 +56,7 @@ def test_horizon_groups_by_card() -> None:
     assert counts(HORIZON, swapping) == {"place T7": 10, "place F2": 10, "swap T7": 4, "swap F2": 4}
     lines = posts.moves_lines(HORIZON, HORIZON.legal_moves(swapping))
     assert lines[0] == "28 legal moves in 4 groups:"
-    assert lines[3] == "swap T7 (4): me:1 me:2 me:5 me:7"
+    assert lines[3] == "swap T7 (4): swap me:1 T7, swap me:2 T7, swap me:5 T7, swap me:7 T7"
 
 
 def test_volcano_groups_by_cap() -> None:
@@ -163,7 +163,9 @@ async def test_the_terminal_lists_groups_capped_and_filtered(terminal: Terminal,
     assert await run(terminal, out, "themiscyra moves --areas") == "✗ Unknown option --areas for this command."
     assert "GAME moves [FILTER]" in await run(terminal, out, "help")
     await run(terminal, out, "horizon new alice bob --seed 3")
-    cards = await run(terminal, out, "horizon moves place T5 me")
+    asked = await run(terminal, out, "horizon moves place T5 me")  # hidden cards: the screen is passed first
+    assert asked.endswith("for alice's eyes only: pass the screen to alice, then press Enter.")
+    cards = await run(terminal, out, "")
     assert cards == "8 of 80 legal moves match place T5 me, in 1 group:\nplace T5 (8): " + " ".join(
         f"me:{n}" for n in range(1, 9)
     )

@@ -640,14 +640,14 @@ async def test_a_series_won_2_1_after_three_games(service: MatchService) -> None
     series = await service.create_series("toy", [ALICE, BOB], first=0, clock=None)
     for winner in (BOB, ALICE, BOB):
         await _win(service, (await _current(service, series.id)).id, winner)
-    assert recorder.notices[-1].lines == ("bob wins the death match, 1–2 in games.",)
-    assert series.result == Outcome((1.0, 2.0), frozenset({1}), "1–2 in games")
+    assert recorder.notices[-1].lines == ("bob wins the death match, 2–1 in games.",)
+    assert series.result == Outcome((1.0, 2.0), frozenset({1}), "2–1 in games")
     games = [await service.get(match_id) for match_id in series.games]
     # the final board says who won the series; the boards of earlier games keep their score
     assert [posts.header(service, game) for game in games] == [
         "Death match · game 1 of 3 · alice 1 – bob 2",
         "Death match · game 2 of 3 · alice 1 – bob 2",
-        "Death match · game 3 of 3 · bob wins the death match, 1–2 in games.",
+        "Death match · game 3 of 3 · bob wins the death match, 2–1 in games.",
     ]
 
 
@@ -656,7 +656,7 @@ async def test_one_win_and_two_draws_win_the_series_1_0(service: MatchService) -
     await _win(service, (await _current(service, series.id)).id, BOB)
     await _draw(service, (await _current(service, series.id)).id)
     await _draw(service, (await _current(service, series.id)).id)
-    assert posts.series_line(series) == "bob wins the death match, 0–1 in games."
+    assert posts.series_line(series) == "bob wins the death match, 1–0 in games."
     assert len(series.games) == 3
 
 
@@ -680,7 +680,7 @@ async def test_a_best_of_1_series_ends_after_one_game(service: MatchService) -> 
     won = await service.create_series("toy", [ALICE, BOB], first=0, best_of=1, clock=None)
     await _win(service, (await _current(service, won.id)).id, BOB)
     assert recorder.kinds()[-2:] == ["over", "series_over"] and len(won.games) == 1
-    assert recorder.notices[-1].lines == ("bob wins the death match, 0–1 in games.",)
+    assert recorder.notices[-1].lines == ("bob wins the death match, 1–0 in games.",)
     drawn = await service.create_series("toy", [ALICE, BOB], first=0, best_of=1, clock=None)
     await _draw(service, (await _current(service, drawn.id)).id)
     assert recorder.kinds()[-2:] == ["over", "series_over"] and len(drawn.games) == 1

@@ -365,6 +365,7 @@ async def test_the_terminal_runs_one_offline(service: MatchService, terminal: An
     assert any('Round 1 of 1 of Tournament #1 ("1, 2, 3", Swiss):' in line for line in out)
     assert any("Board 1: alice vs bob (match #1)" in line for line in out)
     await terminal.handle("fish resign --as bob")
+    await terminal.handle("yes")  # the terminal asks first
     assert any("is over: alice wins" in line for line in out)
     await terminal.handle("tournament standings")
     assert "1. alice: 1" in out[-1] and terminal.saved[-1].name == "tournament-1-standings.png"

@@ -4,6 +4,7 @@ registration asks for (`dm` for death matches, volcano's `best`, horizon's `hand
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -11,13 +12,18 @@ from bot import posts, records
 from bot.clock import ClockError, ClockSettings, parse_seconds
 from bot.games import REGISTRY, GameError
 from bot.local.checks import CommandError, addressed, clock, new_players, number, option_value, seat_named, slug
-from bot.local.session import Session
+from bot.local.session import Session, ignored
 from bot.local.table import AS, MATCH, NEW, Args, Command, Flag, Handler, new_options, text_notes
+from bot.models import Match, Player
 from bot.service import DM_CLOCK, MatchService, Notice, NoticeKind, ServiceError
 from bot.solitaire import best_lines, best_scores
 from renderers import Caption, render
 from renderers.alt_text import text_board
 
+SLASH_COMMAND = re.compile(r"(?<![\w/])/([a-z]+ [a-z]+)")
+"""A slash command in a text shared with Discord (`/horizon hand`), written without its slash here."""
+YES, NO = ("y", "yes"), ("n", "no")
+"""The answers to a question of the terminal's (`resign`)."""
 GROUPS_SHOWN = 40
 """`moves` lists at most this many groups, one a line (a Themiscyra opening has 1,470 stone pairs)."""
 
@@ -62,12 +68,34 @@ async def best(session: Session, args: Args) -> None:
     session.write("\n".join(best_lines(await best_scores(session.service, None, opening), opening)))
 
 
+def screen_passed(session: Session, player: Player, about: str, show: Callable[[], Awaitable[None]]) -> None:
+    """Hot seat: what shows `player`'s hidden cards (`about` says what: "alice's hand is") is shown only once
+    the screen is theirs: the terminal says so, and shows it when Enter is pressed; a line typed instead is
+    run as usual, and nothing is shown."""
+
+    async def answer(line: str) -> bool:
+        if line:
+            session.write(f"Not shown: {player.name}'s cards stay hidden.")
+            return False
+        await show()
+        return True
+
+    name = player.name
+    session.ask(f"{about} for {name}'s eyes only: pass the screen to {name}, then press Enter.", answer)
+
+
 async def hand(session: Session, args: Args) -> None:
-    """The hot-seat terminal's private view: the hand in words and a picture drawn from that seat."""
+    """The hot-seat terminal's private view: the hand in words and a picture drawn from that seat, once the
+    screen is passed to its player."""
     key = args.game
     match = await session.match(args.flags, key)
     player = session.actor(match, args.flag("as"), doing="look")
     seat = match.seats_of(player.id)[0]
+    screen_passed(session, player, f"{player.name}'s hand is", lambda: show_hand(session, match, player, seat))
+
+
+async def show_hand(session: Session, match: Match, player: Player, seat: int) -> None:
+    key = match.game
     lines = [line.format(*match.names) for line in session.service.games[key].private_lines(match.state, seat)]
     caption = Caption(names=match.names, header=f"Match #{match.id} · {player.name}'s private view")
     png = await asyncio.to_thread(render, key, match.state, seat, caption=caption)
@@ -89,12 +117,22 @@ async def move(session: Session, args: Args) -> None:
 
 
 async def resign(session: Session, args: Args) -> None:
+    """Asks first, as Discord does: `yes` resigns, `no` does not, and any other line runs as a command."""
     match = await session.match(args.flags, args.game)
     player = session.actor(match, args.flag("as"), doing="resign")
-    try:
-        await session.service.playing.resign(match.id, player.id)
-    except (ServiceError, GameError) as error:
-        raise CommandError(addressed(match, player, str(error))) from None
+
+    async def answer(line: str) -> bool:
+        if line.lower() not in YES:
+            session.write(f"Not resigned: match #{match.id} goes on.")
+            return line.lower() in NO  # another line runs as the command it is
+        try:
+            await session.service.playing.resign(match.id, player.id)
+        except (ServiceError, GameError) as error:
+            raise CommandError(addressed(match, player, str(error))) from None
+        return True
+
+    title = session.service.game(match).title
+    session.ask(f"{player.name}, resign match #{match.id} ({title})? Type yes to resign, no to play on.", answer)
 
 
 AGREEMENTS: dict[str, Callable[[MatchService, int, str], Awaitable[Notice]]] = {
@@ -134,12 +172,26 @@ async def board(session: Session, args: Args) -> None:
 
 
 async def moves(session: Session, args: Args) -> None:
-    """The legal moves, a group a line; words narrow them (`themiscyra moves e5 e8`: only those moves)."""
+    """The legal moves, a group a line; words narrow them (`themiscyra moves e5 e8`: only those moves). With
+    hidden cards the moves show the hand of the player to move: only once the screen is passed to them."""
     match = await session.match(args.flags, args.game)
     game = session.service.game(match)
     legal = game.legal_moves(match.state) if match.running else []
     lines = posts.moves_lines(game, legal, " ".join(args.words), most=GROUPS_SHOWN, command=f"{args.game} moves")
-    session.write("\n".join(lines) if legal else "No legal moves: the game is over.")
+    if not legal:
+        session.write("No legal moves: the game is over.")
+        return
+    if not game.hidden_information:
+        session.write("\n".join(lines))
+        return
+    player = match.players[game.to_move(match.state)]
+    if player.is_computer:
+        raise CommandError(f"{player.name}'s moves would show its hand, and a computer shows its cards to nobody.")
+
+    async def show() -> None:
+        session.write("\n".join(lines))
+
+    screen_passed(session, player, f"The legal moves show {player.name}'s hand, so they are", show)
 
 
 async def history(session: Session, args: Args) -> None:
@@ -149,14 +201,16 @@ async def history(session: Session, args: Args) -> None:
 
 
 async def rules(session: Session, args: Args) -> None:
-    session.write(session.service.games[args.game].rules_card)
+    """The game's rules card, its slash commands written as the terminal's (`/horizon hand`: `horizon hand`)."""
+    session.write(SLASH_COMMAND.sub(r"\1", session.service.games[args.game].rules_card))
 
 
 async def record(session: Session, args: Args) -> None:
     """A finished match's record; bot/records.py refuses it while the match runs (the seed is still secret)."""
     match = await session.match(args.flags, args.game)
     built = await records.build_record(session.service, match.id)
-    path = await asyncio.to_thread(records.save_record, built, session.out_dir.parent / "records")
+    folder = await asyncio.to_thread(ignored, session.records_dir)
+    path = await asyncio.to_thread(records.save_record, built, folder)
     session.write(f"Record of match #{match.id}: {path}")
 
 
@@ -236,7 +290,7 @@ def game_commands(key: str) -> Command:
         Command(f"{game} resign", "resign, for the player to move or for NAME", resign, flags=(MATCH, AS)),
         Command(
             f"{game} record",
-            "a finished match's record (players, seed, every move, result) as data/records/*.json",
+            "a finished match's record (players, seed, every move, result) as JSON, in records/ beside the database",
             record,
             flags=(MATCH,),
         ),

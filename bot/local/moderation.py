@@ -9,7 +9,7 @@ from bot import posts
 from bot.backup import BackupError, backup, size_text
 from bot.local.checks import MAX_ADDTIME, CommandError, added_seconds, checked_name, number, player_named
 from bot.local.people import person
-from bot.local.session import MODERATOR, Session
+from bot.local.session import MODERATOR, Session, ignored
 from bot.local.table import MATCH, Args, Command, Flag
 from bot.service.settings import changed_count, settings_lines
 
@@ -149,9 +149,8 @@ async def standings(session: Session, args: Args) -> None:
 async def tournament_record(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
     record = await session.service.tournaments.record(tid)
-    folder = session.out_dir.parent / "records"
+    folder = await asyncio.to_thread(ignored, session.records_dir)
     path = folder / record.filename
-    await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
     await asyncio.to_thread(path.write_text, record.dumps(), "utf-8")
     session.write(f"Record of tournament #{tid}: {path}")
 
@@ -175,7 +174,7 @@ TOURNAMENT = Command(
         Command("tournament leave", "NAME leaves the sign-up, or withdraws", leave, "NAME", (1, 1)),
         Command("tournament start", "close the sign-up and pair round 1", start),
         Command("tournament standings", "the standings, with a picture", standings),
-        Command("tournament record", "the tournament as data/records/*.json", tournament_record),
+        Command("tournament record", "the tournament as JSON, in records/ beside the database", tournament_record),
     ),
     missing=TOURNAMENT_USE,
     unknown=TOURNAMENT_USE,

@@ -6,22 +6,47 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot import posts, records
 from bot.backup import default_folder
 from bot.computer import Analyst
 from bot.config import ROOT
-from bot.local.checks import CommandError, number, player_named
+from bot.db import is_postgres
+from bot.local.checks import CommandError, number, player_named, slug
 from bot.local.table import NEW, start_usage
 from bot.models import Match, NoticeKind, Player
 from bot.service import MatchService, Notice, TournamentNotice
 from bot.wording import a, listing
 
 log = logging.getLogger("bot.local")
+Answer = Callable[[str], Awaitable[bool]]
+"""The answer to a question the terminal asked (`Session.ask`): True if the line was the answer."""
 MODERATOR = Player("local:moderator", "moderator")
-RENDERS = ROOT / "data" / "renders"
+IGNORED = "# the bot's output for this folder's database: kept out of git\n*\n"
+"""The `.gitignore` of every folder the terminal writes, so its files never show in `git status`."""
+
+
+def output_folders(database: Path | str) -> tuple[Path, Path]:
+    """Where a database's pictures and records go: folders named for it under `renders/` and `records/`
+    beside it (`data/renders/bot/` for `data/bot.sqlite3`), so two databases never overwrite each other's
+    match #1; for PostgreSQL (a URL), under the project's `data/`, named for the database."""
+    if is_postgres(str(database)):
+        folder, name = ROOT / "data", "postgresql-" + (slug(urlsplit(str(database)).path) or "default")
+    else:
+        folder, name = Path(database).parent, slug(Path(database).stem) or "database"
+    return folder / "renders" / name, folder / "records" / name
+
+
+def ignored(folder: Path) -> Path:
+    """`folder` made if needed, and kept out of git (a `.gitignore` of its own), wherever the database is."""
+    folder.mkdir(parents=True, exist_ok=True)
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        marker.write_text(IGNORED, encoding="utf-8")
+    return folder
 
 
 class Session:
@@ -30,12 +55,15 @@ class Session:
     def __init__(
         self,
         service: MatchService,
-        out_dir: Path = RENDERS,
+        out_dir: Path | None = None,
         write: Callable[[str], None] = print,
         analyst: Analyst | None = None,
     ) -> None:
         self.service = service
-        self.out_dir = out_dir
+        renders, records_dir = output_folders(service.store.path)
+        self.out_dir = out_dir or renders
+        """Where pictures go: a folder of this database's (`output_folders`) unless one is given."""
+        self.records_dir = records_dir if out_dir is None else out_dir.parent / "records"
         self.write = write
         self.analyst = analyst or Analyst(service)
         """`GAME analysis`: its worker process starts on the first one."""
@@ -45,8 +73,16 @@ class Session:
         self.backup_keep: int | None = None
         self.tournament: int | None = None
         """The tournament the `tournament` commands are about (the newest offline one, by default)."""
+        self.question: Answer | None = None
+        """What the next line answers (`ask`), if a command asked something."""
         service.subscribe(self.on_notice)
         service.tournaments.subscribe(self.on_tournament)
+
+    def ask(self, question: str, answer: Answer) -> None:
+        """Ask before doing something: the next line typed is given to `answer` (stripped), which says whether
+        it took it; a line it does not take (`fish move A1` instead of yes) runs as the command it is."""
+        self.write(question)
+        self.question = answer
 
     # --- output ---
 
@@ -84,6 +120,12 @@ class Session:
     async def repost(self, match: Match, reason: str) -> None:
         await self.on_notice(Notice(NoticeKind.BOARD, match, (reason,)))
 
+    async def back(self, match: Match) -> None:
+        """A running match's board shown again after a restart; a clock's turn starts afresh (an untimed
+        game has none to speak of)."""
+        clock = ": a fresh move clock, reserves unchanged" if match.clock is not None else ""
+        await self.repost(match, f"Back after a restart{clock}.")
+
     async def on_tournament(self, notice: TournamentNotice) -> None:
         """Print what happened to an offline tournament (a new round's pairings, a withdrawal, its end)."""
         if notice.held.place.guild_id is None:
@@ -94,8 +136,7 @@ class Session:
         if "match" in flags:
             match = await self.service.get(number(flags["match"], "--match"))
         elif self.current is None:
-            start = start_usage(key) if key else listing([start_usage(key) for key in NEW], "or")
-            raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
+            match = self.lone_match(key, flags.get("as"))
         else:
             match = await self.service.get(self.current)
         if key is not None and match.game != key:
@@ -105,6 +146,24 @@ class Session:
                 f"use {match.game} commands for it, or pick {a(title)} match with --match ID or use ID."
             )
         return match
+
+    def lone_match(self, key: str | None, name: str | None) -> Match:
+        """No match chosen yet (as after a restart): the one running match of the game (`key`), or the one
+        `name` plays in; it becomes the current match, and the terminal says so."""
+        running = [m for m in self.service.running() if key is None or m.game == key]
+        if name is not None:
+            running = [m for m in running if any(p.name.casefold() == name.casefold() for p in m.players)]
+        if len(running) == 1:
+            self.current = running[0].id
+            title = f"{self.service.games[key].title} " if key else ""
+            whose = f" that {name} plays in" if name is not None else ""
+            self.write(f"On match #{self.current}, the only running {title}match{whose}.")
+            return running[0]
+        if running:
+            numbers = listing([f"#{m.id}" for m in running])
+            raise CommandError(f"{len(running)} matches are running ({numbers}): pick one with use ID or --match ID.")
+        start = start_usage(key) if key else listing([start_usage(key) for key in NEW], "or")
+        raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
 
     def actor(self, match: Match, name: str | None, doing: str = "move") -> Player:
         """Who a typed command is for: `--as NAME`, else whoever is to move (never a computer). `doing` is
@@ -156,7 +215,7 @@ class Session:
         return people[0]
 
     def _file(self, name: str) -> Path:
-        """A file directly in out_dir (data/renders/): the name is built here, never typed, and one that
+        """A file directly in out_dir (data/renders/bot/): the name is built here, never typed, and one that
         would lead anywhere else is a bug, refused rather than written."""
         if Path(name).name != name or name in (".", "..") or "\0" in name or len(name.encode()) > 200:
             raise ValueError(f"not a plain file name: {name!r}")
@@ -188,5 +247,5 @@ class Session:
 
 
 def _save(path: Path, png: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ignored(path.parent)
     path.write_bytes(png)

@@ -18,7 +18,7 @@ from bot.games import GAMES, REGISTRY
 from bot.games.base import Option
 from bot.games.registration import Typed
 from bot.local.checks import CommandError, clip, quote
-from bot.wording import listing
+from bot.wording import did_you_mean, listing
 
 NEW: dict[str, Typed] = {key: registration.typed for key, registration in REGISTRY.items()}
 """Each game's `new` in the terminal (its registration's); its flags and help come from this and the
@@ -114,9 +114,13 @@ class Command:
         return next((c for c in self.commands if typed == c.word or typed in c.aliases), None)
 
     def refusal(self, template: str, sub: str = "") -> CommandError:
+        """A group's refusal; for a word it does not know, with the nearest of its commands ("did you mean")."""
         choices = listing([command.word for command in self.commands], "or")
         usages = listing([f"{c.word} {c.words}".strip() for c in self.commands], "or")
-        return CommandError(template.format(name=self.name, sub=quote(sub), choices=choices, usages=usages))
+        said = template.format(name=self.name, sub=quote(sub), choices=choices, usages=usages)
+        if sub:
+            said += did_you_mean(sub, [word for c in self.commands for word in (c.word, *c.aliases)])
+        return CommandError(said)
 
     def check(self, args: Args) -> None:
         """Refuse a wrong number of words, then any flag that is not the command's own."""
@@ -133,11 +137,12 @@ class Command:
         if not unknown:
             return
         said = clip(", ".join("--" + name for name in unknown), 80)
+        mean = did_you_mean(unknown[0], [flag.name for flag in self.flags], "--")
         if not self.names_flags:
-            raise CommandError(f"Unknown option {said} for this command.")
+            raise CommandError(f"Unknown option {said} for this command.{mean}")
         known = [f"--{flag.name}" for flag in self.flags]
         takes = f"it takes {', '.join(known)}" if known else "it takes none"
-        raise CommandError(f"Unknown option {said} for {self.name} ({takes}).")
+        raise CommandError(f"Unknown option {said} for {self.name} ({takes}).{mean}")
 
 
 def split(words: list[str], switches: frozenset[str]) -> tuple[dict[str, str], list[str]]:

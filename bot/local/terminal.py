@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-import sys
 from pathlib import Path
 
 from bot import records
 from bot.games import REGISTRY, GameError
 from bot.local import games, moderation, people, review
 from bot.local.checks import CommandError, clip, line_problem, number, quote
-from bot.local.session import Session, log
+from bot.local.console import Console, ctrl_c
+from bot.local.session import Session, ignored, log
 from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
 from bot.service import ServiceError
-from bot.wording import listing
+from bot.wording import did_you_mean, listing
 
 
 class Terminal(Session):
@@ -24,12 +24,18 @@ class Terminal(Session):
     async def handle(self, line: str) -> bool:
         """Run one typed command; False means quit. Bad input is answered and changes nothing; a failure
         inside the bot is logged and answered too, so every line gets an answer and never a traceback."""
+        question, self.question = self.question, None  # a question is answered by the next line, or dropped
         problem = line_problem(line)
         if problem is not None:
             self.write(f"✗ {problem}")
             return True
         try:
+            if question is not None and await question(line.strip()):
+                return True
             words = shlex.split(line)
+        except (CommandError, ServiceError, GameError) as error:
+            self.write(f"✗ {clip(str(error))}")
+            return True
         except ValueError as error:
             self.write(f"Can't read that: {error}.")
             return True
@@ -63,26 +69,29 @@ class Terminal(Session):
         assert command.run is not None
         return await command.run(self, args) is not False
 
-    async def repl(self) -> None:
-        """Read commands until quit or end of input; the event loop keeps clocks running meanwhile."""
+    async def repl(self, console: Console | None = None) -> None:
+        """Read commands until quit, end of input (Ctrl-D) or Ctrl-C; the event loop keeps clocks and computers
+        running meanwhile. Ctrl-C quits at once, in the middle of a command too."""
+        console = console or Console()
         self.write(HELP)
         await self.service.tournaments.resume()  # a round or closing time that came while it was off
-        while True:
-            try:
-                line = await asyncio.to_thread(_prompt)
-            except EOFError:
-                return
-            if not await self.handle(line):
-                return
-
-
-def _prompt() -> str:
-    sys.stdout.write("> ")
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
+        interrupted = asyncio.Event()
+        try:
+            with ctrl_c(interrupted):
+                while (line := await console.read(interrupted)) is not None:
+                    command = asyncio.ensure_future(self.handle(line))
+                    stop = asyncio.ensure_future(interrupted.wait())
+                    await asyncio.wait({command, stop}, return_when=asyncio.FIRST_COMPLETED)
+                    stop.cancel()
+                    if not command.done():
+                        command.cancel()
+                        await asyncio.gather(command, return_exceptions=True)
+                        break
+                    if not command.result():
+                        return
+                self.write("")  # the shell's prompt starts on a line of its own
+        finally:
+            console.close()
 
 
 # --- the commands of no game or group ---
@@ -91,7 +100,9 @@ def _prompt() -> str:
 async def show_help(session: Session, args: Args) -> None:
     topic = " ".join(args.words).lower()
     if topic and topic not in NEW:
-        raise CommandError(f"help takes a game ({listing(list(NEW), 'or')}), not {quote(topic)}.")
+        raise CommandError(
+            f"help takes a game ({listing(list(NEW), 'or')}), not {quote(topic)}.{did_you_mean(topic, NEW)}"
+        )
     session.write(game_help(topic) if topic else HELP)
 
 
@@ -110,7 +121,9 @@ async def use(session: Session, args: Args) -> None:
 
 async def replay(session: Session, args: Args) -> None:
     file = Path(args.words[0])
-    session.write("\n".join(await asyncio.to_thread(records.replay_file, file, session.out_dir)))
+    lines = await asyncio.to_thread(records.replay_file, file, session.out_dir)  # a bad file: nothing written
+    await asyncio.to_thread(ignored, session.out_dir)
+    session.write("\n".join(lines))
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -134,6 +147,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("quit", "leave (exit too)", quit_, takes=(0, None), aliases=("exit",)),
 )
 """Every command: each game's group (its own commands, then the shared ones), then the rest."""
+FIRST_GAME = (
+    'A first game in five lines ("1, 2, 3" against the computer; see docs/rules/fish.md):',
+    "> fish new alice computer        alice places first, the computer answers by itself",
+    "> fish moves                     the moves alice may make (tokens go on 1-tiles: place A2 B5 ...)",
+    "> fish move A2                   one of them; every board is also saved as a PNG, its path printed",
+    "> fish board --text              the position in words",
+    "> fish resign                    give up (it asks first); then quit, or Ctrl-D",
+)
+"""The end of the help, printed at the start: a game to play at once (tests/test_local_newcomer.py plays it)."""
 ROOT = Command("", "", commands=COMMANDS, unknown="Unknown command {sub}; type help for the list.")
 SWITCHES = switches(COMMANDS)
 HELP = "\n".join(
@@ -141,8 +163,10 @@ HELP = "\n".join(
         "Commands (the same as the Discord slash commands; players are typed names, and `computer` (or",
         "computer:easy, computer:hard) is a computer player: fish new alice computer):",
         help_text((*COMMANDS[: len(REGISTRY)], games.game_commands("GAME"), *COMMANDS[len(REGISTRY) :])),
+        "",
+        *FIRST_GAME,
     ]
 )
-"""Each game's own commands, the shared ones once for every GAME, then the rest."""
+"""Each game's own commands, the shared ones once for every GAME, then the rest; last, a first game."""
 OWN = {key: tuple(c.word for c in group.commands if c.shown) for key, group in zip(REGISTRY, COMMANDS, strict=False)}
 """Each game's own commands (`new` and those its registration asks for), before the shared ones."""

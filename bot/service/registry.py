@@ -26,6 +26,7 @@ from bot.metrics import Metrics
 from bot.models import RUNNING, Match, MoveRecord, Notice, Place, Player, Series
 from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
+from bot.wording import did_you_mean
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,10 @@ class Registry:
 
     def game_or_refuse(self, game_key: str) -> Game:
         if game_key not in self.games:
-            raise BadOptions(f"There is no game {game_key!r} (games: {', '.join(sorted(self.games))}).")
+            known = sorted(self.games)
+            raise BadOptions(
+                f"There is no game {game_key!r} (games: {', '.join(known)}).{did_you_mean(game_key, known)}"
+            )
         return self.games[game_key]
 
     async def get(self, match_id: int) -> Match:

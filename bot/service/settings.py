@@ -38,7 +38,7 @@ from bot.service.away import AWAY_DAYS_A_YEAR
 from bot.service.claims import CLAIM_AFTER
 from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
-from bot.wording import plural
+from bot.wording import did_you_mean, plural
 
 log = logging.getLogger(__name__)
 
@@ -377,11 +377,14 @@ SETTINGS: dict[str, Setting] = {
 """Every server setting, in the order `/settings show` lists them."""
 
 
-def setting_named(key: str) -> Setting:
-    """The setting called `key` (case and spaces do not count); refused naming them all."""
+def setting_named(key: str, offline: bool = False) -> Setting:
+    """The setting called `key` (case and spaces do not count); refused naming them all (`offline`: those
+    of the terminal), and the nearest if it looks like a typo."""
     name = key.strip().lower().replace("-", "_")
     if name not in SETTINGS:
-        raise BadSetting(f"There is no setting {_quote(key)}: the settings are {', '.join(SETTINGS)}.")
+        known = [k for k, setting in SETTINGS.items() if setting.offline or not offline]
+        where = "the terminal's settings are" if offline else "the settings are"
+        raise BadSetting(f"There is no setting {_quote(key)}: {where} {', '.join(known)}.{did_you_mean(name, known)}")
     return SETTINGS[name]
 
 
@@ -542,7 +545,7 @@ class Settings:
         return await self._store(guild_id, self._settable(guild_id, key), _DEFAULT, by)
 
     def _settable(self, guild_id: int | None, key: str) -> Setting:
-        setting = setting_named(key)
+        setting = setting_named(key, offline=guild_id is None)
         if guild_id is None and not setting.offline:
             offline = ", ".join(k for k, s in SETTINGS.items() if s.offline)
             why = OFFLINE_WHY.get(setting.kind, "it means nothing offline")

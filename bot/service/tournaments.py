@@ -45,7 +45,7 @@ from bot.service.series import DM_CLOCK, DeathMatches
 from bot.tournaments import Tournament, TournamentError, standings
 from bot.tournaments.model import FORMATS
 from bot.tournaments.stored import CANCELLED, FINISHED, PLAYING, SIGNUP, HeldTournament, TournamentGame
-from bot.wording import plural
+from bot.wording import did_you_mean, plural
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +267,9 @@ class Tournaments:
         nothing, for a bad game, format, number of rounds, clock, series, seats or closing time."""
         registry = self.registry
         if game_key not in registry.games:
-            raise TournamentRefused(f"There is no game {game_key!r} (games: {', '.join(sorted(registry.games))}).")
+            known = sorted(registry.games)
+            said = f"There is no game {game_key!r} (games: {', '.join(known)}).{did_you_mean(game_key, known)}"
+            raise TournamentRefused(said)
         game = registry.games[game_key]
         if format not in FORMATS:
             raise TournamentRefused(f"The format is knockout, roundrobin or swiss, not {format!r}.")

@@ -109,9 +109,9 @@ WITH_BYES = [  # five players, three rounds: E, then D, then C have the bye
 def test_byes_are_shown_in_the_picture_and_the_words() -> None:
     t = built("swiss", "ABCDE", WITH_BYES)
     headings, rows = R.table(t)
-    assert headings == ["#", "Player", "Pts", "Bh", "SB", "W-D-L", "Bye"]
-    assert rows[1] == ["2", "C", "2½", "6", "4¾", "1-1-0", "1"]  # 2½ points from one win, one draw, a bye
-    assert rows[4] == ["5", "B", "1", "5½", "1½", "1-0-2", ""]
+    assert headings == ["#", "Player", "Pts", "Bh", "SB", "W-L-D", "Bye"]
+    assert rows[1] == ["2", "C", "2½", "6", "4¾", "1-0-1", "1"]  # 2½ points from one win, one draw (W-L-D), a bye
+    assert rows[4] == ["5", "B", "1", "5½", "1½", "1-2-0", ""]
     assert "Bye byes" in R.key(t, standings(t))
     assert R.as_text(t).splitlines()[3] == "2. C: 2½ with 1 bye (Bh 6, SB 4¾)"
     assert "5. B: 1 (Bh 5½, SB 1½)" in R.describe(t)
@@ -122,7 +122,7 @@ def test_byes_are_shown_in_the_picture_and_the_words() -> None:
 def test_a_round_robin_shows_sonneborn_berger_and_no_buchholz() -> None:
     t = built("roundrobin", "ABCDE", WITH_BYES)
     headings, rows = R.table(t)
-    assert headings == ["#", "Player", "Pts", "SB", "W-D-L", "Bye"]
+    assert headings == ["#", "Player", "Pts", "SB", "W-L-D", "Bye"]
     assert rows[0][:4] == ["1", "D", "2½", "5¼"]
     assert "Bh" not in R.key(t, standings(t)) and "SB Sonneborn-Berger" in R.key(t, standings(t))
     assert R.as_text(t).splitlines()[2] == "1. D: 2½ with 1 bye (SB 5¼)"
@@ -134,6 +134,6 @@ def test_a_knockout_shows_its_byes() -> None:
         t = t.add_entrant(f"id{k}", name, 2000 - 100 * k)
     t = t.start().record_result(1, 2, (2, 1)).advance()  # A, B and C have byes; E beats D
     headings, rows = R.table(t)
-    assert headings == ["#", "Player", "W-D-L", "Bye", "Out in"]
+    assert headings == ["#", "Player", "W-L-D", "Bye", "Out in"]
     assert [row[1] for row in rows if row[3] == "1"] == ["A", "B", "C"]
     assert R.as_text(t).splitlines()[2:4] == ["1= A: still in with 1 bye", "1= B: still in with 1 bye"]
