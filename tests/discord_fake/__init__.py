@@ -37,9 +37,9 @@ How it works
   served as a 1x1 PNG). ``/gateway/bot`` answers too, for ``AutoShardedClient``.
 
 Tests act as users (`slash`, `autocomplete`, `click`, `select`, `say`), in a guild or, with ``dm=True``,
-in the user's DM with the bot. An interaction returns a `Reply` that waits (real time, at most `timeout` seconds: 60, a bound against a hang
-that a loaded machine's slow but working bot never meets)
-until the bot answered: the callback arrived and, for a deferral, the deferred message was filled in (or,
+in the user's DM with the bot. An interaction returns a `Reply` that waits (real time, at most `timeout`
+seconds: 60, a bound against a hang that a slow but working bot on a loaded machine never meets) until
+the bot answered: the callback arrived and, for a deferral, the deferred message was filled in (or,
 for a deferred update, something was edited or sent). Messages (`FakeMessage`), threads (`FakeChannel`)
 and attachments (`FakeAttachment`, with bytes) live in memory and are current after edits. An ERROR
 logged by discord.py (e.g. a command raised) or a late first answer fails the waiting `Reply` at once.
