@@ -47,6 +47,8 @@ NONE_WORDS = ("none", "off", "no")
 """Words for "no role" / "no clock"."""
 HERE_WORDS = ("none", "here", "off")
 """Words for "no match channel: where each match is started"."""
+ON, OFF = N_("on"), N_("off")
+"""An on/off setting's values as shown (typed, they are always English: `read` takes on/off, yes/no...)."""
 AUTO_WORDS = ("auto", "default", "discord", "none")
 """Words for "the server's language in Discord"."""
 
@@ -132,7 +134,7 @@ def on_off_setting(
         raise setting.refuse(text)
 
     def show(value: bool) -> str:
-        word = "on" if value else "off"
+        word = ON if value else OFF
         return _(shown.get(word, word))
 
     setting = Setting(
