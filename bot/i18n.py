@@ -28,6 +28,7 @@ import gettext
 import itertools
 import math
 import os
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from datetime import datetime
@@ -171,6 +172,29 @@ def N_(message: str) -> str:
     return message
 
 
+# --- the pseudo-locale ---
+
+_ACCENTED = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "àƀçđéƒĝĥîĵķĺɱñöþɋŕšŧûʋŵẋýžÀßÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŦÛṼŴẊÝŽ",
+)
+
+
+def pseudo(text: str, context: str | None = None) -> str:
+    """`text` visibly marked: accented (placeholders such as {name} kept as they are: the code fills them)
+    and, unless it is a command name (which Discord holds to letters), wrapped in ⟦ ⟧. A `/command` in
+    backticks is accented too: each language writes its own command names there."""
+    out, depth = [], 0
+    for char in text:
+        depth += char == "{"
+        out.append(char if depth else char.translate(_ACCENTED))
+        depth -= char == "}"
+    marked = "".join(out)
+    if context == "discord name":
+        return unicodedata.normalize("NFC", marked).lower()
+    return f"⟦{marked}⟧"
+
+
 # --- numbers, dates, durations ---
 
 
@@ -204,6 +228,9 @@ def duration(seconds: float) -> str:
             big, rest = divmod(math.ceil(whole / small), size // small)
             parts = [(big, name)] + ([(rest, small_name)] if rest else [])
             break
+    if current() == PSEUDO:
+        with using(ENGLISH):
+            return pseudo(duration(seconds))
     locale = babel_locale()
     words = [format_unit(count, f"duration-{unit}", length="long", locale=locale) for count, unit in parts]
     if locale.language == "en":

@@ -17,7 +17,6 @@ import asyncio
 import io
 import sys
 import tempfile
-import unicodedata
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +28,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from bot.discord_i18n import CHOICE, CONTEXT_OF, DESCRIPTION, NAME
-from bot.i18n import DOMAIN, LOCALE_DIR, PSEUDO, TRANSLATED
+from bot.i18n import DOMAIN, LOCALE_DIR, PSEUDO, TRANSLATED, pseudo
 
 ROOT = Path(__file__).resolve().parent.parent
 DATED = datetime(2026, 1, 1, tzinfo=UTC)
@@ -98,27 +97,6 @@ def extract_commands(
 
 
 # --- the pseudo-locale ---
-
-_ACCENTED = str.maketrans(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "àƀçđéƒĝĥîĵķĺɱñöþɋŕšŧûʋŵẋýžÀßÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŦÛṼŴẊÝŽ",
-)
-
-
-def pseudo(text: str, context: str | None = None) -> str:
-    """`text` visibly marked: accented (placeholders such as {name} and `/commands` kept as they are) and,
-    unless it is a command name (which Discord holds to letters), wrapped in ⟦ ⟧."""
-    out, depth, code = [], 0, False
-    for char in text:
-        depth += char == "{"
-        code ^= char == "`"
-        out.append(char if depth or code else char.translate(_ACCENTED))
-        depth -= char == "}"
-    marked = "".join(out)
-    if context == NAME:
-        return unicodedata.normalize("NFC", marked).lower()
-    return f"⟦{marked}⟧"
-
 
 # --- extract, update, compile ---
 

@@ -265,10 +265,10 @@ class _Actions:
             member = dict(guild.members[user_id], permissions=str(self.permissions(user_id, guild)))
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 channel=dict(place.payload(), permissions=member["permissions"]),
                 member=member,
-                guild_locale="en-US",
+                guild_locale=guild.locale,
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=CONTEXT_GUILD,
             )
