@@ -6,6 +6,7 @@ durations written as each locale writes them."""
 from __future__ import annotations
 
 import string
+from collections.abc import Iterator
 
 import pytest
 from babel.messages.pofile import read_po
@@ -13,6 +14,7 @@ from babel.messages.pofile import read_po
 from bot import i18n, i18n_catalogs, posts
 from bot.discord_i18n import CHOICE, DESCRIPTION, NAME
 from bot.i18n import LOCALE_DIR, TRANSLATED
+from bot.local import Terminal
 
 
 def catalog(language: str):  # type: ignore[no-untyped-def]
@@ -158,3 +160,36 @@ def test_the_pseudo_locale_marks_text_and_keeps_placeholders() -> None:
     with i18n.using("qps"):
         assert i18n._("the default") == i18n.pseudo("the default")
         assert i18n.duration(3_600).startswith("⟦")
+
+
+@pytest.fixture
+def german_terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The terminal started with LANG=de_DE.UTF-8, as bot/app.py's `run_offline` starts it."""
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    i18n.set_default(i18n.terminal_language())
+    yield
+    i18n.set_default(i18n.ENGLISH)
+
+
+async def test_the_terminal_speaks_german_with_lang_de(
+    german_terminal: None, terminal: Terminal, out: list[str]
+) -> None:
+    await terminal.handle("settings set reminder_count 5")
+    assert out[-1] == "reminder_count auf 5 gesetzt (war 3, der Standard)."
+    await terminal.handle("settings set rated vielleicht")
+    assert out[-1] == "✗ rated nimmt on oder off, nicht 'vielleicht'; nichts wurde geändert."
+    await terminal.handle("settings set language fr")
+    assert out[-1] == (
+        "✗ language ist eine Einstellung eines Discord-Servers: das Terminal spricht die Sprache von LANG. Die des"
+        " Terminals sind house_wins, rated, default_clock, reminder_every, reminder_count, away_days, claim_after."
+    )
+    await terminal.handle("settings")
+    shown = out[-1].splitlines()
+    assert shown[0] == (
+        "Die Einstellungen des Terminals (1 Einstellung vom Standard geändert). Ändere eine mit settings set KEY"
+        " VALUE und stelle sie mit settings reset KEY zurück."
+    )
+    assert "• claim_after (Partien ohne Uhr: ein Gegner darf nach dieser Zeit ohne Zug einfordern): 7 Tage — der" \
+        " Standard" in shown  # fmt: skip
