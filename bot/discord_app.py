@@ -65,7 +65,7 @@ class ServerTree(app_commands.CommandTree["GameBot"]):
     Each interaction's task speaks its user's language from here on (bot/i18n.py)."""
 
     async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
-        i18n.set_reader(i18n.language_for(interaction.locale))  # its answers speak the user's language
+        i18n.set_reader(i18n.language_for(interaction.locale.value))  # its answers speak the user's language
         if interaction.guild_id is not None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:

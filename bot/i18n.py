@@ -71,7 +71,7 @@ def language_for(locale: str | None) -> str:
     Spanish, `pt_PT` Brazilian Portuguese), else English."""
     if not locale:
         return ENGLISH
-    code = str(getattr(locale, "value", locale)).split(".")[0].split("@")[0].replace("-", "_")
+    code = locale.split(".")[0].split("@")[0].replace("-", "_")
     if code == PSEUDO:
         return PSEUDO
     main, _, region = code.partition("_")

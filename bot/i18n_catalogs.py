@@ -106,7 +106,7 @@ def fresh_template() -> Catalog:
     from babel.messages.frontend import parse_mapping_cfg
 
     with open(ROOT / "babel.cfg", encoding="utf-8") as mapping_file:
-        method_map, options_map = parse_mapping_cfg(mapping_file)
+        method_map, options_map = parse_mapping_cfg(mapping_file)  # type: ignore[no-untyped-call]
     catalog = Catalog(project="boardgame-bot", charset="utf-8", fuzzy=False, creation_date=DATED, revision_date=DATED)
     for filename, lineno, message, comments, context in extract_from_dir(
         str(ROOT), method_map, options_map, strip_comment_tags=True
