@@ -144,6 +144,19 @@ def test_numbers_and_durations_are_written_as_each_locale_writes_them() -> None:
     }
 
 
+def test_dates_are_written_as_each_locale_writes_them() -> None:
+    at = 1_796_624_400  # 2026-12-07 06:20 UTC
+    written = {}
+    for language in ("en", "de", "fr"):
+        with i18n.using(language):
+            written[language] = i18n.date_time(at)
+    assert written == {
+        "en": "Dec 7, 2026, 6:20:00\u202fAM",
+        "de": "07.12.2026, 06:20:00",
+        "fr": "7 déc. 2026, 06:20:00",
+    }
+
+
 @pytest.mark.parametrize("seconds", [0, 0.2, 1, 59, 61, 3_600, 3_601, 86_399, 86_400, 7 * 86_400 + 5, 365 * 86_400])
 def test_english_durations_are_the_posts_wording(seconds: float) -> None:
     """`i18n.duration` is `posts.wait_words` in every language: in English the very same words."""
