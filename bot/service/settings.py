@@ -170,7 +170,7 @@ def count_setting(
         N_("a whole number from {low} to {high}"),
         read,
         str,
-        lambda v: i18n.number(v),
+        i18n.number,
         default,
         default_text,
         takes_args=lambda: {"low": i18n.number(low), "high": i18n.number(high)},
