@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.discord_app import GameBot
@@ -105,6 +106,31 @@ async def test_the_pseudo_locale_finds_no_string_that_skipped_the_catalog(bot: G
     assert unmarked == []
 
 
+async def test_a_command_named_in_a_translation_is_the_localized_one(fake: DiscordFake, bot: GameBot) -> None:
+    """A translated sentence that names a command in backticks (`/einstellungen setzen`) names it as that
+    language's users see it in their command picker."""
+    synced = fake.registered_commands[fake.guild.id]
+    wrong = []
+    for locale, language in COMMAND_LOCALES.items():
+        paths: set[str] = set()
+
+        def walk(item: dict[str, Any], prefix: str, locale: str = locale.value, paths: set[str] = paths) -> None:
+            path = f"{prefix} {(item.get('name_localizations') or {}).get(locale, item['name'])}".strip()
+            paths.add(path)
+            for option in item.get("options") or []:
+                if option.get("type") in (SUBCOMMAND, GROUP):
+                    walk(option, path)
+
+        for command in synced:
+            walk(command, "")
+        with (i18n.LOCALE_DIR / language / "LC_MESSAGES" / "bot.po").open("rb") as handle:
+            strings = [m.string for m in read_po(handle) if m.id and isinstance(m.string, str)]
+        named = [found for text in strings for found in re.findall(r"`/([^`]+)`", text)]
+        assert named  # the /settings answers name commands
+        wrong += [(language, name) for name in named if name not in paths]
+    assert wrong == []
+
+
 def setting(key: str, value: str) -> dict[str, Any]:
     return {"setting": key, "value": value}
 
@@ -191,6 +217,20 @@ async def test_public_posts_speak_the_servers_setting_else_its_discord_language(
     await fake.slash("mod", "settings reset", {"setting": "language"})
     assert public_language(settings.language(fake.guild.id), guild) == "de"
     assert public_language(None, None) == "en"
+
+
+async def test_the_language_suggestions_name_each_language_in_itself(fake: DiscordFake, bot: GameBot) -> None:
+    offered = await fake.autocomplete("mod", "settings set", {"setting": "language", "value": ""}, locale="de")
+    assert offered == [
+        {"name": "auto: die Sprache des Servers in Discord, sonst Englisch", "value": "auto"},
+        {"name": "English (en)", "value": "en"},
+        {"name": "Deutsch (de)", "value": "de"},
+        {"name": "Español (es)", "value": "es"},
+        {"name": "Français (fr)", "value": "fr"},
+        {"name": "Português (Brasil) (pt-BR)", "value": "pt-BR"},
+    ]
+    typed = await fake.autocomplete("mod", "settings set", {"setting": "language", "value": "portu"})
+    assert typed[1:] == [{"name": "Português (Brasil) (pt-BR)", "value": "pt-BR"}]
 
 
 _MARKED = re.compile(r"⟦[^⟦⟧]*⟧")

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app, discord_ids
+from bot import discord_app, discord_ids, i18n
 from bot import discord_limits as limits
 from bot.cogs.base import Refusal, server_id
 from bot.cogs.mod import require_moderator
@@ -88,7 +88,8 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
 
     @set_value.autocomplete("value")
     async def value_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Values that fit the setting chosen: on/off, examples, the server's roles or text channels."""
+        """Values that fit the setting chosen: on/off, examples, the server's roles or text channels, the
+        languages."""
         key = getattr(interaction.namespace, "setting", None)
         spec = SETTINGS.get(key) if isinstance(key, str) else None
         if spec is None or interaction.guild is None:
@@ -100,6 +101,9 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
         elif spec.kind == "channel":
             offered = [(_("here (where each match is started)"), "here")]
             offered += [(f"#{c.name}", f"<#{c.id}>") for c in interaction.guild.text_channels]
+        elif spec.kind == "language":  # each language by its own name: a reader of it finds it
+            offered = [(spec.show(None), "auto")]
+            offered += [(spec.show(code), code.replace("_", "-")) for code in i18n.LANGUAGES]
         else:
             offered = [(example, example) for example in spec.examples]
         typed = current.strip().lower()

@@ -67,6 +67,7 @@ class _Actions:
         channel: str | int | FakeChannel | None = None,
         dm: bool = False,
         force: bool = False,
+        locale: str = "en-US",
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (default: the last option given); returns the bot's choices."""
         options = dict(options or {})
@@ -77,7 +78,9 @@ class _Actions:
         options.setdefault(focused, "")
         place = self._interaction_place(user, channel, dm)
         data = self._command_data(user, place, command, options, focused=focused, force=force)
-        reply = await self._interact(AUTOCOMPLETE, user, place, data, label=f"autocomplete /{command} {focused}")
+        reply = await self._interact(
+            AUTOCOMPLETE, user, place, data, label=f"autocomplete /{command} {focused}", locale=locale
+        )
         return reply.choices
 
     async def click(
