@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot import i18n
 from bot.backup import BackupSchedule, backups
 from bot.computer import Analyst, ComputerPlayers
 from bot.config import Config
@@ -38,7 +39,9 @@ def log_path(config: Config) -> Path:
 
 
 async def run_offline(config: Config) -> None:
-    """The terminal front-end on the configured database: matches and clocks resume where they were."""
+    """The terminal front-end on the configured database: matches and clocks resume where they were. It
+    speaks the language of LANG (bot/i18n.py; as far as it is translated yet)."""
+    i18n.set_default(i18n.terminal_language())
     store = await Store.open(config.database)
     defaults = ServerDefaults(config.mod_role, config.house_wins, config.limits)  # the terminal's `settings` too
     metrics = PrometheusMetrics() if config.metrics_port is not None else Metrics()

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import analysis, answers, posts, views
+from bot import analysis, answers, i18n, posts, views
 from bot import discord_limits as limits
 from bot.analysis import Report
 from bot.answers import Answer
@@ -29,6 +29,7 @@ from bot.computer import AnalysisBusy, Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import POSTGRESQL
 from bot.discord_gateway import GatewayWatch
+from bot.discord_i18n import CatalogTranslator
 from bot.discord_reminders import ReminderPoster
 from bot.games import REGISTRY
 from bot.health import Health, HealthServer
@@ -60,9 +61,11 @@ DM_LINE = "These commands work in a server's channels, where the matches are: us
 
 class ServerTree(app_commands.CommandTree["GameBot"]):
     """Every command is a server command (synced with guild-only contexts); an interaction that reaches
-    us from a direct message anyway (an old client, a stale command) gets one line and touches nothing."""
+    us from a direct message anyway (an old client, a stale command) gets one line and touches nothing.
+    Each interaction's task speaks its user's language from here on (bot/i18n.py)."""
 
     async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
+        i18n.set_reader(i18n.language_for(interaction.locale.value))  # its answers speak the user's language
         if interaction.guild_id is not None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:
@@ -142,6 +145,7 @@ class GameBot(commands.Bot):
         )
         if self.config.analysis_workers:  # its worker processes start with the first analysis
             self.analyst = Analyst(self.service, workers=self.config.analysis_workers)
+        await self.tree.set_translator(CatalogTranslator())  # commands in each user's language (bot/discord_i18n.py)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self._resumed = await self.service.start()

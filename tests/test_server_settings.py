@@ -38,6 +38,7 @@ KEYS = [
     "limit_lobbies",
     "limit_challenges",
     "limit_computer_games",
+    "language",
 ]
 
 
@@ -75,6 +76,7 @@ async def test_every_setting_starts_at_its_default_from_the_environment(db_path:
             "limit_lobbies": 2,
             "limit_challenges": 4,
             "limit_computer_games": 1,
+            "language": None,
         }
         shown = {s.setting.key: s.shown for s in states}
         assert shown["mod_role"] == "the role named 'Referees' (MOD_ROLE)"
@@ -168,7 +170,7 @@ async def test_a_setting_is_set_and_reset_with_who_and_when(
             "red",
             "There is no setting 'colour': the settings are mod_role, match_channel, house_wins, rated, default_clock,"
             " reminder_every, reminder_count, away_days, claim_after, limit_lobbies, limit_challenges,"
-            " limit_computer_games.",
+            " limit_computer_games, language.",
         ),
     ],
 )
@@ -464,6 +466,7 @@ async def test_show_fits_one_message_with_every_setting_changed(service: MatchSe
         "limit_lobbies": "1000",
         "limit_challenges": "1000",
         "limit_computer_games": "1000",
+        "language": "pt-BR",
     }
     for key, value in values.items():
         await service.settings.set(G1, key, value, MOD)
@@ -471,7 +474,7 @@ async def test_show_fits_one_message_with_every_setting_changed(service: MatchSe
 
     text = show_text(service.settings.states(G1))
     assert len(text) <= 2000 and text.count("\n•") == len(SETTINGS) and "…" not in text
-    assert "12 settings changed from the defaults" in text.splitlines()[0]
+    assert "13 settings changed from the defaults" in text.splitlines()[0]
 
 
 @pytest.mark.parametrize("doc", ["docs/settings.md", "README.md"])

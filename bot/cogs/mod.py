@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot import backup, discord_app, discord_ids, posts, views
 from bot import discord_limits as limits
 from bot.cogs.base import Refusal, find_match, server_id
+from bot.i18n import _
 from bot.models import Match, NoticeKind, Player
 from bot.service import MatchService, Notice
 from bot.wording import plural
@@ -43,8 +44,13 @@ def require_moderator(interaction: discord.Interaction) -> None:
     """Refuse anyone but a moderator of the interaction's server (its `mod_role` setting decides the role)."""
     mod_role = views.service_of(interaction).settings.mod_role(interaction.guild_id)
     if not is_moderator(interaction, mod_role):
-        role = f" or the {role_name(mod_role)} role" if mod_role is not None else ""
-        raise NotModerator(f"Only moderators (Manage Server permission{role}) can do that.")
+        if mod_role is None:
+            raise NotModerator(_("Only moderators (Manage Server permission) can do that."))
+        raise NotModerator(
+            _("Only moderators (Manage Server permission or the {role} role) can do that.").format(
+                role=role_name(mod_role)
+            )
+        )
 
 
 def role_name(mod_role: int | str) -> str:

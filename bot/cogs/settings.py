@@ -17,11 +17,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app, discord_ids
+from bot import discord_app, discord_ids, i18n
 from bot import discord_limits as limits
 from bot.cogs.base import Refusal, server_id
 from bot.cogs.mod import require_moderator
 from bot.cogs.places import channel_problem, thread_note
+from bot.i18n import _
 from bot.service import SETTINGS, MatchService, Setting, SettingState
 from bot.service.settings import HERE_WORDS, NONE_WORDS, changed_count, settings_lines
 
@@ -45,10 +46,10 @@ def when(at: float) -> str:
 
 
 def show_text(states: list[SettingState]) -> str:
-    head = (
-        f"This server's settings ({changed_count(states)}). Moderators change one with `/settings set` and put it"
+    head = _(
+        "This server's settings ({changed}). Moderators change one with `/settings set` and put it"
         " back with `/settings reset`."
-    )
+    ).format(changed=changed_count(states))
     return limits.clip("\n".join([head, *settings_lines(states, who, when)]))
 
 
@@ -87,18 +88,22 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
 
     @set_value.autocomplete("value")
     async def value_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Values that fit the setting chosen: on/off, examples, the server's roles or text channels."""
+        """Values that fit the setting chosen: on/off, examples, the server's roles or text channels, the
+        languages."""
         key = getattr(interaction.namespace, "setting", None)
         spec = SETTINGS.get(key) if isinstance(key, str) else None
         if spec is None or interaction.guild is None:
             return []
         offered: list[tuple[str, str]] = []
         if spec.kind == "role":
-            offered = [("none (Manage Server only)", "none")]
+            offered = [(_("none (Manage Server only)"), "none")]
             offered += [(f"@{r.name}", f"<@&{r.id}>") for r in interaction.guild.roles if not r.is_default()]
         elif spec.kind == "channel":
-            offered = [("here (where each match is started)", "here")]
+            offered = [(_("here (where each match is started)"), "here")]
             offered += [(f"#{c.name}", f"<#{c.id}>") for c in interaction.guild.text_channels]
+        elif spec.kind == "language":  # each language by its own name: a reader of it finds it
+            offered = [(spec.show(None), "auto")]
+            offered += [(spec.show(code), code.replace("_", "-")) for code in i18n.LANGUAGES]
         else:
             offered = [(example, example) for example in spec.examples]
         typed = current.strip().lower()
@@ -136,23 +141,27 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
                 role = _named(guild.roles, text) or _named(guild.roles, text.removeprefix("@"))
             if role is None:
                 raise Refusal(
-                    f"There is no role {_shown(text)} in this server: mention the role (@Role), give its id, or"
-                    " say none (Manage Server only). Nothing changed."
+                    _(
+                        "There is no role {name} in this server: mention the role (@Role), give its id, or"
+                        " say none (Manage Server only). Nothing changed."
+                    ).format(name=_shown(text))
                 )
             if role.is_default():
-                raise Refusal("@everyone cannot be the moderator role: everyone would moderate. Nothing changed.")
+                raise Refusal(_("@everyone cannot be the moderator role: everyone would moderate. Nothing changed."))
             return str(role.id)
         channel_id = int(found[1] or found[2]) if found else None
         if channel_id is None:
             named_channel = _named(guild.text_channels, text.removeprefix("#"))
             if named_channel is None:
                 raise Refusal(
-                    f"There is no text channel {_shown(text)} in this server: mention it (#channel), give its id,"
-                    " or say here (where each match is started). Nothing changed."
+                    _(
+                        "There is no text channel {name} in this server: mention it (#channel), give its id,"
+                        " or say here (where each match is started). Nothing changed."
+                    ).format(name=_shown(text))
                 )
             channel_id = named_channel.id
         if (problem := channel_problem(guild, channel_id)) is not None:
-            raise Refusal(f"Matches cannot go there: {problem}. Nothing changed.")
+            raise Refusal(_("Matches cannot go there: {problem}. Nothing changed.").format(problem=problem))
         return str(channel_id)
 
 
@@ -161,7 +170,9 @@ def _named(items: Sequence[Named], name: str) -> Named | None:
     name are refused: only a mention or an id says which."""
     matching = [item for item in items if item.name.casefold() == name.strip().casefold()]
     if len(matching) > 1:
-        raise Refusal(f"Several are named {_shown(name)} here: mention the one you mean. Nothing changed.")
+        raise Refusal(
+            _("Several are named {name} here: mention the one you mean. Nothing changed.").format(name=_shown(name))
+        )
     return matching[0] if matching else None
 
 

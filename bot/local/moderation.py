@@ -7,6 +7,7 @@ import asyncio
 
 from bot import posts
 from bot.backup import BackupError, backup, size_text
+from bot.i18n import _
 from bot.local.checks import MAX_ADDTIME, CommandError, added_seconds, checked_name, number, player_named
 from bot.local.people import person
 from bot.local.session import MODERATOR, Session, ignored
@@ -187,10 +188,10 @@ SETTINGS_USE = "Use: settings, settings set KEY VALUE or settings reset KEY."
 
 async def show(session: Session, args: Args) -> None:
     states = session.service.settings.states(None)
-    head = (
-        f"The terminal's settings ({changed_count(states)}). Change one with settings set KEY VALUE, put it"
-        " back with settings reset KEY."
-    )
+    head = _(
+        "The terminal's settings ({changed}). Change one with settings set KEY VALUE, put it back with settings"
+        " reset KEY."
+    ).format(changed=changed_count(states))
     lines = settings_lines(states, lambda by: by.partition(":")[2] or by, lambda at: f"<t:{int(at)}:f>")
     session.write(posts.plain_times("\n".join([head, *lines]), session.service.time.now()))
 

@@ -29,16 +29,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import posts
+from bot import i18n, posts
 from bot.clock import ClockError, ClockSettings, TimeSource, parse_clock, parse_seconds
 from bot.errors import ServiceError
+from bot.i18n import N_, _, ngettext
 from bot.models import Place, Player, UserLimits
 from bot.reminders import IDLE_EVERY, IDLE_REMINDERS
 from bot.service.away import AWAY_DAYS_A_YEAR
 from bot.service.claims import CLAIM_AFTER
 from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
-from bot.wording import did_you_mean, plural
+from bot.wording import did_you_mean
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,10 @@ NONE_WORDS = ("none", "off", "no")
 """Words for "no role" / "no clock"."""
 HERE_WORDS = ("none", "here", "off")
 """Words for "no match channel: where each match is started"."""
+ON, OFF = N_("on"), N_("off")
+"""An on/off setting's values as shown (typed, they are always English: `read` takes on/off, yes/no...)."""
+AUTO_WORDS = ("auto", "default", "discord", "none")
+"""Words for "the server's language in Discord"."""
 
 
 class BadSetting(ServiceError):
@@ -72,11 +77,12 @@ class Setting:
 
     key: str
     label: str
-    """What it decides, in a few words: the line of `/settings show`, the choice of `/settings set`."""
+    """What it decides, in a few words: the line of `/settings show`, the choice of `/settings set` (English,
+    marked for the catalog: `_(label)` says it in the reader's language)."""
     kind: str
-    """role, channel, on/off, count, time or clock: how front-ends suggest values."""
-    takes: str
-    """What a value may be, for refusals, help and the docs."""
+    """role, channel, on/off, count, time, clock or language: how front-ends suggest values."""
+    takes_text: str
+    """What a value may be, for refusals, help and the docs: a catalog string, its fields filled by `takes_args`."""
     read: Callable[[str], Any]
     dump: Callable[[Any], str]
     show: Callable[[Any], str]
@@ -87,9 +93,25 @@ class Setting:
     """Values a front-end may suggest."""
     offline: bool = True
     """Whether it means anything offline (the terminal has no roles, channels or limits)."""
+    takes_args: Callable[[], dict[str, str]] = dict
+    """The fields of `takes_text` in the reader's language (numbers and times formatted for the locale)."""
+
+    @property
+    def takes(self) -> str:
+        """What a value may be, in the reader's language."""
+        return _(self.takes_text).format(**self.takes_args())
+
+    @property
+    def said(self) -> str:
+        """The label in the reader's language."""
+        return _(self.label)
 
     def refuse(self, text: str) -> BadSetting:
-        return BadSetting(f"{self.key} takes {self.takes}, not {_quote(text)}; nothing changed.")
+        return BadSetting(
+            _("{key} takes {takes}, not {value}; nothing changed.").format(
+                key=self.key, takes=self.takes, value=_quote(text)
+            )
+        )
 
 
 def _quote(text: str, limit: int = 40) -> str:
@@ -102,7 +124,7 @@ def _quote(text: str, limit: int = 40) -> str:
 def on_off_setting(
     key: str, label: str, default: Callable[[ServerDefaults], bool], default_text: str, **shown: str
 ) -> Setting:
-    """on or off (yes/no, true/false, 1/0); `shown` may word each (`off="off: ..."`)."""
+    """on or off (yes/no, true/false, 1/0); `shown` may word each (`off=N_("off: ...")`)."""
 
     def read(text: str) -> bool:
         word = text.strip().lower()
@@ -113,13 +135,14 @@ def on_off_setting(
         raise setting.refuse(text)
 
     def show(value: bool) -> str:
-        return shown.get("on" if value else "off", "on" if value else "off")
+        word = ON if value else OFF
+        return _(shown.get(word, word))
 
     setting = Setting(
         key,
         label,
         "on/off",
-        "on or off",
+        N_("on or off"),
         read,
         lambda v: "on" if v else "off",
         show,
@@ -142,7 +165,17 @@ def count_setting(
         return int(digits)
 
     setting = Setting(
-        key, label, "count", f"a whole number from {low} to {high:,}", read, str, str, default, default_text, **extra
+        key,
+        label,
+        "count",
+        N_("a whole number from {low} to {high}"),
+        read,
+        str,
+        i18n.number,
+        default,
+        default_text,
+        takes_args=lambda: {"low": i18n.number(low), "high": i18n.number(high)},
+        **extra,
     )
     return setting
 
@@ -159,18 +192,22 @@ def time_setting(key: str, label: str, low: float, high: float, default: float, 
             raise setting.refuse(text)
         return seconds
 
-    takes = f"a time from {posts.wait_words(low)} to {posts.wait_words(high)}, like {', '.join(examples)}"
     setting = Setting(
         key,
         label,
         "time",
-        takes,
+        N_("a time from {shortest} to {longest}, like {examples}"),
         read,
         lambda v: f"{v:g}",
-        posts.wait_words,
+        i18n.duration,
         lambda d: default,
         posts.wait_words(default),
         examples,
+        takes_args=lambda: {
+            "shortest": i18n.duration(low),
+            "longest": i18n.duration(high),
+            "examples": ", ".join(examples),
+        },
     )
     return setting
 
@@ -184,19 +221,21 @@ def clock_setting(key: str, label: str) -> Setting:
         try:
             return parse_clock(text)
         except ClockError as error:
-            raise BadSetting(f"{key}: {error} Or none, for no clock; nothing changed.") from None
+            raise BadSetting(
+                _("{key}: {error} Or none, for no clock; nothing changed.").format(key=key, error=error)
+            ) from None
 
     def dump(value: ClockSettings | None) -> str:
         return "none" if value is None else f"{value.move_seconds:g}/{value.reserve_seconds:g}"
 
     def show(value: ClockSettings | None) -> str:
-        return "none (untimed)" if value is None else value.describe()
+        return _("none (untimed)") if value is None else value.describe()
 
     setting = Setting(
         key,
         label,
         "clock",
-        "a clock MOVE[/RESERVE] like 1d/7d, 12h or 10m/1h, or none",
+        N_("a clock MOVE[/RESERVE] like 1d/7d, 12h or 10m/1h, or none"),
         read,
         dump,
         show,
@@ -233,16 +272,16 @@ def role_setting(key: str, label: str) -> Setting:
 
     def show(value: int | str | None) -> str:
         if value is None:
-            return "none (Manage Server only)"
+            return _("none (Manage Server only)")
         if isinstance(value, str):
-            return f"the role named {value!r} (MOD_ROLE)"
+            return _("the role named {name} (MOD_ROLE)").format(name=repr(value))
         return f"<@&{value}>"
 
     setting = Setting(
         key,
         label,
         "role",
-        "a role (mention it or give its id), or none for Manage Server only",
+        N_("a role (mention it or give its id), or none for Manage Server only"),
         read,
         lambda v: "none" if v is None else str(v),
         show,
@@ -265,13 +304,13 @@ def channel_setting(key: str, label: str) -> Setting:
         return number
 
     def show(value: int | None) -> str:
-        return "the channel where each match is started" if value is None else f"<#{value}>"
+        return _("the channel where each match is started") if value is None else f"<#{value}>"
 
     setting = Setting(
         key,
         label,
         "channel",
-        "a text channel (mention it or give its id), or here for the channel where each match is started",
+        N_("a text channel (mention it or give its id), or here for the channel where each match is started"),
         read,
         lambda v: "here" if v is None else str(v),
         show,
@@ -282,35 +321,72 @@ def channel_setting(key: str, label: str) -> Setting:
     return setting
 
 
+def language_setting(key: str, label: str) -> Setting:
+    """One of the languages the bot speaks (bot/i18n.py), by code or name (`de`, `Deutsch`, `German`), or
+    auto: Discord's language of the server (its guild_locale), else English."""
+    names = {code.lower().replace("_", "-"): code for code in i18n.LANGUAGES}
+    names |= {native.lower(): code for code, native in i18n.LANGUAGES.items()}
+    names |= {"german": "de", "spanish": "es", "french": "fr", "portuguese": "pt_BR", "pt": "pt_BR", "es-es": "es"}
+
+    def read(text: str) -> str | None:
+        word = text.strip().lower().replace("_", "-")
+        if word in AUTO_WORDS:
+            return None
+        if word not in names:
+            raise setting.refuse(text)
+        return names[word]
+
+    def show(value: str | None) -> str:
+        if value is None:
+            return _("auto: the server's language in Discord, else English")
+        return f"{i18n.LANGUAGES[value]} ({value.replace('_', '-')})"
+
+    setting = Setting(
+        key,
+        label,
+        "language",
+        N_("auto, or a language: {languages}"),
+        read,
+        lambda v: "auto" if v is None else v,
+        show,
+        lambda d: None,
+        "auto: the server's language in Discord (its guild locale), else English",
+        ("auto", *(code.replace("_", "-") for code in i18n.LANGUAGES)),
+        offline=False,
+        takes_args=lambda: {"languages": ", ".join(c.replace("_", "-") for c in i18n.LANGUAGES)},
+    )
+    return setting
+
+
 # --- the settings ---
 
 MOD_ROLE, MATCH_CHANNEL, HOUSE_WINS, RATED = "mod_role", "match_channel", "house_wins", "rated"
 DEFAULT_CLOCK, REMINDER_EVERY, REMINDER_COUNT = "default_clock", "reminder_every", "reminder_count"
-AWAY_DAYS, CLAIM = "away_days", "claim_after"
+AWAY_DAYS, CLAIM, LANGUAGE = "away_days", "claim_after", "language"
 LIMIT_LOBBIES, LIMIT_CHALLENGES, LIMIT_COMPUTER_GAMES = "limit_lobbies", "limit_challenges", "limit_computer_games"
 
 SETTINGS: dict[str, Setting] = {
     s.key: s
     for s in (
-        role_setting(MOD_ROLE, "the moderator role (Manage Server always moderates)"),
-        channel_setting(MATCH_CHANNEL, "the channel where new matches open their threads"),
+        role_setting(MOD_ROLE, N_("the moderator role (Manage Server always moderates)")),
+        channel_setting(MATCH_CHANNEL, N_("the channel where new matches open their threads")),
         on_off_setting(
             HOUSE_WINS,
-            'a death match drawn after its last game says "by DM rules the house wins"',
+            N_('a death match drawn after its last game says "by DM rules the house wins"'),
             lambda d: d.house_wins,
             "HOUSE_WINS_WORDING (on)",
         ),
         on_off_setting(
             RATED,
-            "finished games change the players' ratings",
+            N_("finished games change the players' ratings"),
             lambda d: True,
             "on",
-            off="off: games here are unrated, finished games change no ratings",
+            off=N_("off: games here are unrated, finished games change no ratings"),
         ),
-        clock_setting(DEFAULT_CLOCK, "the clock of a casual match started without clock:"),
+        clock_setting(DEFAULT_CLOCK, N_("the clock of a casual match started without clock:")),
         time_setting(
             REMINDER_EVERY,
-            "untimed games: remind the player to move after this, then every this",
+            N_("untimed games: remind the player to move after this, then every this"),
             HOUR,
             14 * DAY,
             IDLE_EVERY,
@@ -318,7 +394,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         count_setting(
             REMINDER_COUNT,
-            "untimed games: reminders of one turn at most (0: none)",
+            N_("untimed games: reminders of one turn at most (0: none)"),
             0,
             10,
             lambda d: IDLE_REMINDERS,
@@ -327,7 +403,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         count_setting(
             AWAY_DAYS,
-            "days of away time each player has a year (/away)",
+            N_("days of away time each player has a year (/away)"),
             0,
             366,
             lambda d: AWAY_DAYS_A_YEAR,
@@ -336,7 +412,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         time_setting(
             CLAIM,
-            "untimed games: an opponent may claim after this without a move",
+            N_("untimed games: an opponent may claim after this without a move"),
             HOUR,
             365 * DAY,
             CLAIM_AFTER,
@@ -344,7 +420,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         count_setting(
             LIMIT_LOBBIES,
-            "open lobbies one person may have at once",
+            N_("open lobbies one person may have at once"),
             1,
             1000,
             lambda d: d.limits.lobbies,
@@ -354,7 +430,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         count_setting(
             LIMIT_CHALLENGES,
-            "challenges nobody accepted one person may have out (a day)",
+            N_("challenges nobody accepted one person may have out (a day)"),
             1,
             1000,
             lambda d: d.limits.challenges,
@@ -364,7 +440,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         count_setting(
             LIMIT_COMPUTER_GAMES,
-            "running games against the computer one person may have",
+            N_("running games against the computer one person may have"),
             1,
             1000,
             lambda d: d.limits.computer_games,
@@ -372,6 +448,7 @@ SETTINGS: dict[str, Setting] = {
             examples=("1", "3", "10"),
             offline=False,
         ),
+        language_setting(LANGUAGE, N_("the language of public posts here: boards, reminders, results")),
     )
 }
 """Every server setting, in the order `/settings show` lists them."""
@@ -383,8 +460,11 @@ def setting_named(key: str, offline: bool = False) -> Setting:
     name = key.strip().lower().replace("-", "_")
     if name not in SETTINGS:
         known = [k for k, setting in SETTINGS.items() if setting.offline or not offline]
-        where = "the terminal's settings are" if offline else "the settings are"
-        raise BadSetting(f"There is no setting {_quote(key)}: {where} {', '.join(known)}.{did_you_mean(name, known)}")
+        if offline:
+            text = _("There is no setting {name}: the terminal's settings are {settings}.")
+        else:
+            text = _("There is no setting {name}: the settings are {settings}.")
+        raise BadSetting(text.format(name=_quote(key), settings=", ".join(known)) + did_you_mean(name, known))
     return SETTINGS[name]
 
 
@@ -410,8 +490,12 @@ class SettingState:
     def line(self, who: str | None = None, when: str | None = None) -> str:
         """`rated` (what it decides): its value, then "the default" or who set it (`who`, `when` as the
         front-end writes a person and a time)."""
-        how = "set" + (f" by {who}" if who else "") + (f" {when}" if when else "")
-        return f"{self.setting.key} ({self.setting.label}): {self.shown} — {'the default' if self.default else how}"
+        if self.default:
+            how = _("the default")
+        else:
+            how = _("set by {who}").format(who=who) if who else _("set")
+            how += f" {when}" if when else ""
+        return f"{self.setting.key} ({self.setting.said}): {self.shown} — {how}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,10 +510,12 @@ class SettingChange:
     def line(self) -> str:
         """`Set rated to off (was on, the default).`, `Reset rated to its default, on (was off).`"""
         key = self.after.setting.key
-        was = self.before.shown + (", the default" if self.before.default else "")
+        was = _("{value}, the default").format(value=self.before.shown) if self.before.default else self.before.shown
         if self.reset:
-            return f"Reset {key} to its default, {self.after.shown} (was {was})."
-        return f"Set {key} to {self.after.shown} (was {was})."
+            return _("Reset {key} to its default, {value} (was {was}).").format(
+                key=key, value=self.after.shown, was=was
+            )
+        return _("Set {key} to {value} (was {was}).").format(key=key, value=self.after.shown, was=was)
 
 
 class Settings:
@@ -524,6 +610,11 @@ class Settings:
     def claim_after(self, guild_id: int | None) -> float:
         return float(self.get(guild_id, CLAIM))
 
+    def language(self, guild_id: int | None) -> str | None:
+        """The language a server chose for its public posts (bot/i18n.py's code), None for auto: Discord's
+        language of the server (`i18n.server_language` decides with the guild's locale)."""
+        return self.get(guild_id, LANGUAGE)  # type: ignore[no-any-return]
+
     def limits(self, guild_id: int | None) -> UserLimits:
         return UserLimits(
             int(self.get(guild_id, LIMIT_LOBBIES)),
@@ -548,8 +639,12 @@ class Settings:
         setting = setting_named(key, offline=guild_id is None)
         if guild_id is None and not setting.offline:
             offline = ", ".join(k for k, s in SETTINGS.items() if s.offline)
-            why = OFFLINE_WHY.get(setting.kind, "it means nothing offline")
-            raise BadSetting(f"{setting.key} is a Discord server's setting: {why}. The terminal's are {offline}.")
+            why = _(OFFLINE_WHY.get(setting.kind, N_("it means nothing offline")))
+            raise BadSetting(
+                _("{key} is a Discord server's setting: {why}. The terminal's are {offline}.").format(
+                    key=setting.key, why=why, offline=offline
+                )
+            )
         return setting
 
     async def _store(self, guild_id: int | None, setting: Setting, value: Any, by: Player) -> SettingChange:
@@ -563,8 +658,10 @@ class Settings:
                     await self.ownership.fence(guild_id)
                 except NotOwner:
                     raise NotOwner(
-                        "Another bot process serves this server now (its shard's lease is not held here): "
-                        "nothing was changed. Try again in a moment."
+                        _(
+                            "Another bot process serves this server now (its shard's lease is not held here): "
+                            "nothing was changed. Try again in a moment."
+                        )
                     ) from None
                 await self.store.save_setting(where[0], setting.key, text, by.id, now)
             self._rows[where] = (by.id, now)
@@ -590,9 +687,10 @@ class Settings:
 _DEFAULT: Any = object()
 """No stored value: the default applies."""
 OFFLINE_WHY = {
-    "role": "offline there are no roles (whoever types at the terminal is its moderator)",
-    "channel": "offline there are no channels",
-    "count": "offline nothing is limited",
+    "role": N_("offline there are no roles (whoever types at the terminal is its moderator)"),
+    "channel": N_("offline there are no channels"),
+    "count": N_("offline nothing is limited"),
+    "language": N_("the terminal speaks the language of LANG"),
 }
 
 
@@ -610,4 +708,8 @@ def settings_lines(states: list[SettingState], who: Callable[[str], str], when: 
 def changed_count(states: list[SettingState]) -> str:
     """`2 settings changed from the defaults` (or `every setting is the default`)."""
     changed = sum(not s.default for s in states)
-    return f"{plural(changed, 'setting')} changed from the defaults" if changed else "every setting is the default"
+    if not changed:
+        return _("every setting is the default")
+    return ngettext(
+        "{count} setting changed from the defaults", "{count} settings changed from the defaults", changed
+    ).format(count=i18n.number(changed))

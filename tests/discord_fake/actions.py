@@ -77,6 +77,7 @@ class _Actions:
         channel: str | int | FakeChannel | None = None,
         dm: bool = False,
         force: bool = False,
+        locale: str = "en-US",
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (default: the last option given); returns the bot's choices."""
         options = dict(options or {})
@@ -87,7 +88,9 @@ class _Actions:
         options.setdefault(focused, "")
         place = self._interaction_place(user, channel, dm)
         data = self._command_data(user, place, command, options, focused=focused, force=force)
-        reply = await self._interact(AUTOCOMPLETE, user, place, data, label=f"autocomplete /{command} {focused}")
+        reply = await self._interact(
+            AUTOCOMPLETE, user, place, data, label=f"autocomplete /{command} {focused}", locale=locale
+        )
         return reply.choices
 
     async def click(
@@ -287,10 +290,10 @@ class _Actions:
             member = dict(guild.members[user_id], permissions=str(self.permissions(user_id, guild)))
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 channel=dict(place.payload(), permissions=member["permissions"]),
                 member=member,
-                guild_locale="en-US",
+                guild_locale=guild.locale,
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=CONTEXT_GUILD,
             )

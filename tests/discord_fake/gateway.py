@@ -241,7 +241,7 @@ class _Gateway:
             "stage_instances": [],
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.locale,
             "system_channel_id": str(guild.channel_ids[0]) if guild.channel_ids else None,
             "verification_level": 0,
             "default_message_notifications": 0,

@@ -258,6 +258,8 @@ class FakeGuild:
     members: dict[int, dict[str, Any]]
     joined_at: str = field(default_factory=_now_iso)
     left: set[int] = field(default_factory=set)  # users `remove_member` took out
+    locale: str = "en-US"
+    """The server's "Primary Language" (preferred_locale; interactions' guild_locale)."""
 
     def role(self, name: str) -> dict[str, Any]:
         for role in self.roles:
