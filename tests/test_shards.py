@@ -171,6 +171,7 @@ async def test_a_flag_falls_once_even_when_both_processes_had_armed_it(
     await second.service.board_posted(match.id, match.ply)
     for _ in range(12):  # two minutes, the second renewing as it goes: both schedulers have the flag armed,
         fake_time.advance(10)  # and only the lease holder may commit it
+        await second.leases.renew()  # here, not left to its loop: a busy machine must not let the lease lapse
         await asyncio.sleep(0.01)
     await eventually(lambda: second.service.running_match(match.id) is None)
     await eventually(lambda: first.lost == [0])  # the first's scheduler tried too: fenced, it let go
