@@ -444,7 +444,7 @@ def _draw_captures(image: Image.Image, pieces: tuple[str, ...], x: int, bottom: 
     items: list[tuple[str, ...] | None] = [*solid, None, *mixed, None, *[(p,) for p in loose]]
     shown = 0
     total = len(solid) + len(mixed) + len(loose)
-    face = font(12, True)
+    face = font(MIN_SIZE, True)
     last_gap = False
     for item in items:
         if item is None:
@@ -454,7 +454,9 @@ def _draw_captures(image: Image.Image, pieces: tuple[str, ...], x: int, bottom: 
             continue
         width = max(MINI_W[p[1]] for p in item) + 2
         if x + width > right - (0 if shown == total - 1 else face.getlength(f"+{total - shown}") + 4):
-            text(ImageDraw.Draw(image), (x + 2, bottom - 1), f"+{total - shown}", 12, MUTED, bold=True, anchor="ls")
+            text(
+                ImageDraw.Draw(image), (x + 2, bottom - 1), f"+{total - shown}", MIN_SIZE, MUTED, bold=True, anchor="ls"
+            )
             return
         y = bottom
         for piece in item:  # a tree stands large first
