@@ -53,6 +53,7 @@ from renderers.panel import (
     Panel,
     PlacedText,
     Turn,
+    canvas,
     captioned,
     draw_panel,
     fitted,
@@ -647,7 +648,8 @@ def _draw_hand(
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a viewed state: paths, cards, the last play, tokens, chain, die, hand, panel."""
     height = image_height(view, viewer)
-    image = _background(height).copy()
+    facts = panel(view, viewer, caption)
+    image, layout = canvas(_background(height), facts, PANEL_LEFT - 4)
     board = ImageDraw.Draw(image)
     _draw_slots(image, view, viewer)
     _draw_last_play(board, view, viewer)
@@ -656,7 +658,7 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
     _draw_tokens(image, view, viewer)
     _draw_names(image, board, view, viewer, caption)
     _draw_hand(image, board, view, viewer, caption)
-    return draw_panel(image, panel(view, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 # --- the panel ---

@@ -42,7 +42,7 @@ from renderers.draw import (
     tint,
 )
 from renderers.overlays import Box, box_at, grow, intersects, place
-from renderers.panel import MIN_SIZE, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import MIN_SIZE, Line, Panel, Strip, Turn, canvas, captioned, draw_panel, seat_card
 
 SQUARE = 104  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -388,7 +388,8 @@ def _draw_numbers(image: Image.Image, marks: tuple[StepMark, ...]) -> None:
 
 def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: board, landings, stacks, caps, arrows, captures, then the panel."""
-    image = _background().copy()
+    facts = panel(state, viewer, caption)
+    image, layout = canvas(_background(), facts, PANEL_LEFT - 4)
     for square, (colour, share) in tints(state).items():
         left, top, right, bottom = square_box(square)
         tint(image, (left + 1, top + 1, right - 1, bottom - 1), colour, share)
@@ -408,7 +409,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
         cx, cy = square_centre(square)
         paste(image, _capture_badge(piece), (cx + SQUARE // 2 - 20, cy - SQUARE // 2 + 20))
     _draw_numbers(image, step_marks(state))
-    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 def groups(pieces: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[str]]:
