@@ -259,12 +259,13 @@ def fit_lines(
 
 
 def cut_lines(lines: list[str], size: int, width: float, bold: bool, max_lines: int) -> list[str]:
-    """`lines` if they are at most `max_lines`, else the first ones and a last one ending in "…"."""
+    """`lines` if they are at most `max_lines`, else the first ones and a last one ending in "…" (one: a
+    name already cut short where the line ends gives its own, not "……")."""
     if len(lines) <= max_lines:
         return lines
     rest = " ".join(lines[max_lines - 1 :])
     cut = _longest_start(rest, size, bold, width - length("…", size, bold))
-    return [*lines[: max_lines - 1], rest[:cut].rstrip() + "…"]
+    return [*lines[: max_lines - 1], rest[:cut].rstrip().removesuffix("…") + "…"]
 
 
 class _Flow:

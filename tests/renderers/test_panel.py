@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.games import GAMES
 from renderers import PANELS, render
-from renderers.draw import HIGHLIGHT, Caption, SeatClock
+from renderers.draw import HIGHLIGHT, Caption, SeatClock, length
 from renderers.panel import MIN_SIZE, Layout, break_lines, cut_lines, fit_lines, lay_out
 
 SEATS = {"fish": (2,), "volcano": (1, 3, 6), "themiscyra": (2,), "geyser": (2, 4), "horizon": (2,)}
@@ -142,6 +142,9 @@ def test_a_word_wider_than_the_line_is_broken_between_characters_and_nothing_is_
     cut = cut_lines(many, size, 150, False, 2)
     assert cut[0] == many[0] and cut[1].endswith("…") and len(cut) == 2 and shown_or_cut(cut, "W" * 200)
     assert cut_lines(["alice"], size, 150, False, 2) == ["alice"]
+    # a cut just after a name already cut short keeps one "…", not "……" (Geyser's four winners did)
+    room = length("ann WWWWWWWW… ", size, True) + length("…", size, True) + 0.5
+    assert cut_lines(["ann WWWWWWWW… bo share", "the win"], size, room, True, 1) == ["ann WWWWWWWW…"]
 
 
 def test_event_horizons_board_names_show_inside_their_rows() -> None:
