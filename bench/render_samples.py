@@ -2,6 +2,10 @@
 
 Run from the repository root: `.venv/bin/python -m bench.render_samples [out_dir]` (default /tmp).
 Prints p50/p99 render time (draw + PNG) over mid-game positions of random games.
+
+`--phone` writes instead every game's start, middle and end at its most seats with 32-character names
+(Latin, CJK, Thai, an emoji), each also scaled to 450 px wide as a phone shows it (`*_phone.png`): the
+pictures to open when judging a board as a player would.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+from PIL import Image
 
 from bot.games import GAMES
 from bot.games.fish import FishMove, FishState
@@ -77,7 +83,43 @@ def bench(runs: int = 100) -> tuple[float, float]:
     return percentiles[49], percentiles[98]
 
 
+PHONE_NAMES = (
+    "Wilhelmina Featherstonehaugh-Wyn",
+    "山田太郎のアカウント名前山田太郎のアカウント名前山田太郎のアカウ",
+    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+    "Bartholomew Montgomery-Smythe IV",
+    "สมชาย ใจดี ผู้เล่นเกมกระดานไทยยาวมาก",
+    "Zoë Ångström-Østergaard 🐟🐟🐟 xyz",
+)
+
+
+def phone_samples(out: Path, seed: int = 3) -> list[Path]:
+    """Each game's start, middle and end (a random game at its most seats), full size and 450 px wide."""
+    paths = []
+    for key, game in sorted(GAMES.items()):
+        seats, rng = game.max_players, random.Random(seed)
+        states = [game.new(seats, seed)]
+        while game.to_move(states[-1]) is not None and len(states) < 3000:
+            states.append(game.play(states[-1], rng.choice(game.legal_moves(states[-1]))))
+        for when, state in (("start", states[0]), ("middle", states[len(states) // 2]), ("end", states[-1])):
+            turn = game.to_move(state)
+            clocks = tuple(SeatClock(25, 3_600 * 5 + 62, running=seat == turn) for seat in range(seats))
+            caption = Caption(names=PHONE_NAMES[:seats], clocks=clocks, header="Match #1234")
+            full = out / f"{key}_{when}.png"
+            full.write_bytes(render(key, game.view(state, None), caption=caption))
+            image = Image.open(full)
+            phone = out / f"{key}_{when}_phone.png"
+            image.resize((450, round(image.height * 450 / image.width)), Image.Resampling.LANCZOS).save(phone)
+            paths += [full, phone]
+    return paths
+
+
 if __name__ == "__main__":
+    if "--phone" in sys.argv:
+        sys.argv.remove("--phone")
+        for path in phone_samples(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp")):
+            print(path)
+        sys.exit()
     out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp")
     for path in samples(out_dir):
         print(path)

@@ -15,8 +15,9 @@ from PIL import Image
 from bot.games import GAMES, REGISTRY
 from bot.games.registration import resolve
 from renderers.alt_text import describe
-from renderers.draw import Caption, SeatClock, to_png
+from renderers.draw import Caption, SeatClock
 from renderers.panel import Panel
+from renderers.png import to_png
 
 Drawer = Callable[[Any, int | None, Caption], Image.Image]
 """(view, viewer, caption) -> image; the viewer lets a game mark "you" or show a hand face up."""

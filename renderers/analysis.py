@@ -30,9 +30,9 @@ from renderers.draw import (
     length,
     seat_token,
     text,
-    to_png,
 )
 from renderers.panel import break_lines
+from renderers.png import to_png
 
 WIDTH, HEIGHT = 800, 582
 """Like a board (800 wide), so it reads at the same scale beside one on a phone."""

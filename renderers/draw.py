@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-import struct
 import unicodedata
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -26,8 +24,6 @@ from bot.clock import format_short
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 SUPERSAMPLE = 4
-PNG_COMPRESS_LEVEL = 1
-"""zlib level 1: about 5 ms and 80 KB for a board, against 10 ms and 65 KB at level 6."""
 NAME_CAP = 64
 """Names are cut to this many characters before drawing (Discord's and the terminal's allow 32), so a
 huge name costs no more to draw than a normal one; no panel shows this many anyway."""
@@ -488,26 +484,3 @@ def rounded_box(
 ) -> None:
     """A panel box with 8 px corners, optionally bordered (the seat to move, say)."""
     draw.rounded_rectangle(tuple(box), radius=8, fill=fill, outline=border, width=width if border else 0)
-
-
-def to_png(image: Image.Image) -> bytes:
-    """PNG bytes holding only the pixels (no time, no dpi, no text), so equal images give equal bytes.
-
-    Written by hand because Pillow's encoder tries five row filters per row: on these flat-coloured
-    boards that more than doubles the encoding time (about 12 ms against 5) and makes files larger.
-    """
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    raw, stride = memoryview(rgb.tobytes()), 3 * rgb.width
-    # Each row starts with its filter byte, 0 (none): joining ["", row, row...] with b"\0" puts one before each.
-    rows = b"\0".join([b"", *(raw[i : i + stride] for i in range(0, len(raw), stride))])
-    header = struct.pack(">IIBBBBB", rgb.width, rgb.height, 8, 2, 0, 0, 0)  # 8-bit RGB, not interlaced
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", zlib.compress(rows, PNG_COMPRESS_LEVEL))
-        + _chunk(b"IEND", b"")
-    )
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

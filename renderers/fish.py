@@ -33,7 +33,7 @@ from renderers.draw import (
     seat_token,
     text,
 )
-from renderers.panel import MIN_SIZE, KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import MIN_SIZE, KeyEntry, Line, Panel, Strip, Turn, canvas, captioned, draw_panel, seat_card
 
 HEX_W = 66  # across the flat sides; also the distance between neighbours in a row
 HEX_R = 38  # centre to a pointy corner
@@ -212,7 +212,8 @@ def tints(state: FishState) -> dict[int, Colour]:
 
 def draw(state: FishState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: board, markers, last move, names, tokens, then the panel."""
-    image = _background().copy()
+    facts = panel(state, viewer, caption)
+    image, layout = canvas(_background(), facts, PANEL_LEFT - 4)
     occupied = set(state.tokens[0]) | set(state.tokens[1])
     tinted = tints(state)
     for tile in range(TILES):
@@ -230,7 +231,7 @@ def draw(state: FishState, viewer: int | None, caption: Caption) -> Image.Image:
             paste(image, seat_token(seat, TOKEN_RADIUS), (cx, cy + TOKEN_DROP))
             if state.values[tile]:
                 paste(image, _value_badge(state.values[tile]), (cx + 18, cy + 20))
-    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:

@@ -62,7 +62,7 @@ from renderers.draw import (
     tint,
 )
 from renderers.overlays import Box, box_at
-from renderers.panel import MIN_SIZE, KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import MIN_SIZE, KeyEntry, Line, Panel, Strip, Turn, canvas, captioned, draw_panel, seat_card
 
 SQUARE = 48  # side of a board square
 BOARD_LEFT = 30  # room for the row numbers
@@ -469,7 +469,8 @@ def _draw_choices(image: Image.Image, state: GeyserState) -> None:
 
 def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: island, eruptions, geysers, tokens, last move, dice, panel."""
-    image = _background(state.start_squares).copy()
+    facts = panel(state, viewer, caption)
+    image, layout = canvas(_background(state.start_squares), facts, PANEL_LEFT - 4)
     _draw_tints(image, state)
     fired = fired_squares(state)
     for square in fired:
@@ -489,7 +490,7 @@ def draw(state: GeyserState, viewer: int | None, caption: Caption) -> Image.Imag
             paste(image, _token(held[0]), token_centre(square, starts))
             if held[1] > 1:
                 paste(image, _count_badge(held[1]), _badge_centre(square, held[1], starts))
-    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 @cache

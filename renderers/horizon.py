@@ -39,6 +39,7 @@ from renderers.draw import (
     antialiased,
     arrow_layer,
     disc,
+    fit,
     font,
     length,
     paste,
@@ -53,6 +54,7 @@ from renderers.panel import (
     Panel,
     PlacedText,
     Turn,
+    canvas,
     captioned,
     draw_panel,
     fitted,
@@ -618,7 +620,8 @@ def board_texts(view: HorizonState, viewer: int | None, caption: Caption) -> lis
 def _draw_hand(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: HorizonState, viewer: int | None, caption: Caption
 ) -> None:
-    """The viewer's hand face up; for a spectator, each hand as a count and small backs."""
+    """The viewer's hand face up; for a spectator, each hand as a count and small backs, or by the cards' codes
+    once the game is over by the rules (its view then hides no card)."""
     y = HAND_TOP + HAND_LABEL_H // 2
     if viewer in (0, 1):
         hand = view.hands[viewer]
@@ -630,13 +633,18 @@ def _draw_hand(
             sprite = card_sprite(card)  # "??" here would be a back: nothing but the view is drawn
             image.paste(sprite, (left - RIM, top - RIM), sprite)
         return
-    text(draw, (BOARD_LEFT + 4, y), "Hands (hidden)", MIN_SIZE, TEXT, bold=True, anchor="lm")
+    shown_up = not any(card == HIDDEN for hand in view.hands for card in hand)  # the game is over by the rules
+    text(draw, (BOARD_LEFT + 4, y), "Hands" if shown_up else "Hands (hidden)", MIN_SIZE, TEXT, bold=True, anchor="lm")
     back = _mini_back()
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
         paste(image, seat_token(seat, 8, ring_width=1.5), (BOARD_LEFT + 12, row_y + 17))
         count = len(view.hands[seat])
         x = BOARD_LEFT + 250  # the backs: room for two lines of a long name before them
+        if shown_up:  # the cards left in hand, by their codes, in the type of the cards' own codes' key
+            words = fit(" ".join(view.hands[seat]) or "no cards", MIN_SIZE, BOARD_RIGHT - x, bold=True)
+            text(draw, (x, row_y + 17), words, MIN_SIZE, TEXT if view.hands[seat] else MUTED, bold=True, anchor="lm")
+            continue
         shown = min(count, 8)
         for j in range(shown):
             image.paste(back, (x + j * 26, row_y), back)
@@ -647,7 +655,8 @@ def _draw_hand(
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a viewed state: paths, cards, the last play, tokens, chain, die, hand, panel."""
     height = image_height(view, viewer)
-    image = _background(height).copy()
+    facts = panel(view, viewer, caption)
+    image, layout = canvas(_background(height), facts, PANEL_LEFT - 4)
     board = ImageDraw.Draw(image)
     _draw_slots(image, view, viewer)
     _draw_last_play(board, view, viewer)
@@ -656,7 +665,7 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
     _draw_tokens(image, view, viewer)
     _draw_names(image, board, view, viewer, caption)
     _draw_hand(image, board, view, viewer, caption)
-    return draw_panel(image, panel(view, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 # --- the panel ---

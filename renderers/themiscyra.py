@@ -34,7 +34,7 @@ from renderers.draw import (
     text,
     tint,
 )
-from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import KeyEntry, Line, Panel, Strip, Turn, canvas, captioned, draw_panel, seat_card
 
 SQUARE = 52  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -285,7 +285,8 @@ def turn_text(last: tuple[int, int, int | None, int]) -> str:
 
 def draw(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: board, open areas, stones and rings, last turn, then the panel."""
-    image = _background().copy()
+    facts = panel(state, viewer, caption)
+    image, layout = canvas(_background(), facts, PANEL_LEFT - 4)
     board = ImageDraw.Draw(image)
     if "areas" in caption.overlays:
         _draw_areas(board, state.empty)
@@ -294,7 +295,7 @@ def draw(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Image.
         for square in _squares(state.stones[seat]):
             paste(image, _stone(seat, bool(state.rings >> square & 1)), square_centre(square))
     _draw_last(image, state)
-    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel:

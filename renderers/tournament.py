@@ -36,9 +36,9 @@ from renderers.draw import (
     length,
     rounded_box,
     text,
-    to_png,
 )
 from renderers.panel import MIN_SIZE, break_lines
+from renderers.png import to_png
 
 WIDTH = 800
 PAD = 20

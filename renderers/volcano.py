@@ -42,7 +42,7 @@ from renderers.draw import (
     tint,
 )
 from renderers.overlays import Box, box_at, grow, intersects, place
-from renderers.panel import MIN_SIZE, Line, Panel, Strip, Turn, captioned, draw_panel, seat_card
+from renderers.panel import MIN_SIZE, Line, Panel, Strip, Turn, canvas, captioned, draw_panel, seat_card
 
 SQUARE = 104  # side of a board square
 BOARD_LEFT = 34  # room for the row numbers
@@ -388,7 +388,8 @@ def _draw_numbers(image: Image.Image, marks: tuple[StepMark, ...]) -> None:
 
 def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a (viewed) state: board, landings, stacks, caps, arrows, captures, then the panel."""
-    image = _background().copy()
+    facts = panel(state, viewer, caption)
+    image, layout = canvas(_background(), facts, PANEL_LEFT - 4)
     for square, (colour, share) in tints(state).items():
         left, top, right, bottom = square_box(square)
         tint(image, (left + 1, top + 1, right - 1, bottom - 1), colour, share)
@@ -408,7 +409,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
         cx, cy = square_centre(square)
         paste(image, _capture_badge(piece), (cx + SQUARE // 2 - 20, cy - SQUARE // 2 + 20))
     _draw_numbers(image, step_marks(state))
-    return draw_panel(image, panel(state, viewer, caption), PANEL_LEFT - 4)
+    return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 
 def groups(pieces: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[str]]:
@@ -444,7 +445,7 @@ def _draw_captures(image: Image.Image, pieces: tuple[str, ...], x: int, bottom: 
     items: list[tuple[str, ...] | None] = [*solid, None, *mixed, None, *[(p,) for p in loose]]
     shown = 0
     total = len(solid) + len(mixed) + len(loose)
-    face = font(12, True)
+    face = font(MIN_SIZE, True)
     last_gap = False
     for item in items:
         if item is None:
@@ -454,7 +455,9 @@ def _draw_captures(image: Image.Image, pieces: tuple[str, ...], x: int, bottom: 
             continue
         width = max(MINI_W[p[1]] for p in item) + 2
         if x + width > right - (0 if shown == total - 1 else face.getlength(f"+{total - shown}") + 4):
-            text(ImageDraw.Draw(image), (x + 2, bottom - 1), f"+{total - shown}", 12, MUTED, bold=True, anchor="ls")
+            text(
+                ImageDraw.Draw(image), (x + 2, bottom - 1), f"+{total - shown}", MIN_SIZE, MUTED, bold=True, anchor="ls"
+            )
             return
         y = bottom
         for piece in item:  # a tree stands large first

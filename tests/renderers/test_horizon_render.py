@@ -606,3 +606,31 @@ def test_the_space_numbers_are_drawn_between_the_mats_over_their_columns() -> No
         assert abs((bounds[0] + bounds[2]) / 2 - horizon.column_x(k)) <= 3, k
         marks.append(image.crop(bounds).tobytes())
     assert len(set(marks)) == 10
+
+
+def test_the_final_board_shows_each_hand_by_its_codes_and_a_running_board_hides_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the game is over by the rules its view hides no card, so a spectator's picture lists the cards
+    left in each hand by their codes ("Hands"); while it runs, only counts and backs ("Hands (hidden)")."""
+    written: list[str] = []
+    real = horizon.text
+    monkeypatch.setattr(
+        horizon, "text", lambda draw, xy, words, *a, **k: (written.append(words), real(draw, xy, words, *a, **k))
+    )
+    rng, state = random.Random(8), HORIZON.new(2, 8)
+    states = [state]
+    while HORIZON.to_move(state) is not None:
+        state = HORIZON.play(state, rng.choice(HORIZON.legal_moves(state)))
+        states.append(state)
+    assert HORIZON.outcome(state) is not None and any(state.hands)
+    shot(HORIZON.view(state, None))
+    assert "Hands" in written and "Hands (hidden)" not in written
+    for hand in state.hands:
+        assert (" ".join(hand) if hand else "no cards") in written
+    running = states[len(states) // 2]
+    assert any(running.hands)
+    written.clear()
+    shot(HORIZON.view(running, None))
+    assert "Hands (hidden)" in written and "Hands" not in written
+    assert all(" ".join(hand) not in written for hand in running.hands)  # nor its codes, were the view to hold them

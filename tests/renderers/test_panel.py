@@ -13,8 +13,8 @@ from PIL import Image
 
 from bot.games import GAMES
 from renderers import PANELS, render
-from renderers.draw import HIGHLIGHT, Caption, SeatClock
-from renderers.panel import MIN_SIZE, Layout, break_lines, cut_lines, fit_lines, lay_out
+from renderers.draw import HIGHLIGHT, Caption, SeatClock, length
+from renderers.panel import MIN_SIZE, Layout, break_lines, canvas, cut_lines, fit_lines, lay_out
 
 SEATS = {"fish": (2,), "volcano": (1, 3, 6), "themiscyra": (2,), "geyser": (2, 4), "horizon": (2,)}
 WORST_NAMES = (
@@ -142,6 +142,9 @@ def test_a_word_wider_than_the_line_is_broken_between_characters_and_nothing_is_
     cut = cut_lines(many, size, 150, False, 2)
     assert cut[0] == many[0] and cut[1].endswith("…") and len(cut) == 2 and shown_or_cut(cut, "W" * 200)
     assert cut_lines(["alice"], size, 150, False, 2) == ["alice"]
+    # a cut just after a name already cut short keeps one "…", not "……" (Geyser's four winners did)
+    room = length("ann WWWWWWWW… ", size, True) + length("…", size, True) + 0.5
+    assert cut_lines(["ann WWWWWWWW… bo share", "the win"], size, room, True, 1) == ["ann WWWWWWWW…"]
 
 
 def test_event_horizons_board_names_show_inside_their_rows() -> None:
@@ -158,3 +161,27 @@ def test_event_horizons_board_names_show_inside_their_rows() -> None:
                     assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom, (placed.words, placed)
                     assert shown_or_cut(placed.lines, placed.words), (placed.words, placed.lines)
                     assert placed.size >= MIN_SIZE
+
+
+@pytest.mark.parametrize(("key", "seats"), [("volcano", 6), ("geyser", 4), ("fish", 2)])
+def test_canvas_is_the_background_as_tall_as_the_panel_and_a_fresh_copy_each_time(key: str, seats: int) -> None:
+    """What `draw_panel` used to make after the board (the background's rows, then rows of its bottom-left
+    colour down to the panel's height), made before it from a cached taller background: never the cached
+    image itself, so what one board draws on it is not in the next."""
+    import renderers
+
+    module = getattr(renderers, key)
+    state = playout(key, seats, seed=2)[5]
+    background = module._background(*((state.start_squares,) if key == "geyser" else ()))
+    panel = PANELS[key][0](GAMES[key].view(state, None), None, next(captions(seats)))
+    image, layout = canvas(background, panel, module.PANEL_LEFT - 4)
+    assert layout == lay_out(panel, module.PANEL_LEFT - 4, background.width)
+    assert image.size == (background.width, max(background.height, layout.height))
+    assert image.crop((0, 0, *background.size)).tobytes() == background.tobytes()
+    below = image.crop((0, background.height, image.width, image.height))
+    if key != "fish":  # the case it is for: the seats' cards are taller than the board
+        assert layout.height > background.height
+        assert below.getcolors() == [(below.width * below.height, background.getpixel((0, background.height - 1)))]
+    image.paste((255, 0, 255), (0, 0, image.width, image.height))
+    again, _ = canvas(background, panel, module.PANEL_LEFT - 4)
+    assert again.crop((0, 0, *background.size)).tobytes() == background.tobytes()

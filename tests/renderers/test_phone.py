@@ -5,15 +5,20 @@ a replay GIF is the GIF's own size."""
 
 from __future__ import annotations
 
+import importlib
 import io
+import pkgutil
 import random
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from PIL import Image
 
+import renderers
 from bot.games import GAMES
-from renderers import PANELS, geyser, render
+from renderers import PANELS, draw, geyser, render
 from renderers.draw import WHITE, Caption, SeatClock, font
 from renderers.horizon import board_texts
 from renderers.panel import PHONE_SIZE, PHONE_WIDTH, lay_out
@@ -71,6 +76,60 @@ def test_the_smallest_panel_text_shows_at_9_px_on_a_phone(key: str) -> None:
     assert smallest >= PHONE_SIZE
 
 
+SMALL_ON_PURPOSE = {
+    ("fish", "_value_badge"): "a tile's worth on the disc beside the token on it (a larger disc would cover the "
+    "next tile's name); the alt text and the text board give it too",
+    ("horizon", "card_sprite"): "a card's reminder lines ('Fwd 3', 'Move to 8') under its 21 px code, which names "
+    "the card; the alt text names every face-up card in full",
+    ("volcano", "_piece"): "the letter inside a piece, a second cue for its colour, as large as the smallest piece "
+    "allows",
+}
+"""Texts drawn smaller than phone size on purpose, by game and the function drawing them, and why."""
+
+
+@pytest.fixture
+def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, str, str]]]:
+    """Every text the renderers draw while the test runs, as (size, words, the function calling `draw.text`):
+    every renderer module's `text` is wrapped, and the sprite caches are emptied before and after, so cached
+    sprites are drawn again (and none drawn under the wrapper outlives the test; they are the same pixels)."""
+    modules = [importlib.import_module(f"renderers.{m.name}") for m in pkgutil.iter_modules(renderers.__path__)]
+    caches = [v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))]
+    found: list[tuple[int, str, str]] = []
+    real = draw.text
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        found.append((args[3], args[2], sys._getframe(1).f_code.co_name))
+        real(*args, **kwargs)
+
+    for module in modules:
+        if getattr(module, "text", None) is real:
+            monkeypatch.setattr(module, "text", recording)
+    for made in caches:
+        made.cache_clear()
+    yield found
+    for made in caches:
+        made.cache_clear()
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_text_in_the_picture_shows_at_9_px_on_a_phone(key: str, drawn_texts: list[tuple[int, str, str]]) -> None:
+    """Not only the panel's: board labels, badges, keys, the texts painted into seat cards' strips too."""
+    smallest, purposely = 99.0, set()
+    for state in sampled(playout(key, seed=3), 8):
+        for drawn in (caption(key, state), caption(key, state, result=NAMES[0])):
+            drawn_texts.clear()
+            width = Image.open(io.BytesIO(render(key, GAMES[key].view(state, None), caption=drawn))).width
+            assert drawn_texts
+            for size, words, where in drawn_texts:
+                if (key, where) in SMALL_ON_PURPOSE:
+                    purposely.add(where)
+                    continue
+                assert size * PHONE_WIDTH / width >= PHONE_SIZE, (key, words, size, where)
+                smallest = min(smallest, size * PHONE_WIDTH / width)
+    print(f"{key}: smallest text {smallest:.1f} px at {PHONE_WIDTH} px wide; small on purpose: {sorted(purposely)}")
+    assert purposely == {where for game, where in SMALL_ON_PURPOSE if game == key}  # each exception still drawn
+
+
 def test_geysers_ring_tags_and_badges_show_at_9_px_and_hide_no_token() -> None:
     """The island's own texts (ring tags "3/11", "M·7", the starting squares' "S", count badges) are phone
     sized too, each inside its square; a square's label never overlaps a token, and the tags' white
@@ -121,7 +180,7 @@ def test_one_match_keeps_one_picture_size(key: str) -> None:
         assert len(set(sizes.values())) == 1, (key, seed, sizes)
 
 
-@pytest.mark.parametrize("key", ["volcano", "geyser"])
+@pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_replay_frame_is_the_gifs_own_size(key: str) -> None:
     states = sampled(playout(key, seed=4), 30)
     gif = Image.open(io.BytesIO(replay_gif(key, states, names=NAMES[: SEATS[key]], title="Match #1234")))
