@@ -30,7 +30,7 @@ from bot.games.registration import resolve
 from bot.models import Match, MoveRecord
 from renderers import DRAWERS, Caption
 from renderers.alt_text import describe
-from renderers.draw import to_png
+from renderers.png import to_png
 
 REPLAYS_KEPT = 16
 """Matches whose positions are kept (a 400-ply Geyser game's positions weigh about a megabyte)."""

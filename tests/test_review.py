@@ -12,7 +12,7 @@ from bot.games import GAMES
 from bot.models import Player
 from bot.service import MatchService
 from renderers import DRAWERS
-from renderers.draw import to_png
+from renderers.png import to_png
 
 FISH = GAMES["fish"]
 
