@@ -18,7 +18,7 @@ from bot.games import GAMES
 from bot.games.horizon import card_name
 from bot.models import Place, Player
 from renderers import DRAWERS, describe, render
-from renderers.draw import to_png
+from renderers.png import to_png
 from tests.discord_fake import DiscordFake
 from tests.discord_helpers import PNG, custom_ids, make_bot
 

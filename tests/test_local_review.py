@@ -16,7 +16,7 @@ from bot.games import GAMES
 from bot.local import Terminal
 from bot.service import MatchService
 from renderers import DRAWERS, describe
-from renderers.draw import to_png
+from renderers.png import to_png
 
 NEW = {key: f"{key} new alice bob --seed 3" for key in GAMES}
 NEW["themiscyra"] = "themiscyra new alice bob"
