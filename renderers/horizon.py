@@ -25,7 +25,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.horizon import CHAIN_CAP, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
+from bot.games.horizon import CHAIN_CAP, DECK, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
 from renderers.draw import (
     HIGHLIGHT,
     INK,
@@ -291,6 +291,16 @@ def card_sprite(card: str, rim: Colour | None = None) -> Image.Image:
             y = RIM + 62 + (k - (len(lines) - 1) / 2) * 15
             text(layer, (cx, y), line, size_, INK, bold=True, anchor="mm")
     return sprite
+
+
+@cache
+def _every_card() -> None:
+    """Every card sprite a board can show (18 cards, each plain, face up and known), drawn once in a process,
+    at its first board: otherwise the end of a game, which turns the face-down cards over, paid for the
+    sprites it had not met yet (about 1 ms each: the slowest boards of a match)."""
+    for card in sorted(set(DECK)):
+        for rim in (None, FACE_UP_RIM, KNOWN_RIM):
+            card_sprite(card, rim)
 
 
 @cache
@@ -654,6 +664,7 @@ def _draw_hand(
 
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
     """The whole picture of a viewed state: paths, cards, the last play, tokens, chain, die, hand, panel."""
+    _every_card()
     height = image_height(view, viewer)
     facts = panel(view, viewer, caption)
     image, layout = canvas(_background(height), facts, PANEL_LEFT - 4)
