@@ -52,7 +52,7 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.tournament",
 )
-RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
+RESTART_LINE = posts.RESTART_LINE
 """Said on each live board posted again after a restart (boards on long clocks are not: bot/service/downtime.py)."""
 
 
@@ -211,7 +211,7 @@ class GameBot(commands.Bot):
         while self._resumed:  # a shard gained meanwhile adds its boards here
             match = self._resumed.pop(0)
             try:
-                await self.post(Notice(NoticeKind.BOARD, match, (RESTART_LINE,)), pinged=pinged)
+                await self.post(Notice(NoticeKind.BOARD, match, (posts.restart_line(match),)), pinged=pinged)
             except Exception:
                 log.exception("could not repost match %s", match.id)
         if self.computers is not None:

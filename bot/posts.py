@@ -302,6 +302,15 @@ def end_reason(termination: Termination, name: str = "") -> str:
     raise ValueError(f"the service does not end a game by {termination.value}")
 
 
+RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
+
+
+def restart_line(match: Match) -> str:
+    """Said with a board posted again after a restart: a fresh move clock only where there is a clock (an
+    untimed game whose board was not up yet has none to speak of)."""
+    return RESTART_LINE if match.clock is not None else "The bot is back after a restart."
+
+
 def out_of_time_line(player: Player) -> str:
     """A seat put out by its clock in a game the others play on (not "resigns": time did it)."""
     return f"{end_reason(Termination.FLAG, player.name)}: they are out of the game."

@@ -671,3 +671,16 @@ def test_a_claim_s_refusals_give_the_reason_and_suggest_only_legal_squares() -> 
         geyser.play(state, "pass")
     hint = str(refused.value)
     assert re.search(r"\((place [a-k]\d+)\)", hint)[1] in legal  # type: ignore[index]
+
+
+async def test_the_restart_line_speaks_of_a_fresh_move_clock_only_where_there_is_a_clock(
+    service: MatchService,
+) -> None:
+    from bot import posts
+
+    timed = await service.create_match(
+        "toy", [Player("local:a", "a"), Player("local:b", "b")], clock=ClockSettings(60, 60)
+    )
+    untimed = await service.create_match("toy", [Player("local:c", "c"), Player("local:d", "d")])
+    assert posts.restart_line(timed) == posts.RESTART_LINE and "fresh move clock" in posts.RESTART_LINE
+    assert posts.restart_line(untimed) == "The bot is back after a restart."
