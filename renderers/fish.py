@@ -144,9 +144,9 @@ def _label(name: str, value: int, tint: Colour | None = None) -> Image.Image:
 @cache
 def _value_badge(value: int) -> Image.Image:
     """The small disc that keeps a tile's worth visible under a token."""
-    badge = disc(9, ICE[value], ring=None).copy()
+    badge = disc(12, ICE[value], ring=None).copy()
     centre = (badge.width / 2, badge.height / 2)
-    text(ImageDraw.Draw(badge), centre, str(value), 12, LABEL_INK[value], bold=True, anchor="mm")
+    text(ImageDraw.Draw(badge), centre, str(value), MIN_SIZE, LABEL_INK[value], bold=True, anchor="mm")
     return badge
 
 
@@ -230,7 +230,7 @@ def draw(state: FishState, viewer: int | None, caption: Caption) -> Image.Image:
             cx, cy = tile_centre(tile)
             paste(image, seat_token(seat, TOKEN_RADIUS), (cx, cy + TOKEN_DROP))
             if state.values[tile]:
-                paste(image, _value_badge(state.values[tile]), (cx + 18, cy + 20))
+                paste(image, _value_badge(state.values[tile]), (cx + 19, cy + 21))
     return draw_panel(image, facts, PANEL_LEFT - 4, layout)
 
 

@@ -77,8 +77,6 @@ def test_the_smallest_panel_text_shows_at_9_px_on_a_phone(key: str) -> None:
 
 
 SMALL_ON_PURPOSE = {
-    ("fish", "_value_badge"): "a tile's worth on the disc beside the token on it (a larger disc would cover the "
-    "next tile's name); the alt text and the text board give it too",
     ("horizon", "card_sprite"): "a card's reminder lines ('Fwd 3', 'Move to 8') under its 21 px code, which names "
     "the card; the alt text names every face-up card in full",
     ("volcano", "_piece"): "the letter inside a piece, a second cue for its colour, as large as the smallest piece "
