@@ -96,3 +96,18 @@ def test_the_service_loads_no_pillow_and_no_discord() -> None:
     code = "import sys, bot.service; print(sorted({'PIL', 'discord', 'renderers'} & set(sys.modules)))"
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+def test_the_service_writes_no_discord_syntax() -> None:
+    """No mention or timestamp markup in the service (`<@id>`, `<@&id>`, `<#id>`, `<t:…>`): a front-end writes
+    people, roles, channels and times its own way (the settings' `Refer`, `who`, `when`)."""
+    import re
+
+    markup = re.compile(r"<(@&?|#|t:)[{\\d]")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "bot" / "service").glob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if markup.search(line)
+    ]
+    assert found == []

@@ -215,7 +215,7 @@ async def test_settings_survive_a_restart_on_the_same_file(
 ) -> None:
     first = await open_service()
     await first.start()
-    await first.settings.set(G1, "mod_role", "<@&123456789012345678>", MOD)
+    await first.settings.set(G1, "mod_role", "123456789012345678", MOD)
     await first.settings.set(G1, "limit_challenges", "9", MOD)
     await first.settings.set(G2, "rated", "no", MOD)
     await first.settings.reset(G2, "rated", Player("discord:8", "Ann"))
@@ -371,8 +371,12 @@ async def test_the_moderator_role_is_an_id_a_name_or_none(db_path: Path, fake_ti
     try:
         await service.start()
         assert service.settings.mod_role(G1) == "Game Master"  # MOD_ROLE's name, until a server sets its own
-        change = await service.settings.set(G1, "mod_role", "<@&42>", MOD)
-        assert change.line == "Set mod_role to <@&42> (was the role named 'Game Master' (MOD_ROLE), the default)."
+        with pytest.raises(BadSetting):  # a mention is Discord's: its front-end gives the service the id
+            await service.settings.set(G1, "mod_role", "<@&42>", MOD)
+        change = await service.settings.set(G1, "mod_role", "42", MOD)
+        assert change.line == "Set mod_role to role 42 (was the role named 'Game Master' (MOD_ROLE), the default)."
+        mention = change.said(lambda kind, number: f"[{kind} {number}]")  # as a front-end writes one
+        assert mention == "Set mod_role to [role 42] (was the role named 'Game Master' (MOD_ROLE), the default)."
         assert service.settings.mod_role(G1) == 42 and service.settings.mod_role(G2) == "Game Master"
         await service.settings.set(G2, "mod_role", "none", MOD)
         assert service.settings.mod_role(G2) is None
@@ -383,7 +387,7 @@ async def test_the_moderator_role_is_an_id_a_name_or_none(db_path: Path, fake_ti
 
 
 async def test_new_matches_go_to_the_servers_match_channel(service: MatchService) -> None:
-    await service.settings.set(G1, "match_channel", "<#77>", MOD)
+    await service.settings.set(G1, "match_channel", "77", MOD)
     match = await service.create_match("fish", [ALICE, BOB], place=here(G1, 10))
     other = await service.create_match("fish", [ALICE, BOB], place=here(G2, 10))
     assert (match.place, other.place) == (Place(G1, 77), Place(G2, 10))
@@ -454,8 +458,8 @@ def test_the_specs_fit_discord_and_say_what_they_take() -> None:
 
 async def test_show_fits_one_message_with_every_setting_changed(service: MatchService) -> None:
     values = {
-        "mod_role": "<@&123456789012345678>",
-        "match_channel": "<#123456789012345678>",
+        "mod_role": "123456789012345678",
+        "match_channel": "123456789012345678",
         "house_wins": "off",
         "rated": "off",
         "default_clock": "1h30m/29d23h",
@@ -475,6 +479,7 @@ async def test_show_fits_one_message_with_every_setting_changed(service: MatchSe
     text = show_text(service.settings.states(G1))
     assert len(text) <= 2000 and text.count("\n•") == len(SETTINGS) and "…" not in text
     assert "13 settings changed from the defaults" in text.splitlines()[0]
+    assert "<@&123456789012345678>" in text and "<#123456789012345678>" in text  # Discord writes mentions
 
 
 @pytest.mark.parametrize("doc", ["docs/settings.md", "README.md"])

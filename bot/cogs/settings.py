@@ -45,12 +45,18 @@ def when(at: float) -> str:
     return f"<t:{int(at)}:R>"
 
 
+def mention(kind: str, number: int) -> str:
+    """A server's role or channel as Discord writes it (the service's `Refer`): a mention, which pings nobody
+    in these answers (no mentions allowed)."""
+    return f"<@&{number}>" if kind == "role" else f"<#{number}>"
+
+
 def show_text(states: list[SettingState]) -> str:
     head = _(
         "This server's settings ({changed}). Moderators change one with `/settings set` and put it"
         " back with `/settings reset`."
     ).format(changed=changed_count(states))
-    return limits.clip("\n".join([head, *settings_lines(states, who, when)]))
+    return limits.clip("\n".join([head, *settings_lines(states, who, when, mention)]))
 
 
 class SettingsCog(commands.GroupCog, group_name="settings", group_description="This server's settings for the bot"):
@@ -83,7 +89,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
         note = None
         if spec.kind == "channel" and interaction.guild is not None and change.after.value is not None:
             note = thread_note(interaction.guild, change.after.value)
-        answer = change.line if note is None else f"{change.line}\n{note}"
+        answer = change.said(mention) if note is None else f"{change.said(mention)}\n{note}"
         await interaction.response.send_message(limits.clip(answer), ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @set_value.autocomplete("value")
@@ -122,7 +128,7 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
         guild_id = server_id(interaction)
         require_moderator(interaction)
         change = await self.service.settings.reset(guild_id, setting, discord_ids.player(interaction.user))
-        await interaction.response.send_message(change.line, ephemeral=True, allowed_mentions=limits.NOBODY)
+        await interaction.response.send_message(change.said(mention), ephemeral=True, allowed_mentions=limits.NOBODY)
 
     def _resolved(self, interaction: discord.Interaction, spec: Setting, value: str) -> str:
         """A role or channel as the service takes it (its id), found by mention, id or name and checked

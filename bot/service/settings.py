@@ -246,26 +246,34 @@ def clock_setting(key: str, label: str) -> Setting:
     return setting
 
 
-_ROLE = re.compile(r"<@&(\d{1,20})>|(\d{1,20})")
-_CHANNEL = re.compile(r"<#(\d{1,20})>|(\d{1,20})")
+_ID = re.compile(r"\d{1,20}")
+
+Refer = Callable[[str, int], str]
+"""How a front-end writes one of a server's roles or channels, by kind ("role", "channel") and id: Discord as
+a mention. The service knows no mention syntax: a front-end turns what was typed into an id before it asks,
+and gives its `Refer` where a setting is shown."""
 
 
-def _snowflake(pattern: re.Pattern[str], text: str) -> int | None:
-    found = pattern.fullmatch(text.strip())
-    if found is None:
-        return None
-    number = int(found[1] or found[2])
+def plain(kind: str, number: int) -> str:
+    """A role or channel by its id, in words: how the service itself says it (`Refer`'s default)."""
+    return _("role {id}").format(id=number) if kind == "role" else _("channel {id}").format(id=number)
+
+
+def _snowflake(text: str) -> int | None:
+    """A role's or channel's id, as a front-end gives it (digits), else None."""
+    found = _ID.fullmatch(text.strip())
+    number = int(found[0]) if found else 0
     return number if 0 < number < 2**63 else None
 
 
 def role_setting(key: str, label: str) -> Setting:
-    """A Discord role by mention or id (the front-end turns a name into its id), or none. The default may be a
-    role's name (MOD_ROLE), which no moderator can type here."""
+    """A role by its id (the front-end turns a mention or a name into it), or none. The default may be a role's
+    name (MOD_ROLE), which no moderator can type here."""
 
     def read(text: str) -> int | None:
         if text.strip().lower() in NONE_WORDS:
             return None
-        number = _snowflake(_ROLE, text)
+        number = _snowflake(text)
         if number is None:
             raise setting.refuse(text)
         return number
@@ -275,7 +283,7 @@ def role_setting(key: str, label: str) -> Setting:
             return _("none (Manage Server only)")
         if isinstance(value, str):
             return _("the role named {name} (MOD_ROLE)").format(name=repr(value))
-        return f"<@&{value}>"
+        return plain("role", value)
 
     setting = Setting(
         key,
@@ -293,18 +301,18 @@ def role_setting(key: str, label: str) -> Setting:
 
 
 def channel_setting(key: str, label: str) -> Setting:
-    """A Discord text channel by mention or id (the front-end turns a name into its id), or here (none)."""
+    """A text channel by its id (the front-end turns a mention or a name into it), or here (none)."""
 
     def read(text: str) -> int | None:
         if text.strip().lower() in HERE_WORDS:
             return None
-        number = _snowflake(_CHANNEL, text)
+        number = _snowflake(text)
         if number is None:
             raise setting.refuse(text)
         return number
 
     def show(value: int | None) -> str:
-        return _("the channel where each match is started") if value is None else f"<#{value}>"
+        return _("the channel where each match is started") if value is None else plain("channel", value)
 
     setting = Setting(
         key,
@@ -487,15 +495,21 @@ class SettingState:
     def shown(self) -> str:
         return self.setting.show(self.value)
 
-    def line(self, who: str | None = None, when: str | None = None) -> str:
-        """`rated` (what it decides): its value, then "the default" or who set it (`who`, `when` as the
-        front-end writes a person and a time)."""
+    def shown_by(self, refer: Refer | None) -> str:
+        """The value, a role or channel written as the front-end writes them (`refer`; None: in words)."""
+        if refer is not None and self.setting.kind in ("role", "channel") and isinstance(self.value, int):
+            return refer(self.setting.kind, self.value)
+        return self.shown
+
+    def line(self, who: str | None = None, when: str | None = None, refer: Refer | None = None) -> str:
+        """`rated` (what it decides): its value, then "the default" or who set it (`who`, `when`, `refer` as
+        the front-end writes a person, a time, a role or a channel)."""
         if self.default:
             how = _("the default")
         else:
             how = _("set by {who}").format(who=who) if who else _("set")
             how += f" {when}" if when else ""
-        return f"{self.setting.key} ({self.setting.said}): {self.shown} — {how}"
+        return f"{self.setting.key} ({self.setting.said}): {self.shown_by(refer)} — {how}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,13 +523,15 @@ class SettingChange:
     @property
     def line(self) -> str:
         """`Set rated to off (was on, the default).`, `Reset rated to its default, on (was off).`"""
-        key = self.after.setting.key
-        was = _("{value}, the default").format(value=self.before.shown) if self.before.default else self.before.shown
+        return self.said(None)
+
+    def said(self, refer: Refer | None) -> str:
+        """`line`, a role or channel written as the front-end writes them (`refer`)."""
+        key, before, after = self.after.setting.key, self.before.shown_by(refer), self.after.shown_by(refer)
+        was = _("{value}, the default").format(value=before) if self.before.default else before
         if self.reset:
-            return _("Reset {key} to its default, {value} (was {was}).").format(
-                key=key, value=self.after.shown, was=was
-            )
-        return _("Set {key} to {value} (was {was}).").format(key=key, value=self.after.shown, was=was)
+            return _("Reset {key} to its default, {value} (was {was}).").format(key=key, value=after, was=was)
+        return _("Set {key} to {value} (was {was}).").format(key=key, value=after, was=was)
 
 
 class Settings:
@@ -694,14 +710,19 @@ OFFLINE_WHY = {
 }
 
 
-def settings_lines(states: list[SettingState], who: Callable[[str], str], when: Callable[[float], str]) -> list[str]:
+def settings_lines(
+    states: list[SettingState],
+    who: Callable[[str], str],
+    when: Callable[[float], str],
+    refer: Refer | None = None,
+) -> list[str]:
     """`/settings show` and the terminal's `settings`: a line per setting; `who` writes who changed one (a
-    player id) and `when` the time, as the front-end writes people and times."""
+    player id), `when` the time and `refer` a role or channel, as the front-end writes them."""
     lines = []
     for state in states:
         by = who(state.set_by) if state.set_by else None
         at = when(state.set_at) if state.set_at is not None else None
-        lines.append(f"• {state.line(by, at)}")
+        lines.append(f"• {state.line(by, at, refer)}")
     return lines
 
 
