@@ -28,7 +28,7 @@ from bot.cogs.mod import require_moderator
 from bot.games import GAMES
 from bot.models import Place, Player
 from bot.service import BoardGame, MatchService, TournamentNotice
-from bot.service.tournaments import FORMAT_NAMES, title
+from bot.tournament_posts import FORMAT_NAMES, title
 from bot.tournaments.stored import PLAYING, SIGNUP, HeldTournament
 from bot.wording import plural
 

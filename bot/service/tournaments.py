@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot import posts
+from bot import tournament_posts as words
 from bot.clock import ClockError, ClockSettings, parse_clock
 from bot.errors import NoSuchMatch, ServiceError
 from bot.games import Outcome
@@ -42,32 +43,19 @@ from bot.service.moderation import Moderation
 from bot.service.playing import Playing
 from bot.service.registry import Registry, new_match
 from bot.service.series import DM_CLOCK, DeathMatches
-from bot.tournaments import Tournament, TournamentError, standings
+from bot.tournaments import Tournament, TournamentError
 from bot.tournaments.model import FORMATS
-from bot.tournaments.stored import CANCELLED, FINISHED, PLAYING, SIGNUP, HeldTournament, TournamentGame
-from bot.wording import did_you_mean, plural
+from bot.tournaments.stored import CANCELLED, FINISHED, PLAYING, SIGNUP, BoardGame, HeldTournament, TournamentGame
+from bot.wording import did_you_mean
 
 log = logging.getLogger(__name__)
 
-FORMAT_NAMES = {"knockout": "knockout", "roundrobin": "round robin", "swiss": "Swiss"}
 SIGNUP_MOST = 30 * 86_400.0
 """The latest a closing time may be: 30 days ahead."""
 
 
 class TournamentRefused(ServiceError):
     """A tournament change that cannot be made; the message says why (nothing changed)."""
-
-
-@dataclass(frozen=True, slots=True)
-class BoardGame:
-    """One board of a round as a front-end announces it: who plays, and in which game."""
-
-    board: int
-    players: tuple[Player, ...]
-    match_id: int | None = None
-    series_id: int | None = None
-    result: str | None = None
-    """"bye" or "forfeit" for a board decided without a game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +101,6 @@ class _Work:
     started: list[tuple[Match, Series | None]] = field(default_factory=list)
     notices: list[TournamentNotice] = field(default_factory=list)
     after: list[Callable[[], Awaitable[Any]]] = field(default_factory=list)
-
-
-def title(held: HeldTournament, games: dict[str, Any]) -> str:
-    t = held.tournament
-    return f"Tournament #{held.id} ({games[t.game].title}, {FORMAT_NAMES[t.format]})"
 
 
 def entry_player(t: Tournament, entry: int) -> Player:
@@ -293,7 +276,7 @@ class Tournaments:
         self._held[held.id] = held
         if closes_at is not None:
             self._arm(held)
-        lines = (f"{title(held, registry.games)} is open: sign up!",)
+        lines = (words.opened(held, registry.games),)
         await self._tell([TournamentNotice("opened", held, lines, by=by)])
         return held
 
@@ -318,8 +301,7 @@ class Tournaments:
             return replace(held, tournament=held.tournament.add_entrant(player.id, player.name, rating))
 
         work = await self._change(tournament_id, change)
-        count = len(work.held.tournament.entrants)
-        line = f"{player.name} signed up for tournament #{tournament_id} ({plural(count, 'player')} so far)."
+        line = words.joined(player, work.held)
         work.notices.append(TournamentNotice("joined", work.held, (line,), to=(player,)))
         await self._after(work)
         return work.held
@@ -338,8 +320,7 @@ class Tournaments:
             return replace(held, tournament=held.tournament.remove_entrant(player.id))
 
         work = await self._change(tournament_id, change)
-        count = len(work.held.tournament.entrants)
-        line = f"{player.name} left the sign-up of tournament #{tournament_id} ({plural(count, 'player')} left)."
+        line = words.left(player, work.held)
         work.notices.append(TournamentNotice("left", work.held, (line,), to=(player,)))
         await self._after(work)
         return work.held
@@ -353,8 +334,7 @@ class Tournaments:
             return replace(held, tournament=held.tournament.start(), status=PLAYING)
 
         work = await self._change(tournament_id, change)
-        t = work.held.tournament
-        line = f"{title(work.held, self.registry.games)} has started with {plural(len(t.entrants), 'player')}."
+        line = words.started(work.held, self.registry.games)
         work.notices.insert(0, TournamentNotice("started", work.held, (line,), by=by))
         await self._after(work)
         return work.held
@@ -382,8 +362,7 @@ class Tournaments:
             work = await self._change(tournament_id, cancel)
         except TournamentRefused:
             return
-        count = len(work.held.tournament.entrants)
-        line = f"{title(work.held, self.registry.games)} is cancelled: only {plural(count, 'player')} signed up."
+        line = words.cancelled(work.held, self.registry.games)
         work.notices.append(TournamentNotice("cancelled", work.held, (line,)))
         await self._after(work)
 
@@ -405,9 +384,7 @@ class Tournaments:
         for board in boards_before:
             if any(p.id == player_id for p in board.players) and board.match_id is not None:
                 work.after.append(self._ender(board, by, leaver=player_id))
-        line = f"{player.name} withdrew from tournament #{tournament_id}" + (
-            f" ({by.name})." if by.id != player_id else "."
-        )
+        line = words.withdrew(player, work.held, by)
         work.notices.insert(0, TournamentNotice("withdrawn", work.held, (line,), by=by, to=(player,)))
         await self._after(work)
         return work.held
@@ -431,8 +408,7 @@ class Tournaments:
         for game in boards_before:
             if game.board == board and round_no == current and game.match_id is not None:
                 work.after.append(self._ender(game, by, places=places))
-        said = "void" if places == "void" else "-".join(str(p) for p in places)
-        line = f"{by.name} adjudicated round {round_no}, board {board} of tournament #{tournament_id}: {said}."
+        line = words.adjudicated(by, work.held, round_no, board, places)
         work.notices.insert(0, TournamentNotice("adjudicated", work.held, (line,), by=by))
         await self._after(work)
         return work.held
@@ -467,7 +443,7 @@ class Tournaments:
         for game in replaced:
             work.after.append(self._ender(game, by, places="void"))
         old = next((f.name for e in work.held.tournament.entrants for f in e.formers if f.id == player_id), player_id)
-        line = f"{new.name} takes over from {old} in tournament #{tournament_id} ({by.name})."
+        line = words.replaced(new, old, work.held, by)
         work.notices.insert(0, TournamentNotice("replaced", work.held, (line,), by=by, to=(new,)))
         await self._after(work)
         return work.held
@@ -491,8 +467,7 @@ class Tournaments:
         for game in boards_before:
             if game.match_id is not None and game.result is None:
                 work.after.append(self._ender(game, by, places="void"))
-        number = held.tournament.current.number
-        line = f"{by.name} voided round {number} of tournament #{tournament_id}: it is paired again."
+        line = words.voided(by, work.held, held.tournament.current.number)
         work.notices.insert(0, TournamentNotice("voided", work.held, (line,), by=by))
         await self._after(work)
         return work.held
@@ -543,10 +518,7 @@ class Tournaments:
             return
         if held.tournament.pairing_at(game.round, game.board).result is not None:
             return
-        line = (
-            f"The game of round {game.round}, board {game.board} of tournament #{held.id} was aborted: a moderator "
-            f"gives it a result with `/tournament adjudicate round:{game.round} board:{game.board}`."
-        )
+        line = words.game_aborted(held, game.round, game.board)
         await self._tell([TournamentNotice("aborted", held, (line,))])
 
     async def _catch_up(self, tournament_id: int) -> None:
@@ -661,7 +633,7 @@ class Tournaments:
             if new.status == PLAYING and (t.current.number != before or repaired):
                 work.notices.append(await self._round_notice(new))
             if new.status == FINISHED and held.status != FINISHED:
-                work.notices.append(TournamentNotice("over", new, self._over_lines(new)))
+                work.notices.append(TournamentNotice("over", new, words.over_lines(new, self.registry.games)))
             return work
 
     def _game_for(self, held: HeldTournament, seats: Sequence[int]) -> tuple[Match, Series | None]:
@@ -692,30 +664,9 @@ class Tournaments:
         return new_match(game, players, options, None, clock, place, now), None
 
     async def _round_notice(self, held: HeldTournament) -> TournamentNotice:
-        t = held.tournament
         boards = await self.boards(held)
-        games = self.registry.games
-        head = f"Round {t.current.number} of {t.planned_rounds} of {title(held, games)}:"
-        lines = [head]
-        for b in boards:
-            names = " vs ".join(p.name for p in b.players)
-            if b.result == "bye":
-                lines.append(f"Bye: {names}")
-            elif b.result == "forfeit":
-                lines.append(f"Board {b.board}: {names} (decided by forfeit)")
-            else:
-                game = f"death match #{b.series_id}" if b.series_id else f"match #{b.match_id}"
-                lines.append(f"Board {b.board}: {names} ({game})")
         to = tuple(dict.fromkeys(p for b in boards if b.result is None for p in b.players))
-        return TournamentNotice("round", held, tuple(lines), boards, to=to)
-
-    def _over_lines(self, held: HeldTournament) -> tuple[str, ...]:
-        t = held.tournament
-        rows = standings(t)
-        top = [t.entrants[s.entry].name for s in rows if s.rank == 1]
-        who = " and ".join(top) if top else "nobody"
-        verb = "wins" if len(top) == 1 else "share first place"
-        return (f"{title(held, self.registry.games)} is over: {who} {verb}.",)
+        return TournamentNotice("round", held, words.round_lines(held, self.registry.games, boards), boards, to=to)
 
     def _ender(
         self, board: BoardGame, by: Player, *, leaver: str | None = None, places: Sequence[int] | str | None = None

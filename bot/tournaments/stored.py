@@ -55,3 +55,15 @@ class TournamentGame:
 
 
 __all__ = ["CANCELLED", "FINISHED", "PLAYING", "SIGNUP", "HeldTournament", "TournamentGame"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGame:
+    """One board of a round as a front-end announces it: who plays, and in which game."""
+
+    board: int
+    players: tuple[Player, ...]
+    match_id: int | None = None
+    series_id: int | None = None
+    result: str | None = None
+    """"bye" or "forfeit" for a board decided without a game."""
