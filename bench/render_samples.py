@@ -83,18 +83,10 @@ def bench(runs: int = 100) -> tuple[float, float]:
     return percentiles[49], percentiles[98]
 
 
-PHONE_NAMES = (
-    "Wilhelmina Featherstonehaugh-Wyn",
-    "山田太郎のアカウント名前山田太郎のアカウント名前山田太郎のアカウ",
-    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
-    "Bartholomew Montgomery-Smythe IV",
-    "สมชาย ใจดี ผู้เล่นเกมกระดานไทยยาวมาก",
-    "Zoë Ångström-Østergaard 🐟🐟🐟 xyz",
-)
-
-
 def phone_samples(out: Path, seed: int = 3) -> list[Path]:
     """Each game's start, middle and end (a random game at its most seats), full size and 450 px wide."""
+    from tests.renderers.test_phone import NAMES  # the phone test's long names: one list for both
+
     paths = []
     for key, game in sorted(GAMES.items()):
         seats, rng = game.max_players, random.Random(seed)
@@ -104,7 +96,7 @@ def phone_samples(out: Path, seed: int = 3) -> list[Path]:
         for when, state in (("start", states[0]), ("middle", states[len(states) // 2]), ("end", states[-1])):
             turn = game.to_move(state)
             clocks = tuple(SeatClock(25, 3_600 * 5 + 62, running=seat == turn) for seat in range(seats))
-            caption = Caption(names=PHONE_NAMES[:seats], clocks=clocks, header="Match #1234")
+            caption = Caption(names=NAMES[:seats], clocks=clocks, header="Match #1234")
             full = out / f"{key}_{when}.png"
             full.write_bytes(render(key, game.view(state, None), caption=caption))
             image = Image.open(full)
