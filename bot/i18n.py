@@ -17,7 +17,10 @@ nothing between the front-end and the words passes it along:
 A string no catalog translates yet is shown in English, never as a key.
 
 `qps` is a pseudo-locale for tests: every string of the catalog comes back accented and wrapped in ⟦ ⟧, so a
-test can see any English that skipped the catalog.
+test can see any English that skipped the catalog. The tests' marking run (`marking`) goes further over the
+whole Discord and terminal suites: every looked-up string comes back wrapped in two invisible marks, and
+what reaches a player (`said`: the fake Discord, the terminal's output, the words drawn in pictures) is
+searched for English outside any mark before the marks are taken out.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ import gettext
 import itertools
 import math
 import os
+import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
@@ -147,17 +151,20 @@ def translations(language: str) -> gettext.NullTranslations:
 
 def _(message: str) -> str:
     """`message` in the reader's language (English where it has no translation yet)."""
-    return translations(current()).gettext(message)
+    found = translations(current()).gettext(message)
+    return f"{MARK}{found}{END}" if _marking else found
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form for `count` in the reader's language (its plural rules, not English's)."""
-    return translations(current()).ngettext(singular, plural, count)
+    found = translations(current()).ngettext(singular, plural, count)
+    return f"{MARK}{found}{END}" if _marking else found
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` in the reader's language, where `context` tells apart two uses of the same English."""
-    return translations(current()).pgettext(context, message)
+    found = translations(current()).pgettext(context, message)
+    return f"{MARK}{found}{END}" if _marking else found
 
 
 def translate(language: str, context: str | None, message: str) -> str | None:
@@ -193,6 +200,96 @@ def pseudo(text: str, context: str | None = None) -> str:
     if context == "discord name":
         return unicodedata.normalize("NFC", marked).lower()
     return f"⟦{marked}⟧"
+
+
+# --- the marking run of the tests ---
+
+MARK, END = "\ue000", "\ue001"
+"""Private-use characters around every looked-up string in a marking run: no player ever sees them."""
+_marking = 0
+tracer: Callable[[str, str, list[str]], None] | None = None
+"""Told (where, text, the English words) of every text said outside the marks in a marking run (the tests')."""
+
+
+@contextlib.contextmanager
+def marking() -> Iterator[None]:
+    """Mark every looked-up string inside the block (the tests' run over the Discord and terminal suites)."""
+    global _marking
+    _marking += 1
+    try:
+        yield
+    finally:
+        _marking -= 1
+
+
+def said(text: str, where: str) -> str:
+    """`text` as its reader sees it: in a marking run, English outside the marks is told to the `tracer`,
+    then the marks are taken out. Every way out to a player calls it (the terminal's output, the words
+    drawn in pictures; the fake Discord does the same with what it receives)."""
+    if _marking and tracer is not None:
+        found = stray_english(text)
+        if found:
+            tracer(where, text, found)
+    return unmarked(text)
+
+
+def unmarked(text: str) -> str:
+    return text.replace(MARK, "").replace(END, "") if MARK in text or END in text else text
+
+
+_WORD = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?")
+_NOT_WORDS = re.compile(r"<[@#:atr!&/][^>]*>|https?://\S+|[\w.-]*(?:/[\w.@-]+){2,}|[\w-]+\.(?:png|gif|json|txt|db)\b")
+"""Mentions, channels, custom emoji and timestamps, links, paths and file names: never English to translate."""
+
+
+def stray_english(text: str, names: Iterable[str] = ()) -> list[str]:
+    """The English words of `text` outside every mark: words the catalogs' English uses (and a few common
+    ones) that no looked-up string brought. Notation and numbers are not in that vocabulary; `names` (the
+    players', which may hold English words) are not read."""
+    outside, depth = [], 0
+    for char in text:
+        if char == MARK:
+            depth += 1
+        elif char == END:
+            depth = max(0, depth - 1)
+        elif not depth:
+            outside.append(char)
+    plain = _NOT_WORDS.sub(" ", "".join(outside))
+    for name in sorted(names, key=len, reverse=True):
+        plain = plain.replace(name, " ") if name else plain
+    words = _WORD.findall(plain)
+    vocabulary = _english()
+    return [word for word in words if word.lower() in vocabulary]
+
+
+_COMMON = """a an the and or but not no yes is are was be been it its this that these those you your yours
+we our they their he she his her of to in on at by for with from as if then than so all any some every each
+can cannot can't don't won't isn't there here what which who whose when where why how only also still now
+game games match matches move moves turn player players seat board round wins won lost draw resign time left
+clock reserve paused running finished started waiting ends ended score points"""
+
+
+@functools.cache
+def _english() -> frozenset[str]:
+    """The words English speaks in this bot: every word of the catalog's source strings (lower case, three
+    letters or more), and the common short ones; less the words notation and game names write."""
+    from babel.messages.pofile import read_po
+
+    with open(LOCALE_DIR / f"{DOMAIN}.pot", "rb") as source:
+        catalog = read_po(source)
+    words = set(_COMMON.split())
+    for message in catalog:
+        for text in message.id if isinstance(message.id, tuple) else (message.id,):
+            if message.context in ("discord name", "discord choice"):
+                continue  # command names and choices: English words a user types as they are
+            for word in _WORD.findall(re.sub(r"\{[^}]*\}", " ", text or "")):
+                if len(word) >= 3:
+                    words.add(word.lower())
+    return frozenset(words - _NOT_ENGLISH)
+
+
+_NOT_ENGLISH = frozenset(["volcano", "themiscyra", "geyser", "horizon", "event", "fish", "dm"])
+"""Names the bot writes the same in every language (the games')."""
 
 
 # --- numbers, dates, durations ---

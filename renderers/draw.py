@@ -20,6 +20,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import i18n
 from bot.clock import format_short
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
@@ -369,7 +370,7 @@ def text(
 ) -> None:
     """Text in a bundled font (a fallback font for what DejaVu lacks); `outline` adds a rim for busy backgrounds."""
     stroke = outline_width if outline else 0
-    parts = runs(words, size, bold)
+    parts = runs(i18n.said(words, "picture"), size, bold)
     if len(parts) == 1 and not stroke and draw.mode == "RGB":
         (fx, x), (fy, y) = math.modf(xy[0]), math.modf(xy[1])
         mask, (dx, dy) = _mask(parts[0][0], parts[0][1], anchor, fx, fy)

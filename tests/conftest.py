@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import i18n
 from bot.clock import FakeTime
 from bot.discord_app import GameBot
 from bot.games import GAMES
@@ -17,6 +18,7 @@ from bot.local import Terminal
 from bot.models import Player
 from bot.service import MatchService, Notice
 from bot.store import Store
+from tests import strays
 from tests.databases import BACKENDS, SERVER_URL, fresh_schema, no_server
 from tests.discord_fake import DiscordFake
 from tests.discord_helpers import RATE_SCALE, make_bot
@@ -171,3 +173,28 @@ def out() -> list[str]:
 def terminal(service: MatchService, tmp_path: Path, out: list[str]) -> Terminal:
     """The offline terminal on the test's service, printing into `out`."""
     return Terminal(service, tmp_path / "renders", out.append)
+
+
+@pytest.fixture(autouse=True)
+def said_in_english(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The marking run (tests/strays.py) over the terminal and the pictures: a Discord or terminal test
+    whose terminal output or picture says English that skipped the catalog fails (the fake Discord checks
+    what it receives itself)."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    if not (module.startswith(("test_discord", "test_local")) or "terminal" in request.fixturenames):
+        yield
+        return
+    heard: list[str] = []
+
+    def trace(where: str, text: str, words: list[str]) -> None:
+        heard.append(f"{where}: {' '.join(words)}: {i18n.unmarked(text)!r}")
+
+    i18n.tracer = trace
+    try:
+        with strays.marking():
+            yield
+    finally:
+        i18n.tracer = None
+    problems = strays.found("terminal and pictures", heard)
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)

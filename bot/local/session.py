@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot import posts, records
+from bot import i18n, posts, records
 from bot.backup import default_folder
 from bot.computer import Analyst
 from bot.config import ROOT
@@ -64,7 +64,7 @@ class Session:
         self.out_dir = out_dir or renders
         """Where pictures go: a folder of this database's (`output_folders`) unless one is given."""
         self.records_dir = records_dir if out_dir is None else out_dir.parent / "records"
-        self.write = write
+        self.write: Callable[[str], None] = lambda text: write(i18n.said(text, "terminal"))
         self.analyst = analyst or Analyst(service)
         """`GAME analysis`: its worker process starts on the first one."""
         self.current: int | None = None

@@ -21,6 +21,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 from discord.state import ConnectionState
 
+from tests import strays
 from tests.discord_fake.actions import _Actions
 from tests.discord_fake.constants import API_PREFIX, CAUSE_HEADER, T, _cause
 from tests.discord_fake.gateway import _Gateway
@@ -107,6 +108,7 @@ class DiscordFake(_World, _Actions, _Gateway, _Messages, _Rest):
         self.requests: list[RecordedRequest] = []
         self.limits = RateLimits(scale=rate_scale)  # Discord's rate limits; `rate_scale` shrinks the windows
         self.rate_limited: list[RecordedRequest] = []  # requests answered 429: the bot went over a limit
+        self.strays: list[str] = []  # English a player read outside the catalog's marks (tests/discord_fake/heard.py)
         self.early_requests: list[RecordedRequest] = []  # made by an interaction's handler before its answer
         self.banned = False  # past Discord's 10,000 invalid requests in 10 minutes
         self._collecting: list[asyncio.Task[Any]] | None = None  # the handlers of the interaction being parsed
@@ -146,7 +148,7 @@ class DiscordFake(_World, _Actions, _Gateway, _Messages, _Rest):
         fake = cls(**options)
         await fake.start()
         try:
-            with fake.patched():
+            with fake.patched(), strays.marking():
                 yield fake
         finally:
             await fake.close()
@@ -198,6 +200,8 @@ class DiscordFake(_World, _Actions, _Gateway, _Messages, _Rest):
                 "requests made before the interaction that caused them was answered: "
                 + ", ".join(f"{r.method} {r.path}" for r in self.early_requests)
             )
+        if self.strays:
+            problems += strays.found("DiscordFake", self.strays)
         if problems:
             raise AssertionError("DiscordFake: " + "\n".join(problems))
 

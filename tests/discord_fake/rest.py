@@ -40,6 +40,7 @@ from tests.discord_fake.constants import (
     TEXT,
 )
 from tests.discord_fake.errors import _ApiError, _invalid_form, _json_response
+from tests.discord_fake.heard import heard
 from tests.discord_fake.model import (
     Callback,
     FakeChannel,
@@ -121,6 +122,7 @@ class _Rest:
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body, uploads = await self._read_body(request)
+        body = heard(body, f"{request.method} {path}", self.strays, self.people_names())
         cause = request.headers.get(CAUSE_HEADER)
         record = RecordedRequest(request.method, path, dict(request.query), body, uploads, cause=int(cause or 0))
         self.requests.append(record)

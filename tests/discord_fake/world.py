@@ -157,6 +157,13 @@ class _World:
                 return guild
         raise _ApiError(404, 10004, "Unknown Guild")
 
+    def people_names(self) -> set[str]:
+        """Every name a person goes by here (user names, display names, nicknames): words no catalog holds."""
+        users = self._users_by_id.values()
+        names = {name for user in users for name in (user.get("username"), user.get("global_name"))}
+        names |= {member.get("nick") for guild in self.guilds for member in guild.members.values()}
+        return {name for name in names if name}
+
     def member(self, user: str | dict[str, Any], guild: FakeGuild | None = None) -> dict[str, Any]:
         """A member payload (with ``user``) of the default guild."""
         guild = guild or self.guild

@@ -1,0 +1,39 @@
+"""The marking run over the Discord and terminal suites (bot/i18n.py `marking`): English a player reads that
+skipped the catalog fails the test that made it be said.
+
+`BOT_I18N_STRAYS` says what a stray does: `fail` (the default), `report` (appended to the file named by
+`BOT_I18N_STRAYS_FILE`, default `strays.txt` in the temporary folder: a list to work through while marking
+strings), or `off` (no marks at all)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from bot import i18n
+
+MODE = os.environ.get("BOT_I18N_STRAYS", "report")
+REPORT = Path(os.environ.get("BOT_I18N_STRAYS_FILE") or Path(tempfile.gettempdir()) / "strays.txt")
+
+
+@contextlib.contextmanager
+def marking() -> Iterator[None]:
+    """Marks every looked-up string inside the block, unless the run is `off`."""
+    with contextlib.nullcontext() if MODE == "off" else i18n.marking():
+        yield
+
+
+def found(who: str, strays: list[str]) -> list[str]:
+    """What fails the test: the strays (in `fail` mode), each once; in `report` mode they go to the report."""
+    unique = list(dict.fromkeys(strays))
+    if not unique or MODE == "off":
+        return []
+    if MODE == "report":
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0]
+        with REPORT.open("a", encoding="utf-8") as report:
+            report.writelines(f"{test}\t{who}\t{line}\n" for line in unique)
+        return []
+    return ["English that skipped the catalog (mark it with _()):\n  " + "\n  ".join(unique)]
