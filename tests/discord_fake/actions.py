@@ -41,7 +41,7 @@ class _Actions:
         dm: bool = False,
         force: bool = False,
         wait: bool = True,
-        locale: str = "en-US",
+        locale: str | None = None,
         arrives_after: float = 0.0,
     ) -> Reply:
         """Run ``/command`` (1-3 words: command, group, subcommand) as ``user``; returns the `Reply`.
@@ -77,7 +77,7 @@ class _Actions:
         channel: str | int | FakeChannel | None = None,
         dm: bool = False,
         force: bool = False,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (default: the last option given); returns the bot's choices."""
         options = dict(options or {})
@@ -249,7 +249,7 @@ class _Actions:
         label: str,
         wait: bool = True,
         message: FakeMessage | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         arrives_after: float = 0.0,
     ) -> Reply:
         """Dispatch INTERACTION_CREATE as Discord builds it: with ``member`` in a guild, ``user`` in a DM;
@@ -270,7 +270,7 @@ class _Actions:
             "token": f"fake-interaction-token-{interaction_id}",
             "version": 1,
             "app_permissions": str(self._app_permissions(place)),
-            "locale": locale,
+            "locale": locale or self.locales.get(user_id, "en-US"),
             "entitlements": [],
             "attachment_size_limit": MAX_FILE_SIZE,
         }

@@ -9,35 +9,50 @@ translations are the localizations beside them."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from bot import i18n
 
 UNREAD = frozenset({"custom_id", "url", "proxy_url", "filename", "id", "type", "style", "nonce", "sku_id"})
-"""Keys whose strings no player reads (and a select option's or a choice's `value`: see `_walk`)."""
+"""Keys whose strings no player reads (and a select option's or a choice's `value`: see `read`)."""
 
 
 def heard(body: Any, where: str, strays: list[str], names: Collection[str]) -> Any:
     """`body` with every mark taken out; the English each string a player reads says outside the marks goes
-    into `strays` (as `where: word word: the text`). `names` are the people's (not English to translate)."""
-    read = "/commands" not in where
-    return _walk(body, where, strays, names, read, parent_key="")
-
-
-def _walk(value: Any, where: str, strays: list[str], names: Collection[str], read: bool, parent_key: str) -> Any:
-    if isinstance(value, str):
-        if read and i18n._marking:
-            found = i18n.stray_english(value, names)
+    into `strays` (as `where key: word word: the text`). `names` are the people's (not English to translate)."""
+    if i18n._marking:
+        for key, text in read(body, where):
+            found = i18n.stray_english(text, names)
             if found:
-                strays.append(f"{where} {parent_key}: {' '.join(found)}: {i18n.unmarked(value)!r}")
+                strays.append(f"{where} {key}: {' '.join(found)}: {i18n.unmarked(text)!r}")
+    return _unmarked(body)
+
+
+def read(body: Any, where: str) -> Iterator[tuple[str, str]]:
+    """(key, text) of every string of a request body that a player reads (none in a command sync)."""
+    if "/commands" not in where:
+        yield from _read(body, "")
+
+
+def _read(value: Any, parent_key: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield parent_key, value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _read(item, parent_key)
+    elif isinstance(value, dict):
+        field = parent_key == "fields"  # an embed field's value is read; a select option's or choice's is an id
+        for key, item in value.items():
+            if key not in UNREAD and (key != "value" or field):
+                yield from _read(item, key)
+
+
+def _unmarked(value: Any) -> Any:
+    if isinstance(value, str):
         return i18n.unmarked(value)
     if isinstance(value, list):
-        return [_walk(item, where, strays, names, read, parent_key) for item in value]
+        return [_unmarked(item) for item in value]
     if isinstance(value, dict):
-        field = parent_key == "fields"  # an embed field's value is read; a select option's or choice's is an id
-        return {
-            key: _walk(item, where, strays, names, read and key not in UNREAD and (key != "value" or field), key)
-            for key, item in value.items()
-        }
+        return {key: _unmarked(item) for key, item in value.items()}
     return value

@@ -157,6 +157,10 @@ class _World:
                 return guild
         raise _ApiError(404, 10004, "Unknown Guild")
 
+    def set_locale(self, user: str | int | dict[str, Any], locale: str) -> None:
+        """The language of the user's Discord client (each interaction's ``locale``, unless one is given)."""
+        self.locales[self._user_id(user)] = locale
+
     def people_names(self) -> set[str]:
         """Every name a person goes by here (user names, display names, nicknames): words no catalog holds."""
         users = self._users_by_id.values()
