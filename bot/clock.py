@@ -16,6 +16,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from bot import i18n
+from bot.i18n import _, ngettext
+from bot.wording import capitalized
+
 LAG_GRACE = 1.0
 """Seconds after a deadline before the flag falls, so a move sent just in time is not beaten by lag."""
 DAY = 86_400
@@ -75,7 +79,7 @@ class FakeTime:
     def advance(self, seconds: float) -> None:
         self._now += seconds
         while self._sleepers and self._sleepers[0][0] <= self._now:
-            _, _, future = heapq.heappop(self._sleepers)
+            _when, _order, future = heapq.heappop(self._sleepers)
             if not future.done():
                 future.set_result(None)
 
@@ -90,16 +94,21 @@ class ClockSettings:
     def __post_init__(self) -> None:
         (low, high), (least, most) = MOVE_SECONDS, RESERVE_SECONDS
         if not low <= self.move_seconds <= high:
-            raise ClockError(f"The move clock must be at least {in_words(low)} and at most {in_words(high)}.")
+            raise ClockError(
+                _("The move clock must be at least {least} and at most {most}.").format(
+                    least=in_words(low), most=in_words(high)
+                )
+            )
         if not least <= self.reserve_seconds <= most:
-            raise ClockError(f"The reserve must be at most {in_words(most)}, and not negative.")
+            raise ClockError(_("The reserve must be at most {most}, and not negative.").format(most=in_words(most)))
 
     def describe(self) -> str:
-        """`0:30 a move + 1:00 reserve`, `1 d a move + 7 d reserve`, `10:00 a move, no reserve`."""
-        move = f"{format_seconds(self.move_seconds)} a move"
+        """`0:30 a move + 1:00 reserve`, `1 d a move + 7 d reserve`, `10:00 a move, no reserve` (in the
+        reader's language)."""
+        move = format_seconds(self.move_seconds)
         if not self.reserve_seconds:
-            return f"{move}, no reserve"
-        return f"{move} + {format_seconds(self.reserve_seconds)} reserve"
+            return _("{move} a move, no reserve").format(move=move)
+        return _("{move} a move + {reserve} reserve").format(move=move, reserve=format_seconds(self.reserve_seconds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,8 +267,8 @@ def parse_clock(text: str | None) -> ClockSettings | None:
     reserve), is a `ClockError` that says why. The one place a new way of writing a clock would go."""
     if text is None or text.strip().lower() in NO_CLOCK:
         return None
-    move, _, reserve = text.strip().partition("/")
-    return ClockSettings(parse_seconds(move, "the move clock"), parse_seconds(reserve or "0", "the reserve"))
+    move, _slash, reserve = text.strip().partition("/")
+    return ClockSettings(parse_seconds(move, _("the move clock")), parse_seconds(reserve or "0", _("the reserve")))
 
 
 _NUMBER = r"\d+(?:\.\d+)?"
@@ -273,26 +282,32 @@ def parse_seconds(text: str, what: str) -> float:
     """A time as typed, in seconds: a bare number of seconds (`30`, `7.5`), or numbers with units `d`,
     `h`, `m` and `s`, largest first, each once (`30s`, `10m`, `1.5h`, `1d`, `1h30m`, `1d 12h`); case and
     spaces do not count. `what` names the clock ("the move clock", "the reserve") in the refusal; the
-    range is `ClockSettings`' to check."""
+    range is `ClockSettings`' to check. `what` is said in the reader's language (`_("the move clock")`)."""
     found = _TIME.fullmatch(text.strip().lower())
     if found is None or not any(found.groups()):
         shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "…"
-        raise ClockError(
-            f"{what[:1].upper()}{what[1:]} must be a time like 30s, 10m, 2h, 1d or 1h30m (a bare number is"
-            f" seconds), not {shown}: write the clock as move/reserve, like 30/60, 10m or 1d/7d."
-        )
+        said = _(
+            "{what} must be a time like 30s, 10m, 2h, 1d or 1h30m (a bare number is seconds), not {typed}: write"
+            " the clock as move/reserve, like 30/60, 10m or 1d/7d."
+        ).format(what=what, typed=shown)
+        raise ClockError(capitalized(said))
     if found["bare"] is not None:
         return float(found["bare"])
     return sum(float(found[unit]) * size for unit, size in UNITS.items() if found[unit] is not None)
 
 
 def in_words(seconds: int) -> str:
-    """A whole number of seconds in its largest exact unit, for refusals: `14 days`, `24 hours`, `1 second`."""
-    for name, size in (("day", DAY), ("hour", 3_600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = seconds // size
-            return f"{count} {name}{'s' if count != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
+    """A whole number of seconds in its largest exact unit, for refusals: `14 days`, `24 hours`, `61 seconds`
+    (`14 Tage`)."""
+    if seconds >= DAY and seconds % DAY == 0:
+        said, count = ngettext("{count} day", "{count} days", seconds // DAY), seconds // DAY
+    elif seconds >= 3_600 and seconds % 3_600 == 0:
+        said, count = ngettext("{count} hour", "{count} hours", seconds // 3_600), seconds // 3_600
+    elif seconds >= 60 and seconds % 60 == 0:
+        said, count = ngettext("{count} minute", "{count} minutes", seconds // 60), seconds // 60
+    else:
+        said, count = ngettext("{count} second", "{count} seconds", seconds), seconds
+    return said.format(count=i18n.number(count))
 
 
 def format_seconds(seconds: float) -> str:

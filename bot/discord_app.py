@@ -29,17 +29,17 @@ from bot.computer import AnalysisBusy, Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import POSTGRESQL
 from bot.discord_gateway import GatewayWatch
-from bot.discord_i18n import CatalogTranslator
+from bot.discord_i18n import CatalogTranslator, public_language
 from bot.discord_reminders import ReminderPoster
 from bot.games import REGISTRY
 from bot.health import Health, HealthServer
+from bot.i18n import N_, _
 from bot.metrics import PrometheusMetrics
 from bot.models import Match, NoticeKind, Player, Takeback
 from bot.pacing import Pace, paced
 from bot.service import MatchService, Notice, ServerDefaults, ServiceError
 from bot.shards import Leases
 from bot.store import Store
-from bot.wording import a
 
 log = logging.getLogger(__name__)
 
@@ -56,22 +56,24 @@ RESTART_LINE = posts.RESTART_LINE
 """Said on each live board posted again after a restart (boards on long clocks are not: bot/service/downtime.py)."""
 
 
-DM_LINE = "These commands work in a server's channels, where the matches are: use them there."
+DM_LINE = N_("These commands work in a server's channels, where the matches are: use them there.")
 
 
 class ServerTree(app_commands.CommandTree["GameBot"]):
     """Every command is a server command (synced with guild-only contexts); an interaction that reaches
     us from a direct message anyway (an old client, a stale command) gets one line and touches nothing.
-    Each interaction's task speaks its user's language from here on (bot/i18n.py)."""
+    Each interaction's task speaks its user's language from here on (bot/i18n.py), and knows its server's
+    public language for what it posts publicly (`posts.publicly`)."""
 
     async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
         i18n.set_reader(i18n.language_for(interaction.locale.value))  # its answers speak the user's language
         if interaction.guild_id is not None:
+            posts.set_public_here(interaction.client.public_language(interaction.guild_id, interaction.guild_locale))
             return True
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         else:
-            await interaction.response.send_message(DM_LINE, ephemeral=True)
+            await interaction.response.send_message(_(DM_LINE), ephemeral=True)
         return False
 
 
@@ -140,6 +142,7 @@ class GameBot(commands.Bot):
             self.store, self.time, defaults=defaults, metrics=self.metrics, ownership=self.leases
         )
         self.service.subscribe(self.on_notice)  # first: a computer answers a move once its board is posted
+        posts.speak_publicly(self.public_language)  # every notice's words in its server's language
         self.computers = ComputerPlayers(
             self.service, workers=self.config.computer_workers, hard_seconds=self.config.hard_seconds
         )
@@ -164,6 +167,16 @@ class GameBot(commands.Bot):
             self.health = await HealthServer.start(
                 self.health_check(), self.metrics, self.config.metrics_host, self.config.metrics_port
             )
+
+    def public_language(self, guild_id: int | None, guild_locale: discord.Locale | None = None) -> str:
+        """The language of a server's public posts (boards, notices, reminders, pictures, thread names): its
+        `language` setting, else its language in Discord (`guild_locale`: the cached guild's, or the one an
+        interaction brought), else English."""
+        setting = self.service.settings.language(guild_id) if self.service is not None and guild_id else None
+        guild = self.get_guild(guild_id) if guild_id is not None else None
+        if guild is None and guild_locale is not None:
+            return i18n.server_language(setting, guild_locale.value)
+        return public_language(setting, guild)
 
     def health_check(self) -> Health:
         """What /healthz reports for this process (bot/health.py)."""
@@ -270,15 +283,17 @@ class GameBot(commands.Bot):
             await self.leases.stop()  # handed back: a process started next takes them at once
         if self.store is not None:
             await self.store.close()
+        posts.speak_publicly(None)
         await super().close()
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """Refusals go back ephemeral and plain; anything else is logged and apologised for."""
         original: BaseException = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure):
-            original = ServiceError(str(error) or "You cannot use this command here.")
+            original = ServiceError(str(error) or _("You cannot use this command here."))
         elif isinstance(error, app_commands.TransformerError):
-            original = ServiceError(f"Can't read {error.value!r} as {a(error.type.name.lower())}.")
+            kind = _(VALUE_KINDS.get(error.type.name.lower(), N_("a value of that kind")))
+            original = ServiceError(_("Can't read {value} as {kind}.").format(value=repr(error.value), kind=kind))
         command = interaction.command.qualified_name if interaction.command else "?"
         await views.answer_error(interaction, original, f"command {command}")
 
@@ -287,7 +302,7 @@ class GameBot(commands.Bot):
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.CheckFailure):
-            await ctx.reply("Only the bot's owner can do that.", mention_author=False)
+            await ctx.reply(_("Only the bot's owner can do that."), mention_author=False)
             return
         log.error("text command %s failed", ctx.command, exc_info=error)
 
@@ -299,7 +314,8 @@ class GameBot(commands.Bot):
         try:
             if notice.kind == NoticeKind.REMINDER:  # bot/discord_reminders.py: in the thread or by DM, as chosen
                 await answers.answer_first(None)
-                await self.reminders.deliver(notice)
+                with posts.publicly(notice.match.place.guild_id):
+                    await self.reminders.deliver(notice)
                 return
             await self.post(notice)
         finally:
@@ -333,7 +349,8 @@ class GameBot(commands.Bot):
         if not channel.permissions_for(channel.guild.me).create_public_threads:
             return None
         title = self.matches.game(match).title
-        name = f"{title} #{match.id}: {' vs '.join(match.names)}"[:100]
+        with posts.publicly(match.place.guild_id):  # a thread's name is read by the whole server
+            name = f"{title} #{match.id}: {posts.versus(match.names)}"[: limits.THREAD_NAME]
         try:
             return await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=limits.LONGEST_ARCHIVE
@@ -348,10 +365,16 @@ class GameBot(commands.Bot):
         The board goes up first; at the end of a game the replay GIF follows in a message of its own, so
         building it never holds the final board back. Returns None when nothing could be posted. `pinged`:
         people pinged already by other posts of a batch (the reposts after a restart), not pinged again;
-        those this post pings are added."""
-        match = notice.match
-        if match.place.channel_id is None:
+        those this post pings are added. Everything posted speaks the server's language (`posts.publicly`),
+        whoever caused it; the private "Played: …" to the player who moved speaks theirs."""
+        if notice.match.place.channel_id is None:
             return None  # not a Discord match
+        mover = i18n.current()
+        with posts.publicly(notice.match.place.guild_id):
+            return await self._post(notice, pinged, mover)
+
+    async def _post(self, notice: Notice, pinged: set[int] | None, mover: str) -> discord.Message | None:
+        match = notice.match
         service = self.matches
         post = await asyncio.to_thread(posts.for_notice, service, notice, discord.utils.utcnow().timestamp())
         await answers.answer_first((match.place.thread_id or match.place.channel_id) if post is not None else None)
@@ -381,7 +404,8 @@ class GameBot(commands.Bot):
             channel = getattr(place, "id", 0)
             try:
                 if (answer := answers.claim(channel)) is not None:
-                    played = f"Played: {notice.lines[0] if notice.lines else 'done'}"
+                    with i18n.using(mover):  # the mover's own answer
+                        played = _("Played: {move}").format(move=notice.lines[0] if notice.lines else _("done"))
                     return await answer.send(text, played=played, **fields)
                 if (answer := answers.caused(channel)) is not None:
                     return await answer.more(text, **fields)
@@ -484,8 +508,12 @@ class GameBot(commands.Bot):
             log.info("match %s: its channel is gone too (%s)", match.id, _why(error))
             return None
         had_thread = match.place.thread_id is not None
-        what = "its thread" if had_thread else "this channel"
-        note = f"Match #{match.id} ({' vs '.join(match.names)}) goes on here: the bot could not post in {what} ({why})."
+        fields = {"number": match.id, "names": posts.versus(match.names), "why": why}
+        if had_thread:
+            note = _("Match #{number} ({names}) goes on here: the bot could not post in its thread ({why}).")
+        else:
+            note = _("Match #{number} ({names}) goes on here: the bot could not post in this channel ({why}).")
+        note = note.format(**fields)
         places: list[discord.abc.Messageable] = []
         if had_thread and match.running and (thread := await self._open_thread(match, channel)) is not None:
             places.append(thread)
@@ -521,7 +549,9 @@ class GameBot(commands.Bot):
             if match is None or match.held is None:
                 return
             with contextlib.suppress(discord.HTTPException):
-                if await self.post(Notice(NoticeKind.BOARD, match, (HELD_LINE,))) is not None:
+                with posts.publicly(match.place.guild_id):
+                    line = _(HELD_LINE)
+                if await self.post(Notice(NoticeKind.BOARD, match, (line,))) is not None:
                     return
 
     async def _post_replay(self, match: Match, send: Callable[..., Awaitable[discord.Message]]) -> None:
@@ -535,11 +565,11 @@ class GameBot(commands.Bot):
             log.exception("could not build the replay of match %s", match.id)
             return
         caption = posts.caption(self.matches, match, discord.utils.utcnow().timestamp())
-        lead = f"Replay of match #{match.id}, move by move, ending on this position."
+        lead = _("Replay of match #{number}, move by move, ending on this position.").format(number=match.id)
         described = describe(match.game, match.state, caption, lead=lead)
         await self._quietly(
             send(
-                f"The replay of match #{match.id}, move by move.",
+                _("The replay of match #{number}, move by move.").format(number=match.id),
                 file=discord.File(
                     io.BytesIO(gif), filename=f"{match.game}-{match.id}-replay.gif", description=described
                 ),
@@ -601,7 +631,20 @@ def analysis_message(report: Report) -> dict[str, Any]:
 
 BOARD_KINDS = frozenset({NoticeKind.STARTED, NoticeKind.MOVED, NoticeKind.UNDONE, NoticeKind.BOARD})
 """Notices whose post starts a turn's clock: if it cannot be posted anywhere, the match is held."""
-HELD_LINE = "The bot can post here again: the match goes on."
+HELD_LINE = N_("The bot can post here again: the match goes on.")
+"""Said with `_(HELD_LINE)` in the server's language."""
+VALUE_KINDS = {
+    "string": N_("text"),
+    "integer": N_("a whole number"),
+    "number": N_("a number"),
+    "boolean": N_("yes or no"),
+    "user": N_("a member"),
+    "channel": N_("a channel"),
+    "role": N_("a role"),
+    "mentionable": N_("a member or a role"),
+    "attachment": N_("a file"),
+}
+"""What an option of each of Discord's kinds takes, for a value Discord could not read as one."""
 
 _UNUSABLE_CODES = frozenset({10003, 50001, 50013, 50083, 160005})
 """Unknown Channel, Missing Access, Missing Permissions, Thread is archived, Thread is locked."""

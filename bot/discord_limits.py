@@ -12,12 +12,17 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
+from bot import i18n
+from bot.i18n import _
+
 MESSAGE = 2000
 """Characters in a message's content."""
 CHOICE = 100
 """Characters in an autocomplete choice's name and value (and a select option's label and value)."""
 CHOICES = 25
 """Autocomplete choices, and options in a select menu."""
+THREAD_NAME = 100
+"""Characters in a thread's name."""
 BUTTON_LABEL = 80
 """Characters in a button's label."""
 LONGEST_ARCHIVE = 10080
@@ -52,7 +57,7 @@ def shorten(text: str, limit: int) -> str:
 def page(lines: Sequence[str], number: int, *, command: str, limit: int = MESSAGE) -> str:
     """Page `number` (from 1) of `lines`, as many whole lines as fit, with a footer saying how to see the
     next page (`command` is e.g. "/games"). Pages are cut greedily, so every page is within `limit`."""
-    footer_room = 80
+    footer_room = 120  # the footer, in the longest language
     pages: list[list[str]] = [[]]
     size = 0
     for line in lines:
@@ -66,8 +71,13 @@ def page(lines: Sequence[str], number: int, *, command: str, limit: int = MESSAG
     number = min(max(1, number), count)
     text = "\n".join(pages[number - 1])
     if count > 1:
-        more = f" — `{command} page:{number + 1}` for the next" if number < count else ""
-        text += f"\nPage {number} of {count}{more}."
+        if number < count:
+            footer = _("Page {number} of {count} — `{command}` for the next.").format(
+                number=number, count=count, command=f"{command} page:{number + 1}"
+            )
+        else:
+            footer = _("Page {number} of {count}.").format(number=number, count=count)
+        text += "\n" + footer
     return text
 
 
@@ -91,9 +101,9 @@ def and_more(lines: Iterable[str], limit: int = MESSAGE) -> str:
     size = 0
     for index, line in enumerate(all_lines):
         rest = len(all_lines) - index
-        tail = len(f"…and {rest} more") + 1
-        if size + len(line) + 1 + (tail if rest > 1 else 0) > limit:
-            kept.append(f"…and {rest} more")
+        more = _("…and {count} more").format(count=i18n.number(rest))
+        if size + len(line) + 1 + (len(more) + 1 if rest > 1 else 0) > limit:
+            kept.append(more)
             break
         kept.append(line)
         size += len(line) + 1

@@ -13,6 +13,11 @@
   instead, their choice is stored as thread, and the thread message says so. Any other failed DM goes to
   the thread too, their choice unchanged.
 - off: nothing (the service sends no notice). Computers are never reminded (nor sent a notice).
+
+Every reminder speaks the server's language (`posts.publicly`), a DM too: a player's own Discord language
+is known only while they interact, and a reminder comes when they do not; the server's is the one their
+board posts and the reminder's own line (worded by the service) speak. A DM listing games of several
+servers speaks the language of the first game's server.
 """
 
 from __future__ import annotations
@@ -24,10 +29,12 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot import discord_limits as limits
+from bot import i18n
+from bot.i18n import N_, _, ngettext
 from bot.models import Match, Notice
+from bot.posts import publicly, versus
 from bot.service import MatchService
 from bot.service.reminding import DM, THREAD
-from bot.wording import plural
 
 Send = Callable[[Match, Callable[[discord.abc.Messageable], Awaitable[discord.Message]]], Awaitable[object]]
 """`GameBot._send`: a message to a match's place, or where it moved to."""
@@ -37,12 +44,12 @@ DM_EVERY = 3600.0
 """Seconds between two reminder DMs to one person at least."""
 DMS_CLOSED = 50007
 """Discord's code for "Cannot send messages to this user" (their privacy settings refuse the bot's DMs)."""
-CLOSED_LINE = "Your DMs are closed, so reminders come here (`/notify mode:dm` tries DMs again)."
+CLOSED_LINE = N_("Your DMs are closed, so reminders come here (`/notify mode:dm` tries DMs again).")
 
 
 def user_id(player_id: str) -> int | None:
     """The Discord user id of a player id ("discord:123"), None for anyone else."""
-    kind, _, raw = player_id.partition(":")
+    kind, _colon, raw = player_id.partition(":")
     return int(raw) if kind == "discord" and raw.isdigit() else None
 
 
@@ -137,7 +144,9 @@ class ReminderPoster:
             return  # every turn reminded of was played meanwhile
         try:
             user = self.client.get_user(uid) or await self.client.fetch_user(uid)
-            await user.send(self.digest(games, said), allowed_mentions=limits.NOBODY)
+            with publicly(games[0].place.guild_id):
+                text = self.digest(games, said)
+            await user.send(text, allowed_mentions=limits.NOBODY)
         except discord.HTTPException as error:
             closed = isinstance(error, discord.Forbidden) and error.code == DMS_CLOSED
             log.info("could not DM a reminder to %s (%s): to the thread instead", player_id, error.status)
@@ -160,21 +169,29 @@ class ReminderPoster:
             if match.id in said:
                 return said[match.id]
             if clock is not None and (deadline := clock.deadline()) is not None:
-                return f"your flag falls <t:{int(deadline)}:R>"
-            return "your turn"
+                return _("your flag falls {when}").format(when=f"<t:{int(deadline)}:R>")
+            return _("your turn")
 
         def title(match: Match) -> str:
-            return f"{service.game(match).title} #{match.id} ({' vs '.join(match.names)})"
+            return f"{service.game(match).title} #{match.id} ({versus(match.names)})"
 
         if len(games) == 1:
             (match,) = games
-            return limits.clip(f"Your turn in {title(match)}: {about(match)}.\n{jump_url(match)}")
-        lines = [f"{plural(len(games), 'game')} await you:"]
+            said = _("Your turn in {match}: {what}.").format(match=title(match), what=about(match))
+            return limits.clip(f"{said}\n{jump_url(match)}")
+        count = len(games)
+        lines = [
+            ngettext("{count} game awaits you:", "{count} games await you:", count).format(count=i18n.number(count))
+        ]
         lines += [f"• {title(match)}: {about(match)} — {jump_url(match)}" for match in games]
         return limits.and_more(lines)
 
     async def _in_thread(self, match: Match, uid: int, line: str, *, closed: bool = False) -> None:
         """The reminder in the match's thread, pinging that player only."""
-        text = limits.clip(f"<@{uid}> your turn in match #{match.id}: {line}." + (f"\n{CLOSED_LINE}" if closed else ""))
+        with publicly(match.place.guild_id):
+            said = _("{player} your turn in match #{number}: {what}.").format(
+                player=f"<@{uid}>", number=match.id, what=line
+            )
+            text = limits.clip(said + (f"\n{_(CLOSED_LINE)}" if closed else ""))
         mentions = limits.pinging(uid)
         await self.send(match, lambda place: place.send(text, allowed_mentions=mentions))

@@ -330,6 +330,5 @@ def duration(seconds: float) -> str:
             return pseudo(duration(seconds))
     locale = babel_locale()
     words = [format_unit(count, f"duration-{unit}", length="long", locale=locale) for count, unit in parts]
-    if locale.language == "en":
-        return " ".join(words)
-    return format_list(words, style="standard", locale=locale)
+    said = " ".join(words) if locale.language == "en" else format_list(words, style="standard", locale=locale)
+    return f"{MARK}{said}{END}" if _marking else said  # Babel's words for the reader: as good as looked up

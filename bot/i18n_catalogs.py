@@ -91,9 +91,13 @@ def command_tree_strings() -> list[tuple[str, str]]:
 def extract_commands(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
-    """A Babel extraction method (babel.cfg's `commands`): the command tree's strings, each with its rule."""
+    """A Babel extraction method (babel.cfg's `commands`): the command tree's strings, each with its rule;
+    then the strings its file (bot/discord_app.py) marks itself, which babel.cfg's first match would skip."""
+    from babel.messages.extract import extract_python
+
     for context, message in command_tree_strings():
         yield 0, "pgettext", (context, message), [RULES[context]]
+    yield from extract_python(fileobj, keywords, comment_tags, options)
 
 
 # --- the pseudo-locale ---

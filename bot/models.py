@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.clock import ClockSettings, MatchClock
 from bot.games import Outcome
+from bot.i18n import _
 
 RUNNING, OVER, ABORTED = "running", "over", "aborted"
 
@@ -31,13 +32,13 @@ class Player:
     @property
     def mention(self) -> str:
         """A Discord mention for Discord users, else the name."""
-        kind, _, raw = self.id.partition(":")
+        kind, _colon, raw = self.id.partition(":")
         return f"<@{raw}>" if kind == "discord" else self.name
 
     @property
     def level(self) -> str | None:
         """The level of a computer seat; None for a person."""
-        kind, _, rest = self.id.partition(":")
+        kind, _colon, rest = self.id.partition(":")
         return rest.partition(":")[0] if kind == "computer" else None
 
     @property
@@ -83,20 +84,22 @@ class Hold:
     def what(self) -> str:
         """The hold in a few words, for listings (`/mod list`)."""
         if self.cause == GATEWAY:
-            return f"on hold: {self.reason}"
-        return f"on hold: its board could not be posted ({self.reason})"
+            return _("on hold: {reason}").format(reason=self.reason)
+        return _("on hold: its board could not be posted ({reason})").format(reason=self.reason)
 
     def refusal(self, match_id: int) -> str:
         """What a move made meanwhile is told."""
         if self.cause == GATEWAY:
-            return (
-                f"Match #{match_id} is on hold: Discord has not been reachable for the bot ({self.reason}), so the "
-                "clocks are stopped. It goes on as soon as Discord is back."
+            said = _(
+                "Match #{number} is on hold: Discord has not been reachable for the bot ({reason}), so the clocks"
+                " are stopped. It goes on as soon as Discord is back."
             )
-        return (
-            f"Match #{match_id} is on hold: the bot could not post its board ({self.reason}). "
-            "It goes on as soon as a board is posted; a moderator can try with /mod repost."
-        )
+        else:
+            said = _(
+                "Match #{number} is on hold: the bot could not post its board ({reason}). It goes on as soon as a"
+                " board is posted; a moderator can try with /mod repost."
+            )
+        return said.format(number=match_id, reason=self.reason)
 
 
 @dataclass(slots=True)

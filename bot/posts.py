@@ -11,16 +11,19 @@ drawn by `renderers`, imported where it is drawn, so the service's import of the
 
 from __future__ import annotations
 
-import itertools
-import math
+import contextlib
+import functools
 import re
 import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from bot import move_log
+from bot import i18n, move_log
 from bot.clock import format_seconds
 from bot.games import Game, Termination, seat_leaves
+from bot.i18n import N_, _, ngettext
 from bot.models import (
     CANCELLED,
     DECLINED,
@@ -32,14 +35,71 @@ from bot.models import (
     MoveRecord,
     Notice,
     NoticeKind,
+    Place,
     Player,
     Series,
 )
 from bot.reminders import is_long
-from bot.wording import listing, plural
+from bot.wording import listing
 
 if TYPE_CHECKING:
     from renderers import Caption
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+# --- which language a public post speaks (docs/translating.md) ---
+
+PublicLanguage = Callable[[int | None], str]
+"""A server's id -> the language of its public posts (bot/i18n.py's code)."""
+_public_of: PublicLanguage | None = None
+_public_here: ContextVar[str | None] = ContextVar("public language", default=None)
+
+
+def speak_publicly(resolver: PublicLanguage | None) -> None:
+    """How the front-end tells a server's public language: Discord's bot sets the server's `language`
+    setting, else its language in Discord, else English (`bot.discord_i18n.public_language`); None (the
+    terminal) leaves every post in the reader's language, which is the terminal's."""
+    global _public_of
+    _public_of = resolver
+
+
+def set_public_here(language: str | None) -> None:
+    """The public language of the server an interaction's task acts in (its `ServerTree.interaction_check`),
+    for words that do not know their match's server (`paused_line`, a takeback's lines)."""
+    _public_here.set(language)
+
+
+def public_language(guild_id: int | None = None) -> str:
+    """The language a server's public posts speak: the front-end's answer for `guild_id`, else that of the
+    server this task acts in, else the reader's."""
+    if _public_of is not None and guild_id is not None:
+        return _public_of(guild_id)
+    return _public_here.get() or i18n.current()
+
+
+@contextlib.contextmanager
+def publicly(guild_id: int | None = None) -> Iterator[None]:
+    """Speak the server's public language inside the block: a board post, a notice, a reminder, whoever
+    caused it (a German player's move in an English server is posted in English)."""
+    with i18n.using(public_language(guild_id)):
+        yield
+
+
+def public(words: Callable[P, T]) -> Callable[P, T]:
+    """Words a whole server reads (a notice's lines): said in the public language of the server of the first
+    argument with a `place` (a match, a series, a tournament), else of the server this task acts in. The
+    service makes them inside a player's interaction, whose reader is that player."""
+
+    @functools.wraps(words)
+    def said(*args: P.args, **kwargs: P.kwargs) -> T:
+        place = next((a.place for a in (*args, *kwargs.values()) if isinstance(getattr(a, "place", None), Place)), None)
+        with publicly(place.guild_id if place is not None else None):
+            return words(*args, **kwargs)
+
+    return said
 
 
 class Matches(Protocol):
@@ -81,7 +141,7 @@ def caption(service: Matches, match: Match, now: float, overlays: frozenset[str]
         )
     result = None
     if ended_off_board(match):
-        result = result_line(match) if match.result is not None else "Aborted: no result."
+        result = result_line(match) if match.result is not None else _("Aborted: no result.")
     return Caption(
         names=match.names,
         clocks=clocks,
@@ -97,8 +157,8 @@ def header(service: Matches, match: Match) -> str:
     finished death match, who won the series."""
     series = service.series_of(match)
     if series is None:
-        return f"Match #{match.id}"
-    head = f"Death match · game {match.game_no} of {series.best_of}"
+        return _("Match #{number}").format(number=match.id)
+    head = _("Death match · game {number} of {count}").format(number=match.game_no, count=series.best_of)
     if series.result is not None and series.games and series.games[-1] == match.id:
         return f"{head} · {series_line(series)}"
     return f"{head} · {series_score(series)}"
@@ -123,8 +183,9 @@ def status_lines(
     lines = []
     scores = game.scores(match.state)
     if scores:  # games without points (Themiscyra) have none to show
-        label = game.score_label  # what the numbers count, where it is not points
-        lines.append(f"{label}: " + ", ".join(f"{n} {s:g}" for n, s in zip(match.names, scores, strict=True)))
+        label = _(game.score_label)  # what the numbers count, where it is not points
+        each = ", ".join(f"{n} {i18n.number(s)}" for n, s in zip(match.names, scores, strict=True))
+        lines.append(_("{label}: {scores}").format(label=label, scores=each))
     if not match.running:
         if match.result is not None:
             lines.append(result_line(match))
@@ -134,22 +195,29 @@ def status_lines(
         return lines
     player = match.players[seat]
     who = player.mention if mention else player.name
-    turn = f"{who} to move"
     clock = match.clock
-    if clock is not None:
-        if clock.paused:
-            turn += " — paused by a moderator"
-        elif seat in clock.away:  # away time (bot/service/away.py): the turn waits, its time untouched
-            left = format_seconds(clock.settings.move_seconds - clock.used)
-            turn += f" — away, so the clock waits ({left} a move + {format_seconds(clock.reserves[seat])} reserve left)"
+    if clock is None:
+        turn = _("{name} to move.").format(name=who)
+    elif clock.paused:
+        turn = _("{name} to move — paused by a moderator.").format(name=who)
+    elif seat in clock.away:  # away time (bot/service/away.py): the turn waits, its time untouched
+        turn = _("{name} to move — away, so the clock waits ({move} a move + {reserve} reserve left).").format(
+            name=who,
+            move=format_seconds(clock.settings.move_seconds - clock.used),
+            reserve=format_seconds(clock.reserves[seat]),
+        )
+    else:
+        move_left = clock.settings.move_seconds - clock.used
+        move, reserve = format_seconds(move_left), format_seconds(clock.reserves[seat])
+        if deadline:
+            start, dated = (time.time() if now is None else now), is_long(clock)
+            out = start + move_left + clock.reserves[seat]
+            turn = _("{name} to move — {move} a move + {reserve} reserve: move by {by}, out of time {out}.").format(
+                name=who, move=move, reserve=reserve, by=stamp(start + move_left, dated), out=stamp(out, dated)
+            )
         else:
-            move_left = clock.settings.move_seconds - clock.used
-            turn += f" — {format_seconds(move_left)} a move + {format_seconds(clock.reserves[seat])} reserve"
-            if deadline:
-                start, dated = (time.time() if now is None else now), is_long(clock)
-                out = start + move_left + clock.reserves[seat]
-                turn += f": move by {stamp(start + move_left, dated)}, out of time {stamp(out, dated)}"
-    lines.append(turn + ".")
+            turn = _("{name} to move — {move} a move + {reserve} reserve.").format(name=who, move=move, reserve=reserve)
+    lines.append(turn)
     return lines
 
 
@@ -198,13 +266,23 @@ def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[s
         if record.kind == "undo":
             # a takeback's undo lines are by its requester, a player; a moderator's by the moderator
             asked = next((p.name for p in match.players if p.id == record.by_id), None)
-            who = f"taken back at {asked}'s request:" if asked else "a moderator took back"
-            lines.append(f"{record.ply}. ({who} {name}'s {record.move})")
+            if asked:
+                said = _("(taken back at {asker}'s request: {name}'s {move})")
+            else:
+                said = _("(a moderator took back {name}'s {move})")
+            lines.append(f"{record.ply}. " + said.format(asker=asked, name=name, move=record.move))
         elif record.kind == move_log.RESIGN:
             how = move_log.leaving(record)
-            claimer = next((p.name for p in match.players if p.id == record.by_id), "an opponent")
-            why = {Termination.FLAG: "ran out of time", Termination.CLAIM: f"is out by {claimer}'s claim"}
-            lines.append(f"{record.ply}. {name} {why.get(how, 'resigned')}; the others play on")
+            claimer = next((p.name for p in match.players if p.id == record.by_id), None)
+            if how is Termination.FLAG:
+                said = _("{name} ran out of time; the others play on")
+            elif how is Termination.CLAIM and claimer is not None:
+                said = _("{name} is out by {claimer}'s claim; the others play on")
+            elif how is Termination.CLAIM:
+                said = _("{name} is out by an opponent's claim; the others play on")
+            else:
+                said = _("{name} resigned; the others play on")
+            lines.append(f"{record.ply}. " + said.format(name=name, claimer=claimer))
         else:
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
             lines.append(f"{record.ply}. {name}: {record.move}{took}")
@@ -215,36 +293,58 @@ def summary_line(service: Matches, match: Match) -> str:
     """One running match in a list: `#3 "1, 2, 3": alice vs bob — bob to move`."""
     game = service.game(match)
     seat = game.to_move(match.state)
-    turn = "paused" if match.paused else (f"{match.players[seat].name} to move" if seat is not None else "over")
-    return f"#{match.id} {game.title}: {' vs '.join(match.names)} — {turn}"
+    if match.paused:
+        turn = _("paused")
+    elif seat is not None:
+        turn = _("{name} to move").format(name=match.players[seat].name)
+    else:
+        turn = _("over")
+    return f"#{match.id} {game.title}: {versus(match.names)} — {turn}"
+
+
+def versus(names: list[str] | tuple[str, ...]) -> str:
+    """`alice vs bob vs carol`, in the reader's language."""
+    return _(" vs ").join(names)
 
 
 def lobby_lines(service: Matches, lobby: Lobby, command: str) -> list[str]:
     """A lobby in words: its options, who joined, and how it starts (`command` is e.g. "/volcano")."""
     game = service.games[lobby.game]
     options = ", ".join(f"{key} {value}" for key, value in sorted(lobby.options.items()))
-    lines = [f"{game.title} lobby #{lobby.id}, opened by {lobby.creator.name}" + (f" ({options})." if options else ".")]
-    if lobby.clock is not None:
-        lines.append(f"Clock: {lobby.clock.describe()} per player.")
-    names = ", ".join(p.name for p in lobby.players)
-    lines.append(f"Players ({len(lobby.players)}/{game.max_players}): {names}.")
-    if lobby.status == OPEN:
-        alone = " (alone, it is a solitaire game)" if game.min_players == 1 else ""
-        lines.append(
-            f"Join with `{command} join`; {lobby.creator.name} adds computer players with `{command} computer` "
-            f"and starts it with `{command} start`{alone}."
-        )
-    elif lobby.status == CANCELLED:
-        lines.append(f"Cancelled: {lobby.creator.name} left.")
+    fields = {"game": game.title, "number": lobby.id, "name": lobby.creator.name, "options": options}
+    if options:
+        lines = [_("{game} lobby #{number}, opened by {name} ({options}).").format(**fields)]
     else:
-        lines.append(f"Started as match #{lobby.match_id}.")
+        lines = [_("{game} lobby #{number}, opened by {name}.").format(**fields)]
+    if lobby.clock is not None:
+        lines.append(_("Clock: {clock} per player.").format(clock=lobby.clock.describe()))
+    names = ", ".join(p.name for p in lobby.players)
+    lines.append(
+        _("Players ({count}/{most}): {names}.").format(count=len(lobby.players), most=game.max_players, names=names)
+    )
+    if lobby.status == OPEN:
+        if game.min_players == 1:
+            how = _(
+                "Join with `{command} join`; {name} adds computer players with `{command} computer` and starts it"
+                " with `{command} start` (alone, it is a solitaire game)."
+            )
+        else:
+            how = _(
+                "Join with `{command} join`; {name} adds computer players with `{command} computer` and starts it"
+                " with `{command} start`."
+            )
+        lines.append(how.format(command=command, name=lobby.creator.name))
+    elif lobby.status == CANCELLED:
+        lines.append(_("Cancelled: {name} left.").format(name=lobby.creator.name))
+    else:
+        lines.append(_("Started as match #{number}.").format(number=lobby.match_id))
     return lines
 
 
 def own_messages(service: Matches, match: Match, lines: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
     """(lines for the board post, lines for a message of their own): a game may single some events out
     (Geyser's firing phase) with `own_message`, a tuple of line prefixes."""
-    prefixes = service.game(match).own_message
+    prefixes = tuple(_(prefix) for prefix in service.game(match).own_message)  # as the events say them
     separate = [line for line in lines if prefixes and line.startswith(prefixes)]
     return [line for line in lines if line not in separate], separate
 
@@ -252,19 +352,25 @@ def own_messages(service: Matches, match: Match, lines: tuple[str, ...] | list[s
 # --- what the service's notices say (bot/service/ takes its lines from here) ---
 
 
+@public
 def event_lines(match: Match, game: Game) -> tuple[str, ...]:
     """The engine's event text for the last ply, with player names filled in."""
     return tuple(line.format(*match.names) for line in game.events(match.state))
 
 
+@public
 def start_lines(match: Match, game: Game) -> tuple[str, ...]:
     """`Fish #3: alice vs bob.` (a death match's game says which), then the clock if there is one."""
-    names = " vs ".join(match.names) if len(match.players) > 1 else f"{match.names[0]} plays solitaire"
-    lines = [f"{game.title} #{match.id}: {names}."]
+    names = versus(match.names) if len(match.players) > 1 else _("{name} plays solitaire").format(name=match.names[0])
+    fields = {"game": game.title, "number": match.id, "names": names}
     if match.series_id is not None:
-        lines[0] = f"{game.title} #{match.id}, game {match.game_no} of the death match: {names}."
+        lines = [
+            _("{game} #{number}, game {game_no} of the death match: {names}.").format(game_no=match.game_no, **fields)
+        ]
+    else:
+        lines = [_("{game} #{number}: {names}.").format(**fields)]
     if match.clock is not None:
-        lines.append(f"Clock: {match.clock.settings.describe()} per player.")
+        lines.append(_("Clock: {clock} per player.").format(clock=match.clock.settings.describe()))
     return tuple(lines)
 
 
@@ -273,12 +379,15 @@ def result_line(match: Match) -> str:
     result = match.result
     if result is None:
         return ""
+    reason = _(result.reason)  # an engine's reason is in the catalog; one with a name in it stays as stored
     if result.is_draw:
         if len(match.players) == 1:
-            return f"Game over ({result.reason})."
-        return f"Game over: a draw ({result.reason})."
-    names = " and ".join(match.players[s].name for s in sorted(result.winners))
-    return f"Game over: {names} {'wins' if len(result.winners) == 1 else 'win'} ({result.reason})."
+            return _("Game over ({reason}).").format(reason=reason)
+        return _("Game over: a draw ({reason}).").format(reason=reason)
+    names = listing([match.players[s].name for s in sorted(result.winners)])
+    return ngettext(
+        "Game over: {names} wins ({reason}).", "Game over: {names} win ({reason}).", len(result.winners)
+    ).format(names=names, reason=reason)
 
 
 def ended_off_board(match: Match) -> bool:
@@ -302,35 +411,39 @@ def end_reason(termination: Termination, name: str = "") -> str:
     raise ValueError(f"the service does not end a game by {termination.value}")
 
 
-RESTART_LINE = "The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged."
+RESTART_LINE = N_("The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged.")
 
 
+@public
 def restart_line(match: Match) -> str:
     """Said with a board posted again after a restart: a fresh move clock only where there is a clock (an
     untimed game whose board was not up yet has none to speak of)."""
-    return RESTART_LINE if match.clock is not None else "The bot is back after a restart."
+    return _(RESTART_LINE) if match.clock is not None else _("The bot is back after a restart.")
 
 
+@public
 def out_of_time_line(player: Player) -> str:
     """A seat put out by its clock in a game the others play on (not "resigns": time did it)."""
-    return f"{end_reason(Termination.FLAG, player.name)}: they are out of the game."
+    return _("{name}'s reserve time ran out: they are out of the game.").format(name=player.name)
 
 
 def resign_effect(match: Match, game: Game) -> str:
     """What resigning would do, for the confirmation question."""
     if len(match.players) == 1:
-        return "This ends the game with no score."
+        return _("This ends the game with no score.")
     if not seat_leaves(game, len(match.players)):
-        return "This ends the game as a loss."
-    return "You leave the game: your captures stay on the record and the others play on."
+        return _("This ends the game as a loss.")
+    return _("You leave the game: your captures stay on the record and the others play on.")
 
 
+@public
 def taken_back(by: Player, match: Match, taken: list[MoveRecord], game: Game) -> str:
     """`mod took back alice's move D4-F3 and Computer's moves E5-F6, F6-G7.`: each player's run of moves,
     in order (as `public_move` shows them: hidden cards stay hidden)."""
-    return f"{by.name} took back {taken_words(match, taken, game)}."
+    return _("{name} took back {what}.").format(name=by.name, what=taken_words(match, taken, game))
 
 
+@public
 def taken_words(match: Match, taken: list[MoveRecord], game: Game, own: int | None = None) -> str:
     """`alice's move D4-F3 and Computer's moves E5-F6, F6-G7`: the lines taken back, each player's run of
     moves in order, as `public_move` shows them; the seat `own` (the requester of a takeback) says `their`."""
@@ -344,133 +457,188 @@ def taken_words(match: Match, taken: list[MoveRecord], game: Game, own: int | No
     for seat, records in runs:
         name = match.players[seat].name
         moves = [game.public_move(r.move) for r in records if r.kind != move_log.RESIGN]
-        said = [f"move{'s' if len(moves) > 1 else ''} {', '.join(moves)}"] if moves else []
-        said += ["resignation"] if len(moves) < len(records) else []
-        whose = "their" if seat == own else f"{name}'s"
-        parts.append(f"{whose} {' and '.join(said)}")
+        resigned = len(moves) < len(records)
+        if seat == own:
+            if not moves:
+                said = _("their resignation")
+            elif resigned:
+                said = ngettext("their move {moves} and resignation", "their moves {moves} and resignation", len(moves))
+            else:
+                said = ngettext("their move {moves}", "their moves {moves}", len(moves))
+        elif not moves:
+            said = _("{name}'s resignation")
+        elif resigned:
+            said = ngettext(
+                "{name}'s move {moves} and resignation", "{name}'s moves {moves} and resignation", len(moves)
+            )
+        else:
+            said = ngettext("{name}'s move {moves}", "{name}'s moves {moves}", len(moves))
+        parts.append(said.format(name=name, moves=", ".join(moves)))
     return listing(parts)
 
 
+@public
 def paused_line(by: Player) -> str:
-    return f"{by.name} paused the match: no clock is running."
+    return _("{name} paused the match: no clock is running.").format(name=by.name)
 
 
+@public
 def resumed_line(by: Player) -> str:
-    return f"{by.name} resumed the match: the clock runs again."
+    return _("{name} resumed the match: the clock runs again.").format(name=by.name)
 
 
 def time_given(seconds: float, name: str) -> str:
-    """`+1:00 for alice` (a negative number takes time away): the notice's and the action log's words."""
+    """`+1:00 for alice` (a negative number takes time away): the action log's record, stored as it is
+    (English: the log is data), and the notice's words in the reader's language (`time_added_line`)."""
     return f"{'+' if seconds > 0 else '-'}{format_seconds(abs(seconds))} for {name}"
 
 
+@public
 def time_added_line(by: Player, given: str, reserve: float) -> str:
-    return f"{by.name} gave {given}: reserve now {format_seconds(reserve)}."
+    """`mod gave +1:00 for alice: reserve now 2:00.` (`given` is `time_given`'s record: its time and name)."""
+    amount, _for, name = given.partition(" for ")
+    return _("{name} gave {amount} for {player}: reserve now {reserve}.").format(
+        name=by.name, amount=amount, player=name, reserve=format_seconds(reserve)
+    )
 
 
+@public
 def aborted_line(by: Player, match: Match) -> str:
-    return f"{by.name} aborted match #{match.id}: no result."
-
-
-_WAIT_UNITS = (("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1))
+    return _("{name} aborted match #{number}: no result.").format(name=by.name, number=match.id)
 
 
 def wait_words(seconds: float) -> str:
     """A wait in words, in its two largest units, rounded up so it is never less than the wait: `7 days`,
-    `2 days 3 hours`, `10 minutes`, `4 minutes 30 seconds`, `1 second`."""
-    whole = max(0, math.ceil(seconds - 1e-9))
-    for (name, size), (small_name, small) in itertools.pairwise(_WAIT_UNITS):
-        if whole >= size:
-            big, rest = divmod(math.ceil(whole / small), size // small)
-            return plural(big, name) + (f" {plural(rest, small_name)}" if rest else "")
-    return plural(whole, "second")
+    `2 days 3 hours`, `10 minutes`, `4 minutes 30 seconds`, `1 second` (`2 Tage und 3 Stunden`)."""
+    return i18n.duration(seconds)
 
 
 # --- takebacks by agreement and claims (bot/service/takebacks.py, bot/service/claims.py) ---
 
 
+@public
 def takeback_asked(requester: Player, asked: list[Player], what: str, window: float) -> str:
     """`alice asks to take back their move D4-F3. bob: accept or decline within 10 minutes; ...`"""
-    names = listing([p.name for p in asked])
-    return (
-        f"{requester.name} asks to take back {what}. {names}: accept or decline within {wait_words(window)};"
-        " a move meanwhile cancels the request."
+    return _(
+        "{name} asks to take back {what}. {asked}: accept or decline within {wait}; a move meanwhile cancels"
+        " the request."
+    ).format(name=requester.name, what=what, asked=listing([p.name for p in asked]), wait=wait_words(window))
+
+
+@public
+def takeback_at_once(requester: Player, what: str) -> str:
+    """A takeback against computers only: nobody is asked (a computer has no say), so it is done at once."""
+    return _("{name} took back {what} (a computer player has no say in a takeback).").format(
+        name=requester.name, what=what
     )
 
 
-def takeback_at_once(requester: Player, what: str) -> str:
-    """A takeback against computers only: nobody is asked (a computer has no say), so it is done at once."""
-    return f"{requester.name} took back {what} (a computer player has no say in a takeback)."
-
-
+@public
 def takeback_accepted(by: Player, requester: Player, waiting: list[Player]) -> str:
     """One of several asked accepted; the others have not yet."""
-    return f"{by.name} accepts {requester.name}'s takeback; waiting for {listing([p.name for p in waiting])}."
+    return _("{name} accepts {asker}'s takeback; waiting for {waiting}.").format(
+        name=by.name, asker=requester.name, waiting=listing([p.name for p in waiting])
+    )
 
 
+@public
 def takeback_agreed(by: Player, requester: Player, what: str, several: bool) -> str:
     """The last of those asked accepted: the moves are taken back."""
-    return f"{by.name} accepts{' too' if several else ''}: {requester.name} takes back {what}."
+    if several:
+        said = _("{name} accepts too: {asker} takes back {what}.")
+    else:
+        said = _("{name} accepts: {asker} takes back {what}.")
+    return said.format(name=by.name, asker=requester.name, what=what)
 
 
+@public
 def takeback_declined(by: Player, requester: Player) -> str:
-    return f"{by.name} declines {requester.name}'s takeback: the game goes on as it stands."
+    return _("{name} declines {asker}'s takeback: the game goes on as it stands.").format(
+        name=by.name, asker=requester.name
+    )
 
 
+@public
 def takeback_expired(requester: Player, waiting: list[Player], window: float) -> str:
-    names = listing([p.name for p in waiting])
-    return f"{requester.name}'s takeback request expired: {names} did not accept within {wait_words(window)}."
+    return _("{asker}'s takeback request expired: {waiting} did not accept within {wait}.").format(
+        asker=requester.name, waiting=listing([p.name for p in waiting]), wait=wait_words(window)
+    )
 
 
+@public
 def takeback_lapsed(requester: Player, over: bool) -> str:
-    why = "the game is over" if over else "the position changed before everyone accepted"
-    return f"{requester.name}'s takeback request lapsed: {why}."
+    if over:
+        return _("{asker}'s takeback request lapsed: the game is over.").format(asker=requester.name)
+    return _("{asker}'s takeback request lapsed: the position changed before everyone accepted.").format(
+        asker=requester.name
+    )
 
 
 def takeback_closed_refusal(status: str) -> str:
     """An answer to a request that has closed (its buttons were still shown somewhere)."""
-    how = {TAKEN_BACK: "was accepted: the moves are taken back", DECLINED: "was declined", EXPIRED: "has expired"}
-    return f"This takeback request {how.get(status, 'has lapsed: the position changed')}."
+    if status == TAKEN_BACK:
+        return _("This takeback request was accepted: the moves are taken back.")
+    if status == DECLINED:
+        return _("This takeback request was declined.")
+    if status == EXPIRED:
+        return _("This takeback request has expired.")
+    return _("This takeback request has lapsed: the position changed.")
 
 
 def claim_reason(claimer: Player, idle: Player, after: float, players: int) -> str:
     """The `Outcome.reason` of a game ended by a claim: `bob claimed the win: alice did not move for 7 days`
-    (with three or more players the others share the win: `bob claimed the game: ...`)."""
+    (with three or more players the others share the win: `bob claimed the game: ...`). Stored with the
+    result, so in English whoever reads (a reason is data, like a move)."""
     what = "the win" if players == 2 else "the game"
-    return f"{claimer.name} claimed {what}: {idle.name} did not move for {wait_words(after)}"
+    with i18n.using(i18n.ENGLISH):
+        after_words = wait_words(after)
+    return f"{claimer.name} claimed {what}: {idle.name} did not move for {i18n.unmarked(after_words)}"
 
 
+@public
 def claimed_out_line(claimer: Player, idle: Player, after: float) -> str:
     """A claim that puts the idle seat out of a game the others play on."""
-    return f"{claimer.name} claimed {idle.name} out: {idle.name} did not move for {wait_words(after)}, so they are out."
+    return _("{name} claimed {idle} out: {idle} did not move for {wait}, so they are out.").format(
+        name=claimer.name, idle=idle.name, wait=wait_words(after)
+    )
 
 
-CLAIM_TOLD = "A moderator is told: the claim is in the match's action log (claim)."
-"""The line after a claim, in the thread, for moderators to find it."""
+CLAIM_TOLD = N_("A moderator is told: the claim is in the match's action log (claim).")
+"""The line after a claim, in the thread, for moderators to find it (said with `_(CLAIM_TOLD)`)."""
 
 
 def claim_refusal(idle: Player, waited: float, after: float) -> str:
     """Too early to claim: exactly how long is left (rounded up) before the player to move has waited `after`."""
-    return (
-        f"Too early: a claim needs {wait_words(after)} without a move, and {idle.name}'s turn began less than"
-        f" that ago. You can claim in {wait_words(after - waited)}."
-    )
+    return _(
+        "Too early: a claim needs {wait} without a move, and {name}'s turn began less than that ago. You can"
+        " claim in {left}."
+    ).format(wait=wait_words(after), name=idle.name, left=wait_words(after - waited))
 
 
+@public
 def reminder_line(kind: str, number: int, due: float, deadline: float | None, every: float = 86_400.0) -> str:
     """What a reminder of a turn says (its `kind` and `number` are bot/reminders.py's; `due` is when it was
     due, `deadline` the turn's, None without a clock; `every` the wait between idle reminders, a server
     setting), with a Discord timestamp (`plain_times` for others)."""
     if kind == "idle" or deadline is None:
         since = number * every
-        return f"it has been {'a day' if since == 86_400 else wait_words(since)} since your turn began"
-    falls = f"your flag falls <t:{int(deadline)}:R>"
+        if since == 86_400:
+            return _("it has been a day since your turn began")
+        return _("it has been {wait} since your turn began").format(wait=wait_words(since))
+    falls = f"<t:{int(deadline)}:R>"
     if kind == "half":
-        return f"half your move time is used; {falls}"
+        return _("half your move time is used; your flag falls {when}").format(when=falls)
     minutes = max(1, round((deadline - due) / 60))
     hours, odd = divmod(minutes, 60)
-    left = plural(minutes, "minute") if odd or not hours else "an hour" if hours == 1 else plural(hours, "hour")
-    return f"{left} left: {falls}"
+    if odd or not hours:
+        said = ngettext(
+            "{count} minute left: your flag falls {when}", "{count} minutes left: your flag falls {when}", minutes
+        )
+        return said.format(count=i18n.number(minutes), when=falls)
+    if hours == 1:
+        return _("an hour left: your flag falls {when}").format(when=falls)
+    said = ngettext("{count} hour left: your flag falls {when}", "{count} hours left: your flag falls {when}", hours)
+    return said.format(count=i18n.number(hours), when=falls)
 
 
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
@@ -483,7 +651,9 @@ def plain_times(text: str, now: float) -> str:
     def written(found: re.Match[str]) -> str:
         when = int(found[1])
         if found[2] == "R":
-            return f"in {format_seconds(when - now)}" if when >= now else f"{format_seconds(now - when)} ago"
+            if when >= now:
+                return _("in {time}").format(time=format_seconds(when - now))
+            return _("{time} ago").format(time=format_seconds(now - when))
         return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
 
     return _TIMESTAMP.sub(written, text)
@@ -491,23 +661,26 @@ def plain_times(text: str, now: float) -> str:
 
 def series_reason(series: Series) -> str:
     """The death match's `Outcome.reason`: `2–1 in games` (the winner's score first, whoever began), or
-    `level at 1–1 after 3 games`."""
+    `level at 1–1 after 3 games`. Stored with the series' result, so in English (a reason is data)."""
     score = "–".join(str(w) for w in sorted(series.wins, reverse=True))
     if len(set(series.wins)) == 1:
-        return f"level at {score} after {plural(series.best_of, 'game')}"
+        return f"level at {score} after {series.best_of} game{'s' if series.best_of != 1 else ''}"
     return f"{score} in games"
 
 
+@public
 def series_line(series: Series) -> str:
     """How a death match ended; empty while it runs."""
     result = series.result
     if result is None:
         return ""
+    reason = _(result.reason)
     if result.is_draw:
-        house = " — by DM rules the house wins" if series.house_wins else ""
-        return f"The death match is drawn{house} ({result.reason})."
+        if series.house_wins:
+            return _("The death match is drawn — by DM rules the house wins ({reason}).").format(reason=reason)
+        return _("The death match is drawn ({reason}).").format(reason=reason)
     winner = series.players[next(iter(result.winners))].name
-    return f"{winner} wins the death match, {result.reason}."
+    return _("{name} wins the death match, {reason}.").format(name=winner, reason=reason)
 
 
 def move_groups(game: Any, moves: list[str], typed: str = "") -> list[tuple[str, list[str]]]:
@@ -608,17 +781,21 @@ def moves_lines(
     the list: `command` is what lists moves, e.g. "themiscyra moves", and the hint adds a word to `typed`.
     """
     if not moves:
-        return ["No legal moves."]
+        return [_("No legal moves.")]
     wanted = " ".join(typed.split())
     groups = move_groups(game, moves, wanted)
     if not groups:
-        return [f"No legal move starts with {wanted if len(wanted) <= 40 else wanted[:39] + '…'}."]
-    shown = sum(len(members) for _, members in groups)
+        shown_typed = wanted if len(wanted) <= 40 else wanted[:39] + "…"
+        return [_("No legal move starts with {typed}.").format(typed=shown_typed)]
+    shown = sum(len(members) for _label, members in groups)
+    legal = ngettext("{count} legal move", "{count} legal moves", len(moves)).format(count=i18n.number(len(moves)))
+    in_groups = ngettext("in {count} group", "in {count} groups", len(groups)).format(count=i18n.number(len(groups)))
     if wanted:
-        verb = "matches" if shown == 1 else "match"
-        head = f"{shown:,} of {plural(len(moves), 'legal move')} {verb} {wanted}, in {plural(len(groups), 'group')}:"
+        head = ngettext(
+            "{shown} of {legal} matches {typed}, {groups}:", "{shown} of {legal} match {typed}, {groups}:", shown
+        ).format(shown=i18n.number(shown), legal=legal, typed=wanted, groups=in_groups)
     else:
-        head = f"{plural(len(moves), 'legal move')} in {plural(len(groups), 'group')}:"
+        head = _("{legal} {groups}:").format(legal=legal, groups=in_groups)
     lines = [head]
     for label, members in groups[:most]:
         if members == [label]:
@@ -633,7 +810,13 @@ def moves_lines(
         if hint.lower() == wanted.lower():
             hint = label
         more = len(groups) - most
-        lines.append(f"… and {plural(more, 'more group')}: type more of the move to list fewer, like: {command} {hint}")
+        lines.append(
+            ngettext(
+                "… and {count} more group: type more of the move to list fewer, like: {example}",
+                "… and {count} more groups: type more of the move to list fewer, like: {example}",
+                more,
+            ).format(count=i18n.number(more), example=f"{command} {hint}")
+        )
     return lines
 
 
@@ -649,19 +832,23 @@ def my_games_lines(service: Matches, matches: list[Match], player_id: str, *, di
         return []
     turns = sum(_my_turn(service, match, player_id) for match in matches)
     name = next(p.name for p in matches[0].players if p.id == player_id)
+    counts = {"count": i18n.number(len(matches)), "turns": i18n.number(turns), "name": name}
     if discord:
-        lines = [f"Your running matches here: {len(matches)}, your turn in {turns}."]
+        lines = [_("Your running matches here: {count}, your turn in {turns}.").format(**counts)]
     else:
-        lines = [f"{name}'s running matches: {len(matches)}, {name}'s turn in {turns}."]
+        lines = [_("{name}'s running matches: {count}, {name}'s turn in {turns}.").format(**counts)]
     for match in matches:
         game = service.game(match)
         others = [p.name for p in match.players if p.id != player_id]
-        versus = f"vs {', '.join(others)}" if others else "solitaire"
-        line = f"#{match.id} {game.title} {versus} — {_turn_words(service, match, player_id, discord)}"
+        against = _("vs {names}").format(names=", ".join(others)) if others else _("solitaire")
+        line = f"#{match.id} {game.title} {against} — {_turn_words(service, match, player_id, discord)}"
         if _my_turn(service, match, player_id):
-            line = ("**Your turn**: " if discord else f"{name}'s turn: ") + line
+            if discord:
+                line = _("**Your turn**: {match}").format(match=line)
+            else:
+                line = _("{name}'s turn: {match}").format(name=name, match=line)
         link = board_link(match) if discord else None
-        lines.append(f"{line} · [board]({link})" if link else line)
+        lines.append(_("{match} · [board]({link})").format(match=line, link=link) if link else line)
     return lines
 
 
@@ -674,19 +861,25 @@ def _turn_words(service: Matches, match: Match, player_id: str, you: bool = True
     `you`: the player's name instead, as the terminal's hot seat says it)."""
     seat = service.game(match).to_move(match.state)
     if seat is None:
-        return "over"
-    who = "you" if you and match.players[seat].id == player_id else match.players[seat].name
+        return _("over")
+    mine = you and match.players[seat].id == player_id
+    name = match.players[seat].name
     clock = match.clock
+    deadline = clock.deadline() if clock is not None and not clock.paused and seat not in clock.away else None
     if clock is None:
-        return f"{who} to move (no clock)"
-    if clock.paused:
-        return f"{who} to move, paused by a moderator"
-    if seat in clock.away:
-        return f"{who} to move, the clock waiting: {'you are' if who == 'you' else f'{who} is'} away"
-    deadline = clock.deadline()
-    if deadline is None:
-        return f"{who} to move"
-    return f"{who} to move, out of time <t:{int(deadline)}:R>"
+        said = _("you to move (no clock)") if mine else _("{name} to move (no clock)")
+    elif clock.paused:
+        said = _("you to move, paused by a moderator") if mine else _("{name} to move, paused by a moderator")
+    elif seat in clock.away:
+        if mine:
+            said = _("you to move, the clock waiting: you are away")
+        else:
+            said = _("{name} to move, the clock waiting: {name} is away")
+    elif deadline is None:
+        said = _("you to move") if mine else _("{name} to move")
+    else:
+        said = _("you to move, out of time {when}") if mine else _("{name} to move, out of time {when}")
+    return said.format(name=name, when=f"<t:{int(deadline)}:R>" if deadline is not None else "")
 
 
 def board_link(match: Match) -> str | None:
@@ -697,64 +890,95 @@ def board_link(match: Match) -> str | None:
     return f"https://discord.com/channels/{match.place.guild_id}/{channel}/{message}"
 
 
+@public
 def away_line(name: str, until: float) -> str:
     """Told in each match whose clock stops for an away player (and again when the end moves later)."""
-    return f"{name} is away until <t:{int(until)}:f>; the clock waits for {name}."
+    return _("{name} is away until {until}; the clock waits for {name}.").format(name=name, until=f"<t:{int(until)}:f>")
 
 
+@public
 def back_line(name: str, how: str) -> str:
     """Told in each match whose clock runs again: `how` is "back" (/back), "moved" or "time" (the end came)."""
-    said = {"back": f"{name} is back", "moved": f"{name} moved and so is back", "time": f"{name}'s away time is over"}
-    return f"{said[how]}; the clock runs again on {name}'s turns."
+    if how == "back":
+        said = _("{name} is back; the clock runs again on {name}'s turns.")
+    elif how == "moved":
+        said = _("{name} moved and so is back; the clock runs again on {name}'s turns.")
+    else:
+        said = _("{name}'s away time is over; the clock runs again on {name}'s turns.")
+    return said.format(name=name)
 
 
 def away_left(seconds: float) -> str:
     """Away time in days and whole hours, rounded down (never more than is there): `11 days and 5 hours`."""
     hours = max(0, int(seconds + 1e-6) // 3600)
     days, hours = divmod(hours, 24)
-    parts = [plural(n, unit) for n, unit in ((days, "day"), (hours, "hour")) if n]
-    return " and ".join(parts) if parts else "less than an hour"
+    parts = [
+        ngettext("{count} day", "{count} days", days).format(count=i18n.number(days)) if days else "",
+        ngettext("{count} hour", "{count} hours", hours).format(count=i18n.number(hours)) if hours else "",
+    ]
+    parts = [part for part in parts if part]
+    return listing(parts) if parts else _("less than an hour")
 
 
 def away_refused(left: float, per_year: int, extending: bool) -> str:
     """Asked for more days than are left of the year's allowance (`left` seconds)."""
     whole = int(left + 1e-6) // 86_400
-    counted = "counted from now, " if extending else ""
-    head = f"You have {away_left(left)} of away time left this year ({counted}{per_year} days a year in each server)"
+    fields = {"left": away_left(left), "days": i18n.number(per_year)}
+    if extending:
+        head = _(
+            "You have {left} of away time left this year (counted from now, {days} days a year in each server)"
+        ).format(**fields)
+    else:
+        head = _("You have {left} of away time left this year ({days} days a year in each server)").format(**fields)
     if whole < 1:
-        return f"{head}: not a whole day, so no more away time until 1 January (UTC)."
-    return f"{head}: ask for {plural(whole, 'day')} or fewer."
+        return _("{head}: not a whole day, so no more away time until 1 January (UTC).").format(head=head)
+    return ngettext("{head}: ask for {count} day or fewer.", "{head}: ask for {count} days or fewer.", whole).format(
+        head=head, count=i18n.number(whole)
+    )
 
 
 def already_away(until: float, days: int) -> str:
     """Asked, while away, for an end no later than the one set."""
-    return (
-        f"You are already away until <t:{int(until)}:f>, which {plural(days, 'day')} from now would not move on:"
-        " ask for more days to stay away longer, or come back with /back."
-    )
+    return ngettext(
+        "You are already away until {until}, which {count} day from now would not move on: ask for more days to"
+        " stay away longer, or come back with /back.",
+        "You are already away until {until}, which {count} days from now would not move on: ask for more days to"
+        " stay away longer, or come back with /back.",
+        days,
+    ).format(until=f"<t:{int(until)}:f>", count=i18n.number(days))
 
 
 def away_answer(until: float, matches: list[str], left: float, extended: bool, back: str) -> list[str]:
     """What the player is told on going away: `matches` are the waiting ones (`#3 Themiscyra`), `back` how
     to come back early (`/back`)."""
-    head = f"You are away until <t:{int(until)}:f>" + (" now (later than before)." if extended else ".")
-    if matches:
-        waits = f"The clock waits for you in {', '.join(matches)}; your opponents are told."
+    when = f"<t:{int(until)}:f>"
+    if extended:
+        head = _("You are away until {until} now (later than before).").format(until=when)
     else:
-        waits = (
+        head = _("You are away until {until}.").format(until=when)
+    if matches:
+        waits = _("The clock waits for you in {matches}; your opponents are told.").format(matches=", ".join(matches))
+    else:
+        waits = _(
             "None of your games here has a long clock (an hour a move or more) to stop; one that starts while"
             " you are away waits for you."
         )
     return [
         head,
         waits,
-        f"Moving in a game here, or {back}, ends it early (the days you do not use are given back). Live clocks"
-        " (under an hour a move) never stop.",
-        f"Away time left this year: {away_left(left)}.",
+        _(
+            "Moving in a game here, or {back}, ends it early (the days you do not use are given back). Live clocks"
+            " (under an hour a move) never stop."
+        ).format(back=back),
+        _("Away time left this year: {left}.").format(left=away_left(left)),
     ]
 
 
 def back_answer(taken: float, matches: list[str], left: float) -> str:
     """What the player is told on coming back."""
-    runs = f" The clock runs again in {', '.join(matches)}." if matches else ""
-    return f"Welcome back: you were away {away_left(taken)}.{runs} Away time left this year: {away_left(left)}."
+    fields = {"taken": away_left(taken), "left": away_left(left), "matches": ", ".join(matches)}
+    if matches:
+        return _(
+            "Welcome back: you were away {taken}. The clock runs again in {matches}. Away time left this year: {left}."
+        ).format(**fields)
+    return _("Welcome back: you were away {taken}. Away time left this year: {left}.").format(**fields)

@@ -7,87 +7,142 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot import i18n
+from bot.i18n import N_, _, ngettext
 from bot.models import Player
+from bot.posts import public, versus
 from bot.tournaments import standings
 from bot.tournaments.stored import BoardGame, HeldTournament
-from bot.wording import plural
+from bot.wording import listing
 
-FORMAT_NAMES = {"knockout": "knockout", "roundrobin": "round robin", "swiss": "Swiss"}
+FORMAT_NAMES = {"knockout": N_("knockout"), "roundrobin": N_("round robin"), "swiss": N_("Swiss")}
+"""Each format's name, said with `_(...)` in the reader's language (the keys are what a moderator types)."""
 
 
 def title(held: HeldTournament, games: dict[str, Any]) -> str:
     """`Tournament #3 ("1, 2, 3", Swiss)`."""
     t = held.tournament
-    return f"Tournament #{held.id} ({games[t.game].title}, {FORMAT_NAMES[t.format]})"
-
-
-def opened(held: HeldTournament, games: dict[str, Any]) -> str:
-    return f"{title(held, games)} is open: sign up!"
-
-
-def joined(player: Player, held: HeldTournament) -> str:
-    count = len(held.tournament.entrants)
-    return f"{player.name} signed up for tournament #{held.id} ({plural(count, 'player')} so far)."
-
-
-def left(player: Player, held: HeldTournament) -> str:
-    count = len(held.tournament.entrants)
-    return f"{player.name} left the sign-up of tournament #{held.id} ({plural(count, 'player')} left)."
-
-
-def started(held: HeldTournament, games: dict[str, Any]) -> str:
-    return f"{title(held, games)} has started with {plural(len(held.tournament.entrants), 'player')}."
-
-
-def cancelled(held: HeldTournament, games: dict[str, Any]) -> str:
-    count = len(held.tournament.entrants)
-    return f"{title(held, games)} is cancelled: only {plural(count, 'player')} signed up."
-
-
-def withdrew(player: Player, held: HeldTournament, by: Player) -> str:
-    """`bob withdrew from tournament #2 (mod).` (the moderator named only when it was not the player)."""
-    return f"{player.name} withdrew from tournament #{held.id}" + (f" ({by.name})." if by.id != player.id else ".")
-
-
-def adjudicated(by: Player, held: HeldTournament, round_no: int, board: int, places: Sequence[int] | str) -> str:
-    said = "void" if places == "void" else "-".join(str(p) for p in places)
-    return f"{by.name} adjudicated round {round_no}, board {board} of tournament #{held.id}: {said}."
-
-
-def replaced(new: Player, old: str, held: HeldTournament, by: Player) -> str:
-    return f"{new.name} takes over from {old} in tournament #{held.id} ({by.name})."
-
-
-def voided(by: Player, held: HeldTournament, number: int) -> str:
-    return f"{by.name} voided round {number} of tournament #{held.id}: it is paired again."
-
-
-def game_aborted(held: HeldTournament, round_no: int, board: int) -> str:
-    return (
-        f"The game of round {round_no}, board {board} of tournament #{held.id} was aborted: a moderator "
-        f"gives it a result with `/tournament adjudicate round:{round_no} board:{board}`."
+    return _("Tournament #{number} ({game}, {format})").format(
+        number=held.id, game=games[t.game].title, format=_(FORMAT_NAMES[t.format])
     )
 
 
+@public
+def opened(held: HeldTournament, games: dict[str, Any]) -> str:
+    return _("{tournament} is open: sign up!").format(tournament=title(held, games))
+
+
+@public
+def joined(player: Player, held: HeldTournament) -> str:
+    count = len(held.tournament.entrants)
+    return ngettext(
+        "{name} signed up for tournament #{number} ({count} player so far).",
+        "{name} signed up for tournament #{number} ({count} players so far).",
+        count,
+    ).format(name=player.name, number=held.id, count=i18n.number(count))
+
+
+@public
+def left(player: Player, held: HeldTournament) -> str:
+    count = len(held.tournament.entrants)
+    return ngettext(
+        "{name} left the sign-up of tournament #{number} ({count} player left).",
+        "{name} left the sign-up of tournament #{number} ({count} players left).",
+        count,
+    ).format(name=player.name, number=held.id, count=i18n.number(count))
+
+
+@public
+def started(held: HeldTournament, games: dict[str, Any]) -> str:
+    count = len(held.tournament.entrants)
+    return ngettext(
+        "{tournament} has started with {count} player.", "{tournament} has started with {count} players.", count
+    ).format(tournament=title(held, games), count=i18n.number(count))
+
+
+@public
+def cancelled(held: HeldTournament, games: dict[str, Any]) -> str:
+    count = len(held.tournament.entrants)
+    return ngettext(
+        "{tournament} is cancelled: only {count} player signed up.",
+        "{tournament} is cancelled: only {count} players signed up.",
+        count,
+    ).format(tournament=title(held, games), count=i18n.number(count))
+
+
+@public
+def withdrew(player: Player, held: HeldTournament, by: Player) -> str:
+    """`bob withdrew from tournament #2 (mod).` (the moderator named only when it was not the player)."""
+    if by.id != player.id:
+        return _("{name} withdrew from tournament #{number} ({by}).").format(
+            name=player.name, number=held.id, by=by.name
+        )
+    return _("{name} withdrew from tournament #{number}.").format(name=player.name, number=held.id)
+
+
+@public
+def adjudicated(by: Player, held: HeldTournament, round_no: int, board: int, places: Sequence[int] | str) -> str:
+    said = _("void") if places == "void" else "-".join(str(p) for p in places)
+    return _("{name} adjudicated round {round}, board {board} of tournament #{number}: {result}.").format(
+        name=by.name, round=round_no, board=board, number=held.id, result=said
+    )
+
+
+@public
+def replaced(new: Player, old: str, held: HeldTournament, by: Player) -> str:
+    return _("{name} takes over from {old} in tournament #{number} ({by}).").format(
+        name=new.name, old=old, number=held.id, by=by.name
+    )
+
+
+@public
+def voided(by: Player, held: HeldTournament, number: int) -> str:
+    return _("{name} voided round {round} of tournament #{number}: it is paired again.").format(
+        name=by.name, round=number, number=held.id
+    )
+
+
+@public
+def game_aborted(held: HeldTournament, round_no: int, board: int) -> str:
+    return _(
+        "The game of round {round}, board {board} of tournament #{number} was aborted: a moderator gives it a"
+        " result with `/tournament adjudicate round:{round} board:{board}`."
+    ).format(round=round_no, board=board, number=held.id)
+
+
+@public
 def round_lines(held: HeldTournament, games: dict[str, Any], boards: Sequence[BoardGame]) -> tuple[str, ...]:
     """A round's pairings: its head, then a line a board (a bye, a forfeit, or the game it is played in)."""
     t = held.tournament
-    lines = [f"Round {t.current.number} of {t.planned_rounds} of {title(held, games)}:"]
+    lines = [
+        _("Round {round} of {rounds} of {tournament}:").format(
+            round=t.current.number, rounds=t.planned_rounds, tournament=title(held, games)
+        )
+    ]
     for b in boards:
-        names = " vs ".join(p.name for p in b.players)
+        names = versus([p.name for p in b.players])
         if b.result == "bye":
-            lines.append(f"Bye: {names}")
+            lines.append(_("Bye: {names}").format(names=names))
         elif b.result == "forfeit":
-            lines.append(f"Board {b.board}: {names} (decided by forfeit)")
+            lines.append(_("Board {board}: {names} (decided by forfeit)").format(board=b.board, names=names))
+        elif b.series_id:
+            lines.append(
+                _("Board {board}: {names} (death match #{number})").format(
+                    board=b.board, names=names, number=b.series_id
+                )
+            )
         else:
-            game = f"death match #{b.series_id}" if b.series_id else f"match #{b.match_id}"
-            lines.append(f"Board {b.board}: {names} ({game})")
+            lines.append(
+                _("Board {board}: {names} (match #{number})").format(board=b.board, names=names, number=b.match_id)
+            )
     return tuple(lines)
 
 
+@public
 def over_lines(held: HeldTournament, games: dict[str, Any]) -> tuple[str, ...]:
     t = held.tournament
     top = [t.entrants[s.entry].name for s in standings(t) if s.rank == 1]
-    who = " and ".join(top) if top else "nobody"
-    verb = "wins" if len(top) == 1 else "share first place"
-    return (f"{title(held, games)} is over: {who} {verb}.",)
+    if not top:
+        return (_("{tournament} is over: nobody wins.").format(tournament=title(held, games)),)
+    said = ngettext("{tournament} is over: {names} wins.", "{tournament} is over: {names} share first place.", len(top))
+    return (said.format(tournament=title(held, games), names=listing(top)),)

@@ -17,13 +17,15 @@ from discord.ext import commands
 from bot import answers, discord_ids, posts
 from bot import discord_limits as limits
 from bot.games import GameError
+from bot.i18n import N_, _
 from bot.models import Match, Place
 from bot.service import ServiceError
 
 log = logging.getLogger(__name__)
 
 
-APOLOGY = "Something went wrong on our side; try again, or ask a moderator."
+APOLOGY = N_("Something went wrong on our side; try again, or ask a moderator.")
+"""Said with `_(APOLOGY)` in the reader's language."""
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
@@ -33,7 +35,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         message = str(error)
     else:
         log.error("%s failed", what, exc_info=error)
-        message = APOLOGY
+        message = _(APOLOGY)
     try:
         await refuse(interaction, message)
     except discord.HTTPException:
@@ -65,7 +67,7 @@ a ply, a time) has fewer, and a longer one is refused before `int()` reads it.""
 def number(text: str) -> int:
     """A number from a custom_id (its template saw digits), refused in words when no id could be that long."""
     if len(text) > DIGITS or int(text) >= 2**63:
-        raise ServiceError("This button carries a number longer than any the bot writes: it does nothing.")
+        raise ServiceError(_("This button carries a number longer than any the bot writes: it does nothing."))
     return int(text)
 
 
@@ -75,12 +77,12 @@ def elsewhere(interaction: discord.Interaction, home: Place) -> str | None:
     ephemeral message was only ever shown to the clicker, in answer to their own command anywhere in the
     server, so only its server counts."""
     if home.guild_id is None or interaction.guild_id != home.guild_id:
-        return "This button belongs to another server: it does nothing here."
+        return _("This button belongs to another server: it does nothing here.")
     message = interaction.message
     if message is not None and message.flags.ephemeral:
         return None
     if interaction.channel_id is None or interaction.channel_id not in (home.channel_id, home.thread_id):
-        return "This button belongs to a post in another channel: use the one there."
+        return _("This button belongs to a post in another channel: use the one there.")
     return None
 
 
@@ -153,7 +155,8 @@ async def match_home(interaction: discord.Interaction, match_id: int) -> Place:
 
 
 def board_view(match: Match, game: Any) -> discord.ui.View:
-    """The buttons under a running board: list my legal moves, resign, and the choices the game offers.
+    """The buttons under a running board: list my legal moves, resign, and the choices the game offers;
+    their labels in the reader's language (a board is posted in the server's).
 
     A game may offer a few moves to click (`choices(state)`, e.g. Geyser's retreat / again after a tied
     battle): up to four become buttons, more a select menu.
@@ -191,7 +194,7 @@ async def play(interaction: discord.Interaction, match_id: int, move: str, ply: 
         notice = await service_of(interaction).move(
             match_id, discord_ids.player(interaction.user).id, move, ply=ply, at=interaction.created_at.timestamp()
         )
-    played = f"Played: {notice.lines[0] if notice.lines else move}"
+    played = _("Played: {move}").format(move=notice.lines[0] if notice.lines else move)
     if answers.gone(interaction):  # too late for any answer: its board, posted in the match's place, says it
         return
     if clicked and interaction.message is not None and interaction.message.flags.ephemeral:
@@ -231,7 +234,8 @@ class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
 
     def __init__(self, match_id: int, ply: int, moves: list[str] | None = None) -> None:
         options = [discord.SelectOption(label=m.capitalize(), value=m) for m in moves or ["?"]]
-        super().__init__(discord.ui.Select(placeholder="Choose…", options=options, custom_id=f"pick:{match_id}:{ply}"))
+        select = discord.ui.Select(placeholder=_("Choose…"), options=options, custom_id=f"pick:{match_id}:{ply}")
+        super().__init__(select)
         self.match_id, self.ply = match_id, ply
 
     @classmethod
@@ -244,7 +248,7 @@ class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
     async def act(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values:
-            raise ServiceError("Pick one of the moves.")
+            raise ServiceError(_("Pick one of the moves."))
         await play(interaction, self.match_id, str(values[0]), self.ply)
 
 
@@ -300,7 +304,7 @@ class MovesButton(
     def __init__(self, match_id: int, ply: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="My moves", style=discord.ButtonStyle.secondary, custom_id=f"moves:{match_id}:{ply}"
+                label=_("My moves"), style=discord.ButtonStyle.secondary, custom_id=f"moves:{match_id}:{ply}"
             )
         )
         self.match_id, self.ply = match_id, ply
@@ -317,19 +321,19 @@ class MovesButton(
         match = await service_of(interaction).get(self.match_id)
         me = discord_ids.player(interaction.user)
         if not match.running or match.ply != self.ply:
-            raise ServiceError("This board is out of date: look at the newest one.")
+            raise ServiceError(_("This board is out of date: look at the newest one."))
         if not match.seats_of(me.id):
-            raise ServiceError(f"You are not playing in match #{match.id}.")
+            raise ServiceError(_("You are not playing in match #{number}.").format(number=match.id))
         seat = service_of(interaction).game(match).to_move(match.state)
         if seat not in match.seats_of(me.id):
-            raise ServiceError(f"It is {match.players[seat].name}'s turn, not yours.")
+            raise ServiceError(_("It is {name}'s turn, not yours.").format(name=match.players[seat].name))
 
     async def act(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         match = await service.get(self.match_id)
         game = service.game(match)
         lines = posts.moves_lines(game, game.legal_moves(match.state))  # the same list as `/game moves`
-        play = f"\nPlay one with `/{match.game} move`."
+        play = "\n" + _("Play one with `{command}`.").format(command=f"/{match.game} move")
         listing = limits.page(lines, 1, command=f"/{match.game} moves", limit=limits.MESSAGE - len(play))
         await interaction.response.send_message(
             listing + play,
@@ -343,7 +347,7 @@ class ResignButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 
     def __init__(self, match_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Resign", style=discord.ButtonStyle.danger, custom_id=f"resign:{match_id}")
+            discord.ui.Button(label=_("Resign"), style=discord.ButtonStyle.danger, custom_id=f"resign:{match_id}")
         )
         self.match_id = match_id
 
@@ -363,13 +367,17 @@ async def ask_to_resign(interaction: discord.Interaction, match_id: int) -> None
     service = service_of(interaction)
     match = await service.get(match_id)
     if not match.running:
-        raise ServiceError(f"Match #{match.id} is already over.")
+        raise ServiceError(_("Match #{number} is already over.").format(number=match.id))
     if not match.seats_of(discord_ids.player(interaction.user).id):
-        raise ServiceError(f"You are not playing in match #{match.id}.")
+        raise ServiceError(_("You are not playing in match #{number}.").format(number=match.id))
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmResignButton(match_id))
     await interaction.response.send_message(
-        f"Resign match #{match.id}? {posts.resign_effect(match, service.game(match))}", view=view, ephemeral=True
+        _("Resign match #{number}? {effect}").format(
+            number=match.id, effect=posts.resign_effect(match, service.game(match))
+        ),
+        view=view,
+        ephemeral=True,
     )
 
 
@@ -378,7 +386,9 @@ class ConfirmResignButton(
 ):
     def __init__(self, match_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"resign-yes:{match_id}")
+            discord.ui.Button(
+                label=_("Yes, resign"), style=discord.ButtonStyle.danger, custom_id=f"resign-yes:{match_id}"
+            )
         )
         self.match_id = match_id
 
@@ -392,7 +402,7 @@ class ConfirmResignButton(
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await service_of(interaction).playing.resign(self.match_id, discord_ids.player(interaction.user).id)
-        await interaction.followup.send("You resigned.", ephemeral=True)
+        await interaction.followup.send(_("You resigned."), ephemeral=True)
 
 
 BOARD_CONTROLS = (MovesButton, ResignButton, ConfirmResignButton, PlayButton, PlaySelect)

@@ -10,6 +10,9 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from bot import i18n
+from bot.i18n import _
+
 _IRREGULAR = {
     "lobby": "lobbies",
     "entry": "entries",
@@ -72,12 +75,31 @@ def a(word: str) -> str:
     return f"{article(word)} {word}"
 
 
+def capitalized(text: str) -> str:
+    """`text` with its first letter upper case (a sentence that begins with a looked-up word: "The move
+    clock ...", "Die Zugzeit ..."), past any invisible mark of the tests' marking run (bot/i18n.py)."""
+    start = len(text) - len(text.lstrip(i18n.MARK + i18n.END))
+    return text[:start] + text[start : start + 1].upper() + text[start + 1 :]
+
+
+def uncapitalized(text: str) -> str:
+    """`text` with its first letter lower case (a sentence said after a name: "alice: you are ..."), past
+    any invisible mark of the tests' marking run."""
+    start = len(text) - len(text.lstrip(i18n.MARK + i18n.END))
+    return text[:start] + text[start : start + 1].lower() + text[start + 1 :]
+
+
 def listing(items: list[str] | tuple[str, ...], last: str = "and") -> str:
-    """Items in words: "a", "a and b", "a, b and c" (`last`: the word before the last item, e.g. "or")."""
+    """Items in words, in the reader's language: "a", "a and b", "a, b and c" ("a, b und c"); `last` is
+    "and" or "or" ("a, b or c", "a, b oder c"). The words around the last item are the catalog's
+    (`{first} and {last}`), so each language writes its own."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+    first = ", ".join(items[:-1])  # every language we speak writes the comma so
+    if last == "or":
+        return _("{first} or {last}").format(first=first, last=items[-1])
+    return _("{first} and {last}").format(first=first, last=items[-1])
 
 
 def did_you_mean(typed: str, choices: Iterable[str], before: str = "") -> str:
@@ -85,4 +107,4 @@ def did_you_mean(typed: str, choices: Iterable[str], before: str = "") -> str:
     to a refusal; "" when none is close. `before` goes before the choice (`--` for an option)."""
     known = {choice.lower(): choice for choice in choices}
     close = difflib.get_close_matches(typed.lower(), list(known), n=1, cutoff=0.6)
-    return f" Did you mean {before}{known[close[0]]}?" if close else ""
+    return " " + _("Did you mean {choice}?").format(choice=f"{before}{known[close[0]]}") if close else ""

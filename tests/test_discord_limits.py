@@ -7,6 +7,7 @@ import re
 import pytest
 
 from bot import discord_limits as limits
+from bot import i18n
 
 MENTION = re.compile(r"@(everyone|here)|<@[!&]?\d+>|<#\d+>")
 
@@ -46,7 +47,7 @@ def test_pages_hold_every_line_once_and_each_fits() -> None:
     pages = []
     number = 1
     while True:
-        text = limits.page(lines, number, command="/games")
+        text = i18n.unmarked(limits.page(lines, number, command="/games"))  # as Discord gets it
         assert len(text) <= limits.MESSAGE
         pages.append(text)
         if "for the next" not in text:
@@ -56,18 +57,31 @@ def test_pages_hold_every_line_once_and_each_fits() -> None:
     shown = [line for text in pages for line in text.split("\n") if line.startswith("#")]
     assert shown == lines and len(pages) > 1
     assert pages[-1].endswith(f"Page {len(pages)} of {len(pages)}.")
-    assert limits.page(lines, 999, command="/games") == pages[-1]  # past the end: the last page
+    assert i18n.unmarked(limits.page(lines, 999, command="/games")) == pages[-1]  # past the end: the last page
     assert limits.page(["one", "two"], 1, command="/games") == "one\ntwo"  # one page: no footer
 
 
 def test_and_more_says_how_many_were_left_out() -> None:
     lines = [f"match {i} " + "y" * 90 for i in range(50)]
-    text = limits.and_more(lines)
+    text = i18n.unmarked(limits.and_more(lines))
     assert len(text) <= limits.MESSAGE
     kept = text.split("\n")
     left = int(re.fullmatch(r"…and (\d+) more", kept[-1])[1])  # type: ignore[index]
     assert kept[:-1] == lines[: len(kept) - 1] and left == len(lines) - (len(kept) - 1)
     assert limits.and_more(["a", "b"]) == "a\nb"
+
+
+def test_pages_and_the_rest_in_german_fit_too() -> None:
+    """The footers are the reader's language's, and longer German words still leave every page in bounds."""
+    lines = [f"#{i} {'x' * 250}" for i in range(40)]
+    with i18n.using("de"):
+        first = i18n.unmarked(limits.page(lines, 1, command="/games"))
+        last = i18n.unmarked(limits.page(lines, 999, command="/games"))
+        rest = i18n.unmarked(limits.and_more([f"match {i} " + "y" * 90 for i in range(50)]))
+    assert first.endswith("— `/games page:2` für die nächste.") and first.split("\n")[-1].startswith("Seite 1 von ")
+    assert re.search(r"\nSeite (\d+) von \1\.$", last)
+    assert re.search(r"\n…und \d+ weitere$", rest)
+    assert max(len(first), len(last), len(rest)) <= limits.MESSAGE
 
 
 def test_pinging_names_exactly_the_users_and_nothing_else() -> None:

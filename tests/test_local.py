@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.games.volcano import VOLCANO
 from bot.local import Terminal
 from bot.models import OVER
@@ -114,7 +115,7 @@ async def test_a_flagged_game_is_posted_with_its_result_not_a_turn(
     await eventually(lambda: "reserve time ran out" in "\n".join(out))
     over = await service.get(match_id)
     caption = posts.caption(service, over, fake_time.now())
-    assert caption.result == "Game over: bob wins (alice's reserve time ran out)."
+    assert i18n.unmarked(caption.result or "") == "Game over: bob wins (alice's reserve time ran out)."
     assert "to move" not in posts.status_lines(service, over)[-1]
     assert "\n".join(out).count("Game over:") == 1  # said once: the notice tells what happened, not the result
 
@@ -466,7 +467,8 @@ async def test_board_text_prints_the_position_in_words(
     saved = len(terminal.saved)
     words = await run(terminal, out, "fish board --text")
     match = await service.get(1)
-    assert words == text_board("fish", match.state, posts.caption(service, match, service.time.now()))
+    drawn = text_board("fish", match.state, posts.caption(service, match, service.time.now()))
+    assert words == i18n.unmarked(drawn)  # as printed
     assert words.startswith('"1, 2, 3" board, Match #1.\n') and "Row A: A1 1 fish with an orange token" in words
     assert "Last move: alice places a token on A1." in words and len(terminal.saved) == saved
     await run(terminal, out, "themiscyra new alice bob")  # its first board is saved

@@ -238,7 +238,8 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
                 await interaction.followup.send(part, ephemeral=True, allowed_mentions=limits.NOBODY)
             return
         await views.defer_public(interaction)
-        post = await asyncio.to_thread(posts.build, self.service, found, [], now, overlays)
+        with posts.publicly(found.place.guild_id):  # posted for the channel: in the server's language
+            post = await asyncio.to_thread(posts.build, self.service, found, [], now, overlays)
         await interaction.followup.send(
             post.text,
             file=discord.File(

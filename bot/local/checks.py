@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bot import records
+from bot import i18n, records
 from bot.clock import ClockError, ClockSettings, parse_clock
 from bot.games import BadOptions, Game
 from bot.games.base import Option
 from bot.models import Match, Player, computer
-from bot.wording import listing
+from bot.wording import listing, uncapitalized
 
 MAX_LINE = 4_000
 """Characters in a typed line at most (the longest real command is a few hundred)."""
@@ -51,7 +51,7 @@ def addressed(match: Match, player: Player, message: str) -> str:
 
 def addressed_to(name: str, message: str) -> str:
     """A refusal to a typed name (`away`, `back`): `alice: you are not away here, …`."""
-    return f"{name}: {message[:1].lower()}{message[1:]}" if message.startswith("You ") else f"{name}: {message}"
+    return f"{name}: {uncapitalized(message)}" if i18n.unmarked(message).startswith("You ") else f"{name}: {message}"
 
 
 def added_seconds(text: str) -> int:

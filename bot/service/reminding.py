@@ -146,7 +146,8 @@ class Reminding:
             kind, number, due = claimed[-1]
             deadline = match.clock.deadline() if match.clock is not None else None
             every, _ = self.idle(match.place.guild_id)
-            line = posts.reminder_line(kind, number, due, deadline, every)
+            with posts.publicly(match.place.guild_id):  # the server's language, whoever armed the timer
+                line = posts.reminder_line(kind, number, due, deadline, every)
             notice = Notice(NoticeKind.REMINDER, match, (line,), to=player)
         log.info("match %s: reminded %s (%s)", match_id, player.id, kind)
         await registry.notify([notice])
