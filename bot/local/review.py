@@ -10,7 +10,7 @@ import weakref
 from dataclasses import dataclass
 
 from bot import review
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _
 from bot.local.checks import CommandError, number, player_named, slug
 from bot.local.session import Session
 from bot.local.table import AS, Args, Command, Handler
@@ -93,11 +93,7 @@ async def moment(session: Session, args: Args) -> None:
     found = await _moments(session, replayed)
     which = number(args.words[0], _("the moment"))
     if not 1 <= which <= len(found):
-        refused = ngettext(
-            "There is no moment {number}: this review has {count} (review MATCH lists them).",
-            "There is no moment {number}: this review has {count} (review MATCH lists them).",
-            len(found),
-        )
+        refused = _("There is no moment {number}: this review has {count} (review MATCH lists them).")
         raise CommandError(refused.format(number=which, count=len(found)))
     chosen = found[which - 1]
     await show(session, Reviewing(chosen.match_id, chosen.ply, now.player_id, now.name))
