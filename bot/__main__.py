@@ -10,6 +10,7 @@ a .venv that still has every dependency is used as it is.
 
 from __future__ import annotations
 
+import gettext
 import hashlib
 import importlib.util
 import os
@@ -22,6 +23,9 @@ VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 STAMP = VENV / "boardgame-bot.installed"
 DEPENDENCIES = ("aiosqlite", "asyncpg", "discord", "PIL", "prometheus_client")
+_ = gettext.translation("bot", ROOT / "bot" / "locale", fallback=True).gettext
+"""Words said before the dependencies are there (Babel among them): the standard library's gettext reads the
+same compiled catalogs, in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG, as bot/i18n.py does."""
 
 
 def _have_dependencies() -> bool:
@@ -50,7 +54,7 @@ def _venv_has_dependencies() -> bool:
 
 def _install() -> bool:
     """Create .venv if needed and install the project into it; True when it worked (then stamped)."""
-    print("Installing the bot's dependencies into .venv (only when pyproject.toml changed)...", flush=True)
+    print(_("Installing the bot's dependencies into .venv (only when pyproject.toml changed)..."), flush=True)
     try:
         if not VENV_PYTHON.exists():
             subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
@@ -64,7 +68,11 @@ def _install() -> bool:
 def _restart_in_venv() -> None:
     """Run `python -m bot` again with .venv's Python (BOT_BOOTSTRAPPED stops a loop if that one lacks them)."""
     if os.environ.get("BOT_BOOTSTRAPPED"):
-        raise SystemExit(f"The bot's dependencies are still missing in {VENV}; delete that folder and start again.")
+        raise SystemExit(
+            _("The bot's dependencies are still missing in {folder}; delete that folder and start again.").format(
+                folder=VENV
+            )
+        )
     os.environ["BOT_BOOTSTRAPPED"] = "1"
     os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), "-m", "bot", *sys.argv[1:]])
 
@@ -74,10 +82,12 @@ def bootstrap() -> None:
     if not venv_is_current() and not _install():
         if not _venv_has_dependencies():
             raise SystemExit(
-                "Could not install the bot's dependencies into .venv (see pip's errors above): check that this"
-                " machine can reach the Python package index (pypi.org), then run `python3 -m bot` again."
+                _(
+                    "Could not install the bot's dependencies into .venv (see pip's errors above): check that this"
+                    " machine can reach the Python package index (pypi.org), then run `python3 -m bot` again."
+                )
             )
-        print("Could not update .venv (see above); starting with the dependencies it already has.", flush=True)
+        print(_("Could not update .venv (see above); starting with the dependencies it already has."), flush=True)
     _restart_in_venv()
 
 

@@ -21,11 +21,12 @@ from bot.backup import BackupSchedule, backups
 from bot.computer import Analyst, ComputerPlayers
 from bot.config import Config
 from bot.db import redact
+from bot.i18n import _, pgettext
 from bot.local import Terminal
 from bot.local.console import Console
 from bot.metrics import Metrics, MetricsUnavailable, PrometheusMetrics
 from bot.service import DiskFull, MatchService, NotSaved, ServerDefaults
-from bot.store import DAMAGED, FULL, LOCKED, NEWER, READ_ONLY, Store, StoreUnusable
+from bot.store import DAMAGED, FULL, LOCKED, NEWER, READ_ONLY, UNREADABLE, Store, StoreUnusable
 
 if TYPE_CHECKING:
     from bot.health import HealthServer
@@ -57,8 +58,10 @@ async def run_offline(config: Config) -> None:
         resumed = await service.start()
         if isinstance(metrics, PrometheusMetrics):
             health = await serve_health(config, service, metrics)
-        print("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here).")
-        print(f"Database: {database_name(config)}  ·  log: {log_path(config)}")
+        terminal.write(_("No DISCORD_TOKEN set: starting the offline terminal mode (the same commands, typed here)."))
+        terminal.write(
+            _("Database: {database}  ·  log: {log}").format(database=database_name(config), log=log_path(config))
+        )
         for match in resumed:
             await terminal.back(match)
             computers.poke(match)
@@ -102,9 +105,13 @@ def start_log(config: Config) -> Path:
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
         raise SystemExit(
-            f"Cannot write the log file {log_file} ({reason}), so the bot will not start. Make {log_file.parent}"
-            " writable for the user running the bot, or set DATABASE_PATH to a database in a writable folder"
-            " (the log goes beside it)."
+            told(
+                _(
+                    "Cannot write the log file {file} ({reason}), so the bot will not start. Make {folder} writable"
+                    " for the user running the bot, or set DATABASE_PATH to a database in a writable folder (the log"
+                    " goes beside it)."
+                ).format(file=log_file, reason=reason, folder=log_file.parent)
+            )
         ) from None
     logging.basicConfig(
         handlers=[handler], level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -127,67 +134,115 @@ def refusal(config: Config, error: StoreUnusable | NotSaved) -> str:
         return postgres_refusal(config.database_url, error)
     path = config.database_path
     if isinstance(error, DiskFull) or (isinstance(error, StoreUnusable) and error.problem == FULL):
-        return f"The database {path} cannot be written: its disk is full. Free some space, then start the bot again."
+        return _(
+            "The database {path} cannot be written: its disk is full. Free some space, then start the bot again."
+        ).format(path=path)
     if isinstance(error, NotSaved):
-        error = StoreUnusable(str(path), READ_ONLY, "it became read-only while starting")
+        error = StoreUnusable(str(path), READ_ONLY, _("it became read-only while starting"))
     restore = restore_hint(config)
     if error.problem == DAMAGED:
-        way_out = restore[:1].upper() + restore[1:]
-        return f"The database {path} is damaged ({error.detail}), so the bot will not start on it. {way_out}"
+        way_out = restore_hint(config, sentence=True)
+        return _("The database {path} is damaged ({detail}), so the bot will not start on it. {way_out}").format(
+            path=path, detail=error.detail, way_out=way_out
+        )
     if error.problem == LOCKED:
-        return f"The database {path} is locked ({error.detail}). Stop the other program, then start the bot again."
+        return _("The database {path} is locked ({detail}). Stop the other program, then start the bot again.").format(
+            path=path, detail=error.detail
+        )
     if error.problem == NEWER:
-        return f"The database {path} is from a newer version of the bot ({error.detail}). Run that one, or {restore}"
-    access = "writable" if error.problem == READ_ONLY else "readable and writable"
-    return (
-        f"The database {path} is {error.problem} ({error.detail}), so the bot will not start on it. Make it and its"
-        f" folder {access} for the user running the bot, or {restore}"
-    )
+        return _(
+            "The database {path} is from a newer version of the bot ({detail}). Run that one, or {way_out}"
+        ).format(path=path, detail=error.detail, way_out=restore)
+    if error.problem == READ_ONLY:
+        said = _(
+            "The database {path} is read-only ({detail}), so the bot will not start on it. Make it and its folder"
+            " writable for the user running the bot, or {way_out}"
+        )
+    else:
+        said = _(
+            "The database {path} is unreadable ({detail}), so the bot will not start on it. Make it and its folder"
+            " readable and writable for the user running the bot, or {way_out}"
+        )
+    return said.format(path=path, detail=error.detail, way_out=restore)
 
 
 def postgres_refusal(url: str, error: StoreUnusable | NotSaved) -> str:
     """The same line for a PostgreSQL database (DATABASE_URL): its server, not a file, is what to fix."""
     where = redact(url)
     if isinstance(error, NotSaved):
-        return f"The PostgreSQL database {where} did not take a write while starting ({error}). Start the bot again."
+        return _(
+            "The PostgreSQL database {where} did not take a write while starting ({reason}). Start the bot again."
+        ).format(where=where, reason=error)
     if error.problem == NEWER:
-        return f"The PostgreSQL database {where} is from a newer version of the bot ({error.detail}). Run that one."
-    fix = {
-        FULL: "Free some space on its server",
-        READ_ONLY: "Point DATABASE_URL at a primary server and a user that may create and write tables",
-    }.get(error.problem, "Check that its server runs and DATABASE_URL's host, port, user, password and database")
-    return f"The PostgreSQL database {where} is {error.problem} ({error.detail}), so the bot will not start. {fix}."
+        return _("The PostgreSQL database {where} is from a newer version of the bot ({detail}). Run that one.").format(
+            where=where, detail=error.detail
+        )
+    if error.problem == FULL:
+        said = _(
+            "The PostgreSQL database {where} is full ({detail}), so the bot will not start. Free some space on its"
+            " server."
+        )
+    elif error.problem == READ_ONLY:
+        said = _(
+            "The PostgreSQL database {where} is read-only ({detail}), so the bot will not start. Point DATABASE_URL at"
+            " a primary server and a user that may create and write tables."
+        )
+    else:
+        said = _(
+            "The PostgreSQL database {where} is {problem} ({detail}), so the bot will not start. Check that its"
+            " server runs and DATABASE_URL's host, port, user, password and database."
+        )
+    return said.format(where=where, problem=problem_word(error.problem), detail=error.detail)
 
 
-def restore_hint(config: Config) -> str:
-    """How to put the newest backup in place (README.md, "Backups"), in one sentence."""
+def problem_word(problem: str) -> str:
+    """What is wrong with a database, in a word of the reader's language ("damaged", "locked")."""
+    words = {
+        DAMAGED: pgettext("database", "damaged"),
+        UNREADABLE: pgettext("database", "unreadable"),
+        READ_ONLY: pgettext("database", "read-only"),
+        LOCKED: pgettext("database", "locked"),
+        FULL: pgettext("database", "full"),
+    }
+    return words.get(problem, problem)
+
+
+def restore_hint(config: Config, sentence: bool = False) -> str:
+    """How to put the newest backup in place (README.md, "Backups"), in one sentence: the end of one ("...,
+    or restore the newest backup: ..."), or a sentence of its own (`sentence`)."""
     database = config.database_path
     try:
         newest = backups(config.backups)[-1:]
     except OSError:
         newest = []
     source = shlex.quote(str(newest[0])) if newest else "BACKUP"
-    steps = (
-        f"`cp {source} {shlex.quote(str(database))}`, delete {database.name}-wal and"
-        f' {database.name}-shm beside it if they are there, and start the bot again (README.md, "Backups").'
-    )
+    steps = _(
+        '{copy}, delete {wal} and {shm} beside it if they are there, and start the bot again (README.md, "Backups").'
+    ).format(copy=f"`cp {source} {shlex.quote(str(database))}`", wal=f"{database.name}-wal", shm=f"{database.name}-shm")
     if newest:
-        return f"restore the newest backup: {steps}"
-    return f"restore a backup (none found in {config.backups}): {steps}"
+        said = _("Restore the newest backup: {steps}") if sentence else _("restore the newest backup: {steps}")
+        return said.format(steps=steps)
+    if sentence:
+        return _("Restore a backup (none found in {folder}): {steps}").format(folder=config.backups, steps=steps)
+    return _("restore a backup (none found in {folder}): {steps}").format(folder=config.backups, steps=steps)
 
 
 def run(config: Config | None = None, argv: Sequence[str] = ()) -> None:
     """`python3 -m bot`: the bot; `python3 -m bot migrate --to postgresql://…` (argv), the copy to PostgreSQL."""
-    config = config or Config.load()
-    if argv:
-        raise SystemExit(command(config, argv))
-    log_file = start_log(config)
+    admin = i18n.terminal_language()  # who starts the bot reads its words in the language of LANG
+    with i18n.using(admin):
+        config = config or Config.load()
+        if argv:
+            raise SystemExit(command(config, argv))
+        log_file = start_log(config)
     try:
         if config.discord_token:
             asyncio.run(check_store(config))  # refused here, before connecting to Discord
             from bot.discord_login import NotConnected, run_discord
 
-            print(f"Connecting to Discord (database: {database_name(config)}, log: {log_file}).")
+            with i18n.using(admin):
+                said = _("Connecting to Discord (database: {database}, log: {log}).")
+                print(told(said.format(database=database_name(config), log=log_file)))
             try:
                 with contextlib.suppress(KeyboardInterrupt):
                     run_discord(config)  # a store refused in setup_hook after all ends up below too
@@ -200,7 +255,8 @@ def run(config: Config | None = None, argv: Sequence[str] = ()) -> None:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_offline(config))
     except (StoreUnusable, NotSaved) as error:
-        line = refusal(config, error)
+        with i18n.using(admin):
+            line = told(refusal(config, error))
         log.error("not starting: %s", line)
         raise SystemExit(line) from None
     except MetricsUnavailable as error:  # METRICS_PORT taken, or METRICS_HOST not this machine's
@@ -214,5 +270,13 @@ def command(config: Config, argv: Sequence[str]) -> int:
         from bot import migrate
 
         return asyncio.run(migrate.run(argv[1:], config.database_path))
-    print(f"Unknown command {argv[0]!r}. Run `python3 -m bot` for the bot, or `python3 -m bot migrate --to URL`.")
+    said = _("Unknown command {typed}. Run {bot} for the bot, or {migrate}.").format(
+        typed=repr(argv[0]), bot="`python3 -m bot`", migrate="`python3 -m bot migrate --to URL`"
+    )
+    print(told(said))
     return 2
+
+
+def told(text: str) -> str:
+    """A line for the person starting the bot, as they read it (the tests' marks read and taken out)."""
+    return i18n.said(text, "start")

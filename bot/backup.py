@@ -22,9 +22,13 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from babel.numbers import format_decimal
+
+from bot import i18n
 from bot.background import Repeating
 from bot.config import ROOT
 from bot.db import POSTGRESQL, is_postgres
+from bot.i18n import N_, _
 from bot.store import Store
 
 log = logging.getLogger("bot.backup")
@@ -34,10 +38,11 @@ PATTERN = "bot-????????-??????*.sqlite3"
 DUMP_PATTERN = "bot-????????-??????*.pgdump"
 """PostgreSQL backups' names (pg_dump's custom format), likewise."""
 
-ELSEWHERE = (
+ELSEWHERE = N_(
     "on PostgreSQL, backups are the database's job: pg_dump is not on this machine's PATH, so the bot makes"
     " none (use the PostgreSQL server's own backups, or install its client tools to have the bot run pg_dump)"
 )
+"""Said with `_` to whoever asked for a backup (a moderator, in their language)."""
 
 
 class BackupError(RuntimeError):
@@ -73,7 +78,7 @@ async def backup(store: Store, folder: Path, keep: int | None = None, now: datet
     """Back the database up into `folder` now, check the copy, then keep only the newest `keep` backups.
     On PostgreSQL without pg_dump, BackupsElsewhere says that backups are the database's job."""
     if (reason := unavailable(store)) is not None:
-        raise BackupsElsewhere(reason)
+        raise BackupsElsewhere(_(reason))
     suffix = ".pgdump" if store.backend == POSTGRESQL else ".sqlite3"
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%d-%H%M%S")
     try:
@@ -89,10 +94,12 @@ async def backup(store: Store, folder: Path, keep: int | None = None, now: datet
         verdict = await asyncio.to_thread(integrity, partial)
         if verdict != "ok":
             partial.unlink(missing_ok=True)
-            raise BackupError(f"the copy failed its integrity check ({verdict[:200]})")
+            raise BackupError(_("the copy failed its integrity check ({verdict})").format(verdict=verdict[:200]))
         partial.replace(path)
     except (OSError, sqlite3.Error, ValueError) as error:
-        raise BackupError(f"could not write a backup in {folder}: {error}") from error
+        raise BackupError(
+            _("could not write a backup in {folder}: {reason}").format(folder=folder, reason=error)
+        ) from error
     log.info("backed up the database to %s (%s)", path, size_text(path.stat().st_size))
     if keep is not None:
         prune(folder, keep)
@@ -135,12 +142,13 @@ def prune(folder: Path, keep: int) -> list[Path]:
 
 
 def size_text(size: int) -> str:
-    """A file size for people: 812 bytes, 45.3 KB, 2.1 MB."""
+    """A file size for people, in the reader's language: 812 bytes, 45.3 KB, 2.1 MB (`45,3 KB` in German)."""
     if size < 1000:
-        return f"{size} byte" if size == 1 else f"{size} bytes"
+        return i18n.ngettext("{count} byte", "{count} bytes", size).format(count=i18n.number(size))
+    locale = i18n.babel_locale()
     if size < 1_000_000:
-        return f"{size / 1000:.1f} KB"
-    return f"{size / 1_000_000:.1f} MB"
+        return _("{size} KB").format(size=format_decimal(round(size / 1000, 1), "#,##0.0", locale=locale))
+    return _("{size} MB").format(size=format_decimal(round(size / 1_000_000, 1), "#,##0.0", locale=locale))
 
 
 class BackupSchedule:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.i18n import _
 from bot.models import UserLimits
 from bot.shards import ShardError, ShardPlan
 
@@ -69,10 +70,14 @@ class Config:
 
         guild = get("DEV_GUILD_ID")
         if guild is not None and not guild.isdigit():
-            raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+            raise SystemExit(_("DEV_GUILD_ID must be a server id (digits), not {typed}.").format(typed=repr(guild)))
         level = (get("LOG_LEVEL") or "INFO").upper()
         if level not in LOG_LEVELS:
-            raise SystemExit(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+            raise SystemExit(
+                _("LOG_LEVEL must be one of {levels}, not {typed}.").format(
+                    levels=", ".join(LOG_LEVELS), typed=repr(level)
+                )
+            )
         database = Path(get("DATABASE_PATH") or DEFAULT_DATABASE)
         hard = get("COMPUTER_HARD_SECONDS") or "5"
         try:
@@ -80,13 +85,23 @@ class Config:
         except ValueError:
             hard_seconds = 0.0
         if not 0.1 <= hard_seconds <= 60:
-            raise SystemExit(f"COMPUTER_HARD_SECONDS must be a number of seconds from 0.1 to 60, not {hard!r}.")
+            raise SystemExit(
+                _("COMPUTER_HARD_SECONDS must be a number of seconds from 0.1 to 60, not {typed}.").format(
+                    typed=repr(hard)
+                )
+            )
         workers = get("COMPUTER_WORKERS") or "1"
         if not workers.isdigit() or not 1 <= int(workers) <= 16:
-            raise SystemExit(f"COMPUTER_WORKERS must be a whole number from 1 to 16, not {workers!r}.")
+            raise SystemExit(
+                _("COMPUTER_WORKERS must be a whole number from 1 to 16, not {typed}.").format(typed=repr(workers))
+            )
         analysts = get("ANALYSIS_WORKERS") or "1"
         if not analysts.isdigit() or not 0 <= int(analysts) <= 16:
-            raise SystemExit(f"ANALYSIS_WORKERS must be a whole number from 0 (no analyses) to 16, not {analysts!r}.")
+            raise SystemExit(
+                _("ANALYSIS_WORKERS must be a whole number from 0 (no analyses) to 16, not {typed}.").format(
+                    typed=repr(analysts)
+                )
+            )
         backup_dir, backup_hours, backup_keep = _backup_settings(get)
         return cls(
             discord_token=get("DISCORD_TOKEN"),
@@ -122,7 +137,9 @@ LIMITS = (("LIMIT_LOBBIES", 3), ("LIMIT_CHALLENGES", 5), ("LIMIT_COMPUTER_GAMES"
 def _count(get: Callable[[str], str | None], key: str, default: int) -> int:
     text = get(key) or str(default)
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 1000:
-        raise SystemExit(f"{key} must be a whole number from 1 to 1000, not {text!r}.")
+        raise SystemExit(
+            _("{setting} must be a whole number from 1 to 1000, not {typed}.").format(setting=key, typed=repr(text))
+        )
     return int(text)
 
 
@@ -133,8 +150,10 @@ def _database_url(text: str | None) -> str | None:
     if not text.startswith(("postgresql://", "postgres://")):
         shown = text.split("://")[0] + "://…" if "://" in text else text[:40]
         raise SystemExit(
-            f"DATABASE_URL must be a postgresql://user:password@host:port/database URL, or empty for the SQLite"
-            f" file DATABASE_PATH; not {shown!r}."
+            _(
+                "DATABASE_URL must be a postgresql://user:password@host:port/database URL, or empty for the SQLite"
+                " file DATABASE_PATH; not {typed}."
+            ).format(typed=repr(shown))
         )
     return text
 
@@ -144,7 +163,11 @@ def _port(text: str | None) -> int | None:
     if text is None:
         return None
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise SystemExit(f"METRICS_PORT must be a port number from 1 to 65535 (or empty for none), not {text!r}.")
+        raise SystemExit(
+            _("METRICS_PORT must be a port number from 1 to 65535 (or empty for none), not {typed}.").format(
+                typed=repr(text)
+            )
+        )
     return int(text)
 
 
@@ -153,17 +176,23 @@ def _backup_settings(get: Callable[[str], str | None]) -> tuple[Path, float, int
     folder = Path(get("BACKUP_DIR") or "data/backups")
     folder = folder if folder.is_absolute() else ROOT / folder
     if folder.exists() and not folder.is_dir():
-        raise SystemExit(f"BACKUP_DIR must be a folder, but {str(folder)!r} is a file.")
+        raise SystemExit(_("BACKUP_DIR must be a folder, but {path} is a file.").format(path=repr(str(folder))))
     text = get("BACKUP_HOURS") or "24"
     try:
         hours = float(text)
     except ValueError:
         hours = -1.0
     if not 0 <= hours <= 8760:  # NaN fails too
-        raise SystemExit(f"BACKUP_HOURS must be a number of hours from 0 (no scheduled backups) to 8760, not {text!r}.")
+        raise SystemExit(
+            _("BACKUP_HOURS must be a number of hours from 0 (no scheduled backups) to 8760, not {typed}.").format(
+                typed=repr(text)
+            )
+        )
     keep = get("BACKUP_KEEP") or "7"
     if not keep.isascii() or not keep.isdigit() or not 1 <= int(keep) <= 1000:
-        raise SystemExit(f"BACKUP_KEEP must be a whole number of backups from 1 to 1000, not {keep!r}.")
+        raise SystemExit(
+            _("BACKUP_KEEP must be a whole number of backups from 1 to 1000, not {typed}.").format(typed=repr(keep))
+        )
     return folder, hours, int(keep)
 
 

@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import move_log
+from bot import i18n, move_log
 from bot.db import POSTGRESQL, SQLITE, StoreUnusable, is_postgres, redact
 from bot.games import GAMES, Game
 from bot.games.base import BadState, GameError
+from bot.i18n import _
 from bot.models import RUNNING
 from bot.store import Store
 
@@ -72,16 +73,28 @@ class Report:
 
     def lines(self) -> list[str]:
         width = max(len(table) for table in TABLES)
-        out = [f"Copied {self.source} into {self.target}.", f"{'table':<{width}}  {'SQLite':>9}  {'PostgreSQL':>10}"]
+        heading = i18n.unmarked(_("table"))  # padded to the table's width: the tests' marks would count
+        width = max(len(heading), *(len(table) for table in TABLES))
+        out = [
+            _("Copied {source} into {target}.").format(source=self.source, target=self.target),
+            f"{_('table') + ' ' * (width - len(heading))}  {'SQLite':>9}  {'PostgreSQL':>10}",
+        ]
         for table, (before, after) in self.counts.items():
-            out.append(f"{table:<{width}}  {before:>9}  {after:>10}{'' if before == after else '  <- differs'}")
-        out.append(f"running matches replayed from their logs to their stored states: {self.replayed}")
+            differs = "" if before == after else "  <- " + _("differs")
+            out.append(f"{table:<{width}}  {before:>9}  {after:>10}{differs}")
+        out.append(
+            _("running matches replayed from their logs to their stored states: {count}").format(count=self.replayed)
+        )
         if self.ok:
             out.append(
-                "OK: every table and every row is the same on both. Set DATABASE_URL to it to run the bot there."
+                _("OK: every table and every row is the same on both. Set DATABASE_URL to it to run the bot there.")
             )
         else:
-            out.append(f"MISMATCH ({len(self.problems)}): do not start the bot on this copy.")
+            out.append(
+                _("MISMATCH ({count}): do not start the bot on this copy.").format(
+                    count=i18n.number(len(self.problems))
+                )
+            )
             out += [f"  {problem}" for problem in self.problems[:20]]
         return out
 
@@ -89,9 +102,9 @@ class Report:
 async def migrate(source: Path, target: str, games: dict[str, Game] | None = None) -> Report:
     """Copy the SQLite database at `source` into the empty PostgreSQL database `target`, then check it."""
     if not is_postgres(target):
-        raise Refused(f"--to must be a postgresql:// URL, not {target[:40]!r}")
+        raise Refused(_("--to must be a postgresql:// URL, not {typed}").format(typed=repr(target[:40])))
     if not source.is_file():
-        raise Refused(f"there is no SQLite database at {source}")
+        raise Refused(_("there is no SQLite database at {path}").format(path=source))
     games = GAMES if games is None else games
     old = await Store.open(source, games)
     try:
@@ -109,7 +122,9 @@ async def migrate(source: Path, target: str, games: dict[str, Game] | None = Non
                 except Exception as error:
                     why = f"{type(error).__name__}: {error}"
                     raise Refused(
-                        f"the copy failed and was rolled back, PostgreSQL holds none of it ({why})"
+                        _("the copy failed and was rolled back, PostgreSQL holds none of it ({reason})").format(
+                            reason=why
+                        )
                     ) from error
                 await _compare(old, new, report)
             await _replay(new, report)
@@ -124,10 +139,15 @@ async def _refuse_unless_empty(store: Store, target: str) -> None:
     full = [(table, await store.count_rows(table)) for table in TABLES]
     full = [(table, count) for table, count in full if count]
     if full:
-        held = ", ".join(f"{table}: {count} rows" for table, count in full)
+        held = ", ".join(
+            i18n.ngettext("{table}: {count} row", "{table}: {count} rows", count).format(table=table, count=count)
+            for table, count in full
+        )
         raise Refused(
-            f"{target} is not empty ({held}): migrate copies into an empty database only. Give it a new database"
-            " (createdb), or empty this one yourself if it holds nothing you need."
+            _(
+                "{target} is not empty ({held}): migrate copies into an empty database only. Give it a new database"
+                " (createdb), or empty this one yourself if it holds nothing you need."
+            ).format(target=target, held=held)
         )
 
 
@@ -150,7 +170,11 @@ async def _compare(old: Store, new: Store, report: Report) -> None:
         before, after = await old.count_rows(table), await new.count_rows(table)
         report.counts[table] = (before, after)
         if before != after:
-            report.problems.append(f"{table}: {before} rows in SQLite, {after} in PostgreSQL")
+            report.problems.append(
+                _("{table}: {before} rows in SQLite, {after} in PostgreSQL").format(
+                    table=table, before=before, after=after
+                )
+            )
             continue
         columns = await old.columns(table)
         mine, theirs = await _pages(old, table, columns), await _pages(new, table, columns)
@@ -158,7 +182,11 @@ async def _compare(old: Store, new: Store, report: Report) -> None:
             (row for page in mine for row in page), (row for page in theirs for row in page), strict=True
         ):
             if row != copied:
-                report.problems.append(f"{table}: the row {_short(row)} became {_short(copied)}")
+                report.problems.append(
+                    _("{table}: the row {row} became {copied}").format(
+                        table=table, row=_short(row), copied=_short(copied)
+                    )
+                )
                 break
 
 
@@ -167,10 +195,14 @@ async def _replay(store: Store, report: Report) -> None:
         try:
             match = await store.load_match(match_id)
         except BadState as error:
-            report.problems.append(f"match #{match_id}: its stored state does not load ({error})")
+            report.problems.append(
+                _("match #{number}: its stored state does not load ({reason})").format(number=match_id, reason=error)
+            )
             continue
         except KeyError as error:
-            report.problems.append(f"match #{match_id}: its game {error} is not one this bot knows")
+            report.problems.append(
+                _("match #{number}: its game {game} is not one this bot knows").format(number=match_id, game=error)
+            )
             continue
         assert match is not None
         game = store.games[match.game]
@@ -178,10 +210,14 @@ async def _replay(store: Store, report: Report) -> None:
         try:
             state = move_log.final_position(game, len(match.players), match.seed, match.options, log)
         except (GameError, move_log.ReplayError) as error:
-            report.problems.append(f"match #{match_id}: its log does not replay ({error})")
+            report.problems.append(
+                _("match #{number}: its log does not replay ({reason})").format(number=match_id, reason=error)
+            )
             continue
         if game.dumps(state) != game.dumps(match.state):
-            report.problems.append(f"match #{match_id}: its log replays to another state than the one stored")
+            report.problems.append(
+                _("match #{number}: its log replays to another state than the one stored").format(number=match_id)
+            )
             continue
         report.replayed += 1
 
@@ -194,16 +230,16 @@ def _short(row: Sequence[object]) -> str:
 def parse(argv: Sequence[str], default_source: Path) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python3 -m bot migrate",
-        description="Copy the bot's SQLite database into an empty PostgreSQL database, then check the copy.",
+        description=_("Copy the bot's SQLite database into an empty PostgreSQL database, then check the copy."),
     )
-    parser.add_argument("--to", required=True, metavar="URL", help="the PostgreSQL database: postgresql://…")
+    parser.add_argument("--to", required=True, metavar="URL", help=_("the PostgreSQL database: postgresql://…"))
     parser.add_argument(
         "--from",
         dest="source",
         type=Path,
         default=default_source,
         metavar="FILE",
-        help=f"the SQLite database (default: DATABASE_PATH, {default_source})",
+        help=_("the SQLite database (default: DATABASE_PATH, {path})").format(path=default_source),
     )
     return parser.parse_args(list(argv))
 
@@ -213,11 +249,8 @@ async def run(argv: Sequence[str], default_source: Path, games: dict[str, Game] 
     args = parse(argv, default_source)
     try:
         report = await migrate(args.source, args.to, games)
-    except Refused as error:
-        print(f"Nothing copied: {error}.")
-        return 2
-    except StoreUnusable as error:
-        print(f"Nothing copied: {error}.")
+    except (Refused, StoreUnusable) as error:
+        print(_("Nothing copied: {reason}.").format(reason=error))
         return 2
     print("\n".join(report.lines()))
     return 0 if report.ok else 1

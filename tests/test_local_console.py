@@ -29,9 +29,11 @@ def _controlling_terminal() -> None:
 class Screen:
     """The bot in a pseudo-terminal: what was typed and what it showed, as a person at a terminal sees it."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, language: str = "C.UTF-8") -> None:
         env = {
             **os.environ,
+            **{name: "" for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")},
+            "LANG": language,  # the terminal speaks the language of LANG
             "DISCORD_TOKEN": "",
             "DATABASE_PATH": str(database),
             "BACKUP_HOURS": "0",
@@ -165,3 +167,30 @@ def test_after_a_restart_the_running_match_is_found_and_an_untimed_one_gets_no_c
         assert after.end() == 0
     finally:
         after.close()
+
+
+def test_a_german_terminal_plays_a_game_in_german(tmp_path: Path) -> None:
+    """`LANG=de_DE.UTF-8 python -m bot`: the start, the help, a refusal, the resign question and its answer
+    come in German; what is typed stays the English commands."""
+    screen = Screen(tmp_path / "data" / "bot.sqlite3", language="de_DE.UTF-8")
+    try:
+        screen.wait_for("Kein DISCORD_TOKEN gesetzt: der Offline-Terminalmodus startet")
+        screen.wait_for("Ein erstes Spiel in fünf Zeilen")
+        screen.wait_for_prompt()
+        screen.type("fish new alice bob --seed 5\r")
+        started = screen.wait_for_prompt(screen.wait_for("Brett: "))
+        screen.type("fisch new alice bob\r")
+        screen.wait_for("Unbekannter Befehl 'fisch'; tipp help für die Liste.", started)
+        asked = screen.wait_for_prompt(started)
+        screen.type("fish resign\r")
+        screen.wait_for('alice, Partie #1 ("1, 2, 3") aufgeben? Tipp yes zum Aufgeben, no zum Weiterspielen.', asked)
+        answered = screen.wait_for_prompt(asked)
+        screen.type("no\r")
+        screen.wait_for("Nicht aufgegeben: Partie #1 geht weiter.", answered)
+        screen.wait_for_prompt(answered)
+        screen.type("quit\r")
+        assert screen.end() == 0
+        assert "Unknown command" not in screen.shown and "Commands (" not in screen.shown
+        assert_clean(screen.shown)
+    finally:
+        screen.close()

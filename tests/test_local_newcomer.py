@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bot import i18n
 from bot.computer import ComputerPlayers
 from bot.games.geyser import GEYSER
 from bot.games.horizon import HORIZON
 from bot.local import Terminal
-from bot.local.terminal import FIRST_GAME
+from bot.local.terminal import first_game
 from bot.service import MatchService
 from bot.store import Store
 from renderers.geyser import _choice_text
@@ -269,8 +270,8 @@ def test_geysers_panel_says_pass_when_pass_is_the_only_move() -> None:
 
 
 async def test_the_first_game_of_the_help_plays_as_written(terminal: Terminal, out, service) -> None:
-    assert "\n".join(FIRST_GAME) in await run(terminal, out, "help")
-    typed = [line.removeprefix("> ").split("  ")[0] for line in FIRST_GAME[1:]]
+    assert "\n".join([i18n.unmarked(line) for line in first_game()]) in await run(terminal, out, "help")
+    typed = [line.removeprefix("> ").split("  ")[0] for line in [i18n.unmarked(line) for line in first_game()][1:]]
     assert typed == ["fish new alice computer", "fish moves", "fish move A2", "fish board --text", "fish resign"]
     computers = ComputerPlayers(service, executor=InlineExecutor())
     assert "alice vs Computer." in await run(terminal, out, typed[0])
@@ -290,5 +291,5 @@ async def test_the_first_game_of_the_help_plays_as_written(terminal: Terminal, o
 def test_the_readme_shows_the_same_first_game() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "A first game, in five lines" in readme
-    for line in FIRST_GAME[1:]:
+    for line in [i18n.unmarked(line) for line in first_game()][1:]:
         assert f"{line}\n" in readme, line

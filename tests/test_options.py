@@ -9,6 +9,7 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot import discord_limits as limits
+from bot import i18n
 from bot.clock import CLOCK_HELP, ClockError, ClockSettings, parse_clock
 from bot.cogs import fish, geyser, horizon, themiscyra, volcano
 from bot.cogs.base import GameCog, Refusal
@@ -16,7 +17,7 @@ from bot.cogs.base import parse_clock as slash_clock
 from bot.cogs.options import DESCRIPTION, option_choices
 from bot.games import GAMES, BadOptions, Game
 from bot.games.base import Option, Options
-from bot.local import HELP, NEW, Terminal, game_help, new_flags
+from bot.local import NEW, Terminal, full_help, game_help, new_flags
 from bot.service import MatchService
 
 KEYS = sorted(GAMES)
@@ -220,16 +221,17 @@ def test_the_help_lists_each_game_s_options_from_its_spec() -> None:
     assert set(NEW) == set(GAMES)
     for key in KEYS:
         for option in GAMES[key].options.offered:
-            assert option.flag in HELP and option.flag in new_flags(key)
+            assert option.flag in i18n.unmarked(full_help()) and option.flag in new_flags(key)
             assert option.help in game_help(key)
-    assert "--starts" not in HELP and "--starts" not in game_help("geyser")
-    line = next(line for line in HELP.split("\n") if line.startswith("  geyser new"))
+    assert "--starts" not in i18n.unmarked(full_help()) and "--starts" not in game_help("geyser")
+    line = next(line for line in i18n.unmarked(full_help()).split("\n") if line.startswith("  geyser new"))
     assert line == (
         "  geyser new ALICE BOB [CAROL DAN] [--clock 30/60] [--seven calm] [--tokens 12] [--rounds 100] [--seed N]"
         "   2 to 4 players"
     )
-    assert "  horizon new ALICE BOB [--clock 30/60] [--first NAME] [--turn-cap 200] [--seed N]" in HELP
-    assert "      LAYOUT: nest colours: latin (random), classic" in HELP
+    said = i18n.unmarked(full_help())
+    assert "  horizon new ALICE BOB [--clock 30/60] [--first NAME] [--turn-cap 200] [--seed N]" in said
+    assert "      LAYOUT: nest colours: latin (random), classic" in i18n.unmarked(full_help())
 
 
 async def run(terminal: Terminal, out: list[str], line: str) -> str:

@@ -25,6 +25,6 @@ from __future__ import annotations
 from bot.local.checks import name_problem
 from bot.local.games import GROUPS_SHOWN
 from bot.local.table import NEW, game_help, new_flags
-from bot.local.terminal import COMMANDS, HELP, OWN, Terminal
+from bot.local.terminal import COMMANDS, OWN, Terminal, full_help
 
-__all__ = ["COMMANDS", "GROUPS_SHOWN", "HELP", "NEW", "OWN", "Terminal", "game_help", "name_problem", "new_flags"]
+__all__ = ["COMMANDS", "GROUPS_SHOWN", "NEW", "OWN", "Terminal", "full_help", "game_help", "name_problem", "new_flags"]

@@ -10,8 +10,9 @@ from bot import i18n, records
 from bot.clock import ClockError, ClockSettings, parse_clock
 from bot.games import BadOptions, Game
 from bot.games.base import Option
+from bot.i18n import _
 from bot.models import Match, Player, computer
-from bot.wording import listing, uncapitalized
+from bot.wording import uncapitalized
 
 MAX_LINE = 4_000
 """Characters in a typed line at most (the longest real command is a few hundred)."""
@@ -28,24 +29,57 @@ class CommandError(ValueError):
 
 
 def number(text: str, what: str) -> int:
+    """`text` as a whole number; `what` names it in the refusal: a flag (`--seed`) as it is typed, or a
+    translated phrase (`_("the match number")`) written at the start of a sentence."""
     try:
         number = int(text) if text.strip().lstrip("+-").isdigit() else int(float(text))
     except (ValueError, OverflowError):
-        what = what[:1].upper() + what[1:]  # a sentence: "The move clock must be a number"
-        raise CommandError(f"{what} must be a number, not {quote(text)}.") from None
+        raise CommandError(
+            _("{what} must be a number, not {typed}.").format(what=capital(what), typed=quote(text))
+        ) from None
     if abs(number) >= 2**53:  # the database keeps 64-bit numbers; nothing here needs more than this
-        raise CommandError(f"{what[:1].upper() + what[1:]} is too large: {clip(text, 40)}.")
+        raise CommandError(_("{what} is too large: {typed}.").format(what=capital(what), typed=clip(text, 40)))
     return number
+
+
+def capital(text: str) -> str:
+    """A phrase at the start of a sentence (its first letter, past any invisible mark of the tests)."""
+    plain = i18n.unmarked(text)
+    if not plain:
+        return text
+    at = text.index(plain[0])
+    return text[:at] + text[at].upper() + text[at + 1 :]
+
+
+def either(items: list[str] | tuple[str, ...]) -> str:
+    """Items as a choice: "a", "a or b", "a, b or c", in the reader's language."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def both(items: list[str] | tuple[str, ...]) -> str:
+    """Items together: "a", "a and b", "a, b and c", in the reader's language."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def addressed(match: Match, player: Player, message: str) -> str:
     """A refusal that says "you", named for `player` when several people share the keyboard (hot seat):
-    "bob, you have no Swap card in your hand." (a match with one person keeps it as it is)."""
+    "bob, you have no Swap card in your hand." (a match with one person keeps it as it is). In another
+    language than English every refusal of a hot seat is named (`bob: ...`): which words say "you" is the
+    language's business."""
     people = {p.id for p in match.players if not p.is_computer}
-    if len(people) < 2 or not re.search(r"\b(?:you|your|yours)\b", message, re.IGNORECASE):
+    if len(people) < 2:
         return message
-    if message.startswith("You "):
-        return f"{player.name}, you {message[4:]}"
+    plain = i18n.unmarked(message)
+    if i18n.current() == i18n.ENGLISH and not re.search(r"\b(?:you|your|yours)\b", plain, re.IGNORECASE):
+        return message
+    if plain.startswith("You "):
+        return f"{player.name}, {message.replace('You ', 'you ', 1)}"
     return f"{player.name}: {message}"
 
 
@@ -58,7 +92,11 @@ def added_seconds(text: str) -> int:
     """`mod addtime`'s SECONDS: a whole number from 1 to MAX_ADDTIME (the terminal gives time, never takes it)."""
     digits = text.removeprefix("+")
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 6 and 1 <= int(digits) <= MAX_ADDTIME):
-        raise CommandError(f"mod addtime gives 1 to {MAX_ADDTIME:,} whole seconds (24 hours), not {quote(text)}.")
+        raise CommandError(
+            _("mod addtime gives 1 to {most} whole seconds (24 hours), not {typed}.").format(
+                most=i18n.number(MAX_ADDTIME), typed=quote(text)
+            )
+        )
     return int(digits)
 
 
@@ -67,10 +105,14 @@ def line_problem(line: str) -> str | None:
     escape...) or a bidirectional override, which no command needs and which would garble what is printed."""
     text = line.rstrip("\r\n")
     if len(text) > MAX_LINE:
-        return f"That line is {len(text):,} characters long; a command is at most {MAX_LINE:,}."
+        return _("That line is {count} characters long; a command is at most {most}.").format(
+            count=i18n.number(len(text)), most=i18n.number(MAX_LINE)
+        )
     for char in text:
         if char not in "\t\r\n" and (char in records.BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp")):
-            return f"That line holds {spelled(char)}, a control or bidirectional character; type plain text."
+            return _("That line holds {character}, a control or bidirectional character; type plain text.").format(
+                character=spelled(char)
+            )
     return None
 
 
@@ -78,17 +120,21 @@ def name_problem(name: str) -> str | None:
     """Why `name` cannot be a player's name (None if it can): as on Discord, 1 to NAME_LIMIT characters,
     all printable (no control, invisible or bidirectional ones), and no slashes (a name is never a path)."""
     if not name.strip():
-        return "A player's name cannot be empty."
+        return _("A player's name cannot be empty.")
     shown = quote(name)
     if len(name) > NAME_LIMIT:
-        return f"A player's name is 1 to {NAME_LIMIT} characters, as on Discord ({shown} has {len(name):,})."
+        return _("A player's name is 1 to {most} characters, as on Discord ({name} has {count}).").format(
+            most=i18n.number(NAME_LIMIT), name=shown, count=i18n.number(len(name))
+        )
     if name != name.strip():
-        return f"A player's name cannot start or end with a space ({shown})."
+        return _("A player's name cannot start or end with a space ({name}).").format(name=shown)
     odd = next((char for char in name if not char.isprintable()), None)
     if odd is not None:
-        return f"A player's name must be printable: {shown} holds {spelled(odd)}."
+        return _("A player's name must be printable: {name} holds {character}.").format(
+            name=shown, character=spelled(odd)
+        )
     if "/" in name or "\\" in name:
-        return f"A player's name cannot hold / or \\ ({shown})."
+        return _("A player's name cannot hold / or \\ ({name}).").format(name=shown)
     return None
 
 
@@ -123,12 +169,23 @@ def new_players(game: Game, names: list[str], example: str) -> list[Player]:
     """Players for a new match of `game`, named by distinct typed names (case does not count)."""
     low, high = game.min_players, game.max_players
     if not low <= len(names) <= high:
-        count = f"{low}" if low == high else f"{low} to {high}"
-        raise CommandError(f"Name {count} players for {game.title} (not {len(names)}), like: {example}.")
+        if low == high:
+            said = _("Name {count} players for {game} (not {given}), like: {example}.").format(
+                count=i18n.number(low), game=game.title, given=i18n.number(len(names)), example=example
+            )
+        else:
+            said = _("Name {fewest} to {most} players for {game} (not {given}), like: {example}.").format(
+                fewest=i18n.number(low),
+                most=i18n.number(high),
+                game=game.title,
+                given=i18n.number(len(names)),
+                example=example,
+            )
+        raise CommandError(said)
     seen: set[str] = set()
     players: list[Player] = []
     for name in names:
-        kind, _, level = name.lower().partition(":")
+        kind, _colon, level = name.lower().partition(":")
         if kind == "computer":  # computer, computer:easy, computer:hard; several are numbered
             try:
                 players.append(computer(level or "normal", 1 + sum(p.is_computer for p in players)))
@@ -137,7 +194,7 @@ def new_players(game: Game, names: list[str], example: str) -> list[Player]:
             continue
         checked_name(name)
         if name.lower() in seen:
-            raise CommandError(f"The players need different names: {name!r} is named twice.")
+            raise CommandError(_("The players need different names: {name} is named twice.").format(name=repr(name)))
         seen.add(name.lower())
         players.append(Player(f"local:{name.lower()}", name))
     return players
@@ -153,7 +210,11 @@ def seat_named(players: list[Player], name: str, flag: str = "--first") -> int:
     for seat, player in enumerate(players):
         if is_named(player, name):
             return seat
-    raise CommandError(f"{flag} must be one of the players ({', '.join(p.name for p in players)}), not {name!r}.")
+    raise CommandError(
+        _("{flag} must be one of the players ({players}), not {name}.").format(
+            flag=flag, players=", ".join(p.name for p in players), name=repr(name)
+        )
+    )
 
 
 def option_value(option: Option, text: str, players: list[Player]) -> object:
@@ -172,7 +233,11 @@ def player_named(match: Match, name: str) -> Player:
     for player in match.players:
         if is_named(player, name):
             return player
-    raise CommandError(f"{name!r} is not playing in match #{match.id} ({listing(match.names)} are).")
+    raise CommandError(
+        _("{name} is not playing in match #{number} ({players} are).").format(
+            name=repr(name), number=match.id, players=both(match.names)
+        )
+    )
 
 
 def clock(text: str | None) -> ClockSettings | None:

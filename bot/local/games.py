@@ -11,7 +11,18 @@ from dataclasses import replace
 from bot import posts, records
 from bot.clock import ClockError, ClockSettings, parse_seconds
 from bot.games import REGISTRY, GameError
-from bot.local.checks import CommandError, addressed, clock, new_players, number, option_value, seat_named, slug
+from bot.i18n import N_, _
+from bot.local.checks import (
+    CommandError,
+    addressed,
+    capital,
+    clock,
+    new_players,
+    number,
+    option_value,
+    seat_named,
+    slug,
+)
 from bot.local.session import Session, ignored
 from bot.local.table import AS, MATCH, NEW, Args, Command, Flag, Handler, new_options, text_notes
 from bot.models import Match, Player
@@ -49,11 +60,15 @@ async def death_match(session: Session, args: Args) -> None:
     key = args.game
     players = new_players(session.service.games[key], args.words, f"{key} dm alice bob --first alice")
     if "first" not in args.flags:
-        raise CommandError("A death match needs --first NAME: who places first in game 1.")
+        raise CommandError(_("A death match needs --first NAME: who places first in game 1."))
     first = seat_named(players, args.flags["first"])
     try:
-        move = parse_seconds(args.flags["move"], "the move clock") if "move" in args.flags else DM_CLOCK.move_seconds
-        reserve = parse_seconds(args.flags["reserve"], "the reserve") if "reserve" in args.flags else None
+        move = (
+            parse_seconds(args.flags["move"], capital(_("the move clock")))
+            if "move" in args.flags
+            else DM_CLOCK.move_seconds
+        )
+        reserve = parse_seconds(args.flags["reserve"], capital(_("the reserve"))) if "reserve" in args.flags else None
         settings = ClockSettings(move, DM_CLOCK.reserve_seconds if reserve is None else reserve)
     except ClockError as error:
         raise CommandError(str(error)) from None
@@ -68,20 +83,19 @@ async def best(session: Session, args: Args) -> None:
     session.write("\n".join(best_lines(await best_scores(session.service, None, opening), opening)))
 
 
-def screen_passed(session: Session, player: Player, about: str, show: Callable[[], Awaitable[None]]) -> None:
-    """Hot seat: what shows `player`'s hidden cards (`about` says what: "alice's hand is") is shown only once
-    the screen is theirs: the terminal says so, and shows it when Enter is pressed; a line typed instead is
-    run as usual, and nothing is shown."""
+def screen_passed(session: Session, player: Player, question: str, show: Callable[[], Awaitable[None]]) -> None:
+    """Hot seat: what shows `player`'s hidden cards is shown only once the screen is theirs: the terminal
+    asks (`question`, which says what is shown and to pass the screen), and shows it when Enter is pressed;
+    a line typed instead is run as usual, and nothing is shown."""
 
     async def answer(line: str) -> bool:
         if line:
-            session.write(f"Not shown: {player.name}'s cards stay hidden.")
+            session.write(_("Not shown: {name}'s cards stay hidden.").format(name=player.name))
             return False
         await show()
         return True
 
-    name = player.name
-    session.ask(f"{about} for {name}'s eyes only: pass the screen to {name}, then press Enter.", answer)
+    session.ask(question, answer)
 
 
 async def hand(session: Session, args: Args) -> None:
@@ -91,19 +105,22 @@ async def hand(session: Session, args: Args) -> None:
     match = await session.match(args.flags, key)
     player = session.actor(match, args.flag("as"), doing="look")
     seat = match.seats_of(player.id)[0]
-    screen_passed(session, player, f"{player.name}'s hand is", lambda: show_hand(session, match, player, seat))
+    question = _("{name}'s hand is for {name}'s eyes only: pass the screen to {name}, then press Enter.")
+    screen_passed(session, player, question.format(name=player.name), lambda: show_hand(session, match, player, seat))
 
 
 async def show_hand(session: Session, match: Match, player: Player, seat: int) -> None:
     key = match.game
     lines = [line.format(*match.names) for line in session.service.games[key].private_lines(match.state, seat)]
-    caption = Caption(names=match.names, header=f"Match #{match.id} · {player.name}'s private view")
+    header = _("Match #{number} · {name}'s private view").format(number=match.id, name=player.name)
+    caption = Caption(names=match.names, header=header)
     png = await asyncio.to_thread(render, key, match.state, seat, caption=caption)
     named = slug(player.name)  # the seat keeps two names of one slug apart (zoë and zoé: zo)
     path = await session.save(
         f"match-{match.id}-ply-{match.ply:03d}-hand-{seat + 1}{f'-{named}' if named else ''}.png", png
     )
-    session.write("\n".join([f"{player.name}, for your eyes only:", *lines, f"picture: {path}"]))
+    said = [_("{name}, for your eyes only:").format(name=player.name), *lines, _("picture: {path}").format(path=path)]
+    session.write("\n".join(said))
 
 
 async def move(session: Session, args: Args) -> None:
@@ -123,7 +140,7 @@ async def resign(session: Session, args: Args) -> None:
 
     async def answer(line: str) -> bool:
         if line.lower() not in YES:
-            session.write(f"Not resigned: match #{match.id} goes on.")
+            session.write(_("Not resigned: match #{number} goes on.").format(number=match.id))
             return line.lower() in NO  # another line runs as the command it is
         try:
             await session.service.playing.resign(match.id, player.id)
@@ -132,7 +149,8 @@ async def resign(session: Session, args: Args) -> None:
         return True
 
     title = session.service.game(match).title
-    session.ask(f"{player.name}, resign match #{match.id} ({title})? Type yes to resign, no to play on.", answer)
+    question = _("{name}, resign match #{number} ({game})? Type yes to resign, no to play on.")
+    session.ask(question.format(name=player.name, number=match.id, game=title), answer)
 
 
 AGREEMENTS: dict[str, Callable[[MatchService, int, str], Awaitable[Notice]]] = {
@@ -156,7 +174,10 @@ def agreement(sub: str) -> Handler:
             raise CommandError(addressed(match, player, str(error))) from None
         if notice.kind == NoticeKind.TAKEBACK:
             key = args.game
-            session.write(f"[#{match.id}] (answer with {key} accept --as NAME or {key} decline --as NAME)")
+            said = _("(answer with {accept} or {decline})").format(
+                accept=f"{key} accept --as NAME", decline=f"{key} decline --as NAME"
+            )
+            session.write(f"[#{match.id}] {said}")
 
     return run
 
@@ -168,7 +189,7 @@ async def board(session: Session, args: Args) -> None:
         session.write(text_board(match.game, match.state, caption))
         return
     overlays = frozenset(name for name in REGISTRY[args.game].overlays if name in args.flags)
-    await session.on_notice(Notice(NoticeKind.BOARD, match, ("The board as it stands:",)), overlays)
+    await session.on_notice(Notice(NoticeKind.BOARD, match, (_("The board as it stands:"),)), overlays)
 
 
 async def moves(session: Session, args: Args) -> None:
@@ -179,30 +200,36 @@ async def moves(session: Session, args: Args) -> None:
     legal = game.legal_moves(match.state) if match.running else []
     lines = posts.moves_lines(game, legal, " ".join(args.words), most=GROUPS_SHOWN, command=f"{args.game} moves")
     if not legal:
-        session.write("No legal moves: the game is over.")
+        session.write(_("No legal moves: the game is over."))
         return
     if not game.hidden_information:
         session.write("\n".join(lines))
         return
     player = match.players[game.to_move(match.state)]
     if player.is_computer:
-        raise CommandError(f"{player.name}'s moves would show its hand, and a computer shows its cards to nobody.")
+        raise CommandError(
+            _("{name}'s moves would show its hand, and a computer shows its cards to nobody.").format(name=player.name)
+        )
 
     async def show() -> None:
         session.write("\n".join(lines))
 
-    screen_passed(session, player, f"The legal moves show {player.name}'s hand, so they are", show)
+    question = _(
+        "The legal moves show {name}'s hand, so they are for {name}'s eyes only: pass the screen to {name}, then"
+        " press Enter."
+    )
+    screen_passed(session, player, question.format(name=player.name), show)
 
 
 async def history(session: Session, args: Args) -> None:
     match = await session.match(args.flags, args.game)
     lines = posts.history_lines(match, await session.service.log(match.id), session.service.game(match))
-    session.write("\n".join(lines) if lines else f"Match #{match.id}: no moves yet.")
+    session.write("\n".join(lines) if lines else _("Match #{number}: no moves yet.").format(number=match.id))
 
 
 async def rules(session: Session, args: Args) -> None:
     """The game's rules card, its slash commands written as the terminal's (`/horizon hand`: `horizon hand`)."""
-    session.write(SLASH_COMMAND.sub(r"\1", session.service.games[args.game].rules_card))
+    session.write(SLASH_COMMAND.sub(r"\1", _(session.service.games[args.game].rules_card)))
 
 
 async def record(session: Session, args: Args) -> None:
@@ -211,7 +238,7 @@ async def record(session: Session, args: Args) -> None:
     built = await records.build_record(session.service, match.id)
     folder = await asyncio.to_thread(ignored, session.records_dir)
     path = await asyncio.to_thread(records.save_record, built, folder)
-    session.write(f"Record of match #{match.id}: {path}")
+    session.write(_("Record of match #{number}: {path}").format(number=match.id, path=path))
 
 
 async def analysis(session: Session, args: Args) -> None:
@@ -220,11 +247,12 @@ async def analysis(session: Session, args: Args) -> None:
         args.flags["match"] = args.words[0]
     match = await session.match(args.flags, args.game)
     session.analyst.check(match)  # still running, aborted, solitaire: refused before any work
-    session.write(f"[#{match.id}] analysing (a few seconds)…")
+    session.write(f"[#{match.id}] " + _("analysing (a few seconds)…"))
     report = await session.analyst.report(match)
     path = await session.save(f"match-{match.id}-analysis.png", report.png)
     said = report.text.replace("\n", f"\n[#{match.id}] ")
-    session.write(f"[#{match.id}] {said}\n[#{match.id}] picture: {path}")
+    picture = _("picture: {path}").format(path=path)
+    session.write(f"[#{match.id}] {said}\n[#{match.id}] {picture}")
 
 
 def game_commands(key: str) -> Command:
@@ -237,7 +265,7 @@ def game_commands(key: str) -> Command:
         own.append(
             Command(
                 f"{key} new",
-                typed.note,
+                lambda: _(typed.note),
                 new,
                 typed.players,
                 (0, None),
@@ -253,67 +281,88 @@ def game_commands(key: str) -> Command:
                 Flag("reserve", "60"),
                 Flag("no-house"),
             )
-            own.append(Command(f"{key} dm", "a best-of-3 death match", death_match, typed.players, (0, None), dm_flags))
+            own.append(
+                Command(f"{key} dm", N_("a best-of-3 death match"), death_match, typed.players, (0, None), dm_flags)
+            )
         own += [_OWN[name](key) for name in typed.commands]
-    moves_said = "; ".join(registration.typed.moves for registration in registrations)
-    areas = "; ".join(f"--{name}: {', '.join(r.key for r in registrations if name in r.overlays)}" for name in overlays)
+
+    def moves_said() -> str:
+        return "; ".join(_(registration.typed.moves) for registration in registrations)
+
+    def board_help() -> str:
+        if not overlays:
+            return _("the board as a picture (--text: the position in words, for a screen reader)")
+        areas = "; ".join(
+            f"--{name}: {', '.join(r.key for r in registrations if name in r.overlays)}" for name in overlays
+        )
+        return _("the board as a picture (--text: the position in words, for a screen reader; {areas})").format(
+            areas=areas
+        )
+
     game = key if key in REGISTRY else "GAME"
     shared: tuple[Command, ...] = (
         Command(
             f"{game} move",
-            f"for the player to move, or for NAME: {moves_said}",
+            lambda: _("for the player to move, or for NAME: {moves}").format(moves=moves_said()),
             move,
             "MOVE",
             (1, None),
             (MATCH, AS),
-            use=f"Give {moves_said}.",
+            use=lambda: _("Give {moves}.").format(moves=moves_said()),
             aliases=("play",),
         ),
         Command(
             f"{game} board",
-            "the board as a picture (--text: the position in words, for a screen reader"
-            + (f"; {areas})" if areas else ")"),
+            board_help,
             board,
             flags=(MATCH, *(Flag(name) for name in overlays), Flag("text")),
         ),
         Command(
             f"{game} moves",
-            "the legal moves, a group a line (by stone pair, token, cap or card); FILTER narrows"
-            " them: themiscyra moves e5 e8, fish moves D4, horizon moves F2",
+            N_(
+                "the legal moves, a group a line (by stone pair, token, cap or card); FILTER narrows"
+                " them: themiscyra moves e5 e8, fish moves D4, horizon moves F2"
+            ),
             moves,
             "[FILTER]",
             (0, None),
             (MATCH,),
         ),
-        Command(f"{game} history", "the moves so far", history, flags=(MATCH,)),
-        Command(f"{game} rules", "the rules in short (docs/rules/ has them all)", rules),
-        Command(f"{game} resign", "resign, for the player to move or for NAME", resign, flags=(MATCH, AS)),
+        Command(f"{game} history", N_("the moves so far"), history, flags=(MATCH,)),
+        Command(f"{game} rules", N_("the rules in short (docs/rules/ has them all)"), rules),
+        Command(f"{game} resign", N_("resign, for the player to move or for NAME"), resign, flags=(MATCH, AS)),
         Command(
             f"{game} record",
-            "a finished match's record (players, seed, every move, result) as JSON, in records/ beside the database",
+            N_(
+                "a finished match's record (players, seed, every move, result) as JSON, in records/ beside the database"
+            ),
             record,
             flags=(MATCH,),
         ),
         Command(
             f"{game} analysis",
-            "a finished match's chances to win, move by move, with its largest swings (a PNG)",
+            N_("a finished match's chances to win, move by move, with its largest swings (a PNG)"),
             analysis,
             "[ID]",
             (0, 1),
             (MATCH,),
-            use=f"Use: {game} analysis [ID] (a finished match's number; default: the current match).",
+            use=lambda: _("Use: {usage} (a finished match's number; default: the current match).").format(
+                usage=f"{game} analysis [ID]"
+            ),
         ),
         Command(
             f"{game} takeback",
-            "ask the others to let you take back your last move (casual games)",
+            N_("ask the others to let you take back your last move (casual games)"),
             agreement("takeback"),
             flags=(MATCH, AS),
         ),
-        Command(f"{game} accept", "let the one who asked take their move back", agreement("accept"), flags=(MATCH, AS)),
-        Command(f"{game} decline", "refuse a takeback", agreement("decline"), flags=(MATCH, AS)),
+        Command(
+            f"{game} accept", N_("let the one who asked take their move back"), agreement("accept"), flags=(MATCH, AS)
+        ),
+        Command(f"{game} decline", N_("refuse a takeback"), agreement("decline"), flags=(MATCH, AS)),
         Command(
             f"{game} claim",
-            "claim an untimed game whose player to move has not moved for 7 days (claim_after)",
+            N_("claim an untimed game whose player to move has not moved for 7 days (claim_after)"),
             agreement("claim"),
             flags=(MATCH, AS),
         ),
@@ -325,11 +374,11 @@ def game_commands(key: str) -> Command:
 
 _OWN = {
     "best": lambda key: Command(
-        f"{key} best", "the best solitaire scores, per opening and layout", best, "[OPENING]", (0, None)
+        f"{key} best", N_("the best solitaire scores, per opening and layout"), best, "[OPENING]", (0, None)
     ),
     "hand": lambda key: Command(
         f"{key} hand",
-        "your hand and the cards you know, with a private picture (hot seat: look away!)",
+        N_("your hand and the cards you know, with a private picture (hot seat: look away!)"),
         hand,
         flags=(MATCH, AS),
     ),

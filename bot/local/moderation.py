@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import posts
+from bot import i18n, posts
 from bot.backup import BackupError, backup, size_text
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.local.checks import MAX_ADDTIME, CommandError, added_seconds, checked_name, number, player_named
 from bot.local.people import person
 from bot.local.session import MODERATOR, Session, ignored
@@ -25,8 +25,9 @@ async def mod_backup(session: Session, args: Args) -> None:
     try:
         path = await backup(session.service.store, session.backup_dir, session.backup_keep)
     except BackupError as error:
-        raise CommandError(f"The backup failed: {error}.") from None
-    session.write(f"Backed up to {path} ({size_text(path.stat().st_size)}, integrity ok).")
+        raise CommandError(_("The backup failed: {reason}.").format(reason=error)) from None
+    said = _("Backed up to {path} ({size}, integrity ok).").format(path=path, size=size_text(path.stat().st_size))
+    session.write(said)
 
 
 async def pause(session: Session, args: Args) -> None:
@@ -62,37 +63,39 @@ MOD = Command(
     "mod",
     "",
     commands=(
-        Command("mod list", "the running matches", mod_list, takes=(0, None)),
-        Command("mod pause", "stop the match's clock", pause, takes=(0, None), flags=(MATCH,)),
-        Command("mod resume", "run it again", resume, takes=(0, None), flags=(MATCH,)),
+        Command("mod list", N_("the running matches"), mod_list, takes=(0, None)),
+        Command("mod pause", N_("stop the match's clock"), pause, takes=(0, None), flags=(MATCH,)),
+        Command("mod resume", N_("run it again"), resume, takes=(0, None), flags=(MATCH,)),
         Command(
             "mod addtime",
-            f"give NAME more reserve time (1 to {MAX_ADDTIME:,} s)",
+            lambda: _("give NAME more reserve time (1 to {most} s)").format(most=i18n.number(MAX_ADDTIME)),
             add_time,
             "NAME SECONDS",
             (2, 2),
             (MATCH,),
-            use=f"Use: mod addtime NAME SECONDS (whole seconds, 1 to {MAX_ADDTIME:,}).",
+            use=lambda: _("Use: mod addtime NAME SECONDS (whole seconds, 1 to {most}).").format(
+                most=i18n.number(MAX_ADDTIME)
+            ),
         ),
-        Command("mod undo", "take the last move back", undo, takes=(0, None), flags=(MATCH,)),
+        Command("mod undo", N_("take the last move back"), undo, takes=(0, None), flags=(MATCH,)),
         Command(
             "mod adjudicate",
-            "end the match with NAME the winner (or draw)",
+            N_("end the match with NAME the winner (or draw)"),
             adjudicate,
             "NAME",
             (1, 1),
             (MATCH,),
-            use="Use: mod adjudicate NAME (the winner) or mod adjudicate draw.",
+            use=N_("Use: mod adjudicate NAME (the winner) or mod adjudicate draw."),
         ),
-        Command("mod abort", "stop the match with no result", abort, takes=(0, None), flags=(MATCH,)),
-        Command("mod backup", "back the database up now (BACKUP_DIR; restore: see README)", mod_backup),
+        Command("mod abort", N_("stop the match with no result"), abort, takes=(0, None), flags=(MATCH,)),
+        Command("mod backup", N_("back the database up now (BACKUP_DIR; restore: see README)"), mod_backup),
     ),
-    missing="{name} what? {usages}.",
+    missing=N_("{name} what? {usages}."),
 )
 
 # --- tournaments ---
 
-TOURNAMENT_USE = (
+TOURNAMENT_USE = N_(
     "Use: tournament new GAME FORMAT [--rounds N] [--clock C] [--seats N] [--series dm], or join NAME, leave NAME,"
     " start, standings or record."
 )
@@ -107,7 +110,8 @@ async def tournament_new(session: Session, args: Args) -> None:
         game, format, MODERATOR, rounds=rounds, clock=clock, series=series, seats=seats
     )
     session.tournament = held.id
-    session.write(f"Tournament #{held.id} is open: tournament join NAME signs a player up; then tournament start.")
+    said = _("Tournament #{number} is open: tournament join NAME signs a player up; then tournament start.")
+    session.write(said.format(number=held.id))
 
 
 async def _tournament_id(session: Session) -> int:
@@ -115,7 +119,7 @@ async def _tournament_id(session: Session) -> int:
     if session.tournament is None:
         found = await session.service.tournaments.listing(None, ("open", "running", "over"))
         if not found:
-            raise CommandError("There is no tournament yet: tournament new GAME FORMAT opens one.")
+            raise CommandError(_("There is no tournament yet: tournament new GAME FORMAT opens one."))
         session.tournament = found[-1].id
     return session.tournament
 
@@ -124,14 +128,16 @@ async def join(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
     name = checked_name(args.words[0])
     held = await session.service.tournaments.join(tid, person(name))
-    session.write(f"{name} signed up ({len(held.tournament.entrants)} so far).")
+    count = len(held.tournament.entrants)
+    session.write(_("{name} signed up ({count} so far).").format(name=name, count=i18n.number(count)))
 
 
 async def leave(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
     name = checked_name(args.words[0])
     held = await session.service.tournaments.leave(tid, person(name))
-    session.write(f"{name} {'left the sign-up' if held.status == 'open' else 'withdrew'}.")
+    said = _("{name} left the sign-up.") if held.status == "open" else _("{name} withdrew.")
+    session.write(said.format(name=name))
 
 
 async def start(session: Session, args: Args) -> None:
@@ -144,7 +150,7 @@ async def standings(session: Session, args: Args) -> None:
     tid = await _tournament_id(session)
     t = (await session.service.tournaments.get(tid)).tournament
     path = await session.save(f"tournament-{tid}-standings.png", await asyncio.to_thread(picture.render, t))
-    session.write(picture.as_text(t) + f"\npicture: {path}")
+    session.write(picture.as_text(t) + "\n" + _("picture: {path}").format(path=path))
 
 
 async def tournament_record(session: Session, args: Args) -> None:
@@ -153,7 +159,7 @@ async def tournament_record(session: Session, args: Args) -> None:
     folder = await asyncio.to_thread(ignored, session.records_dir)
     path = folder / record.filename
     await asyncio.to_thread(path.write_text, record.dumps(), "utf-8")
-    session.write(f"Record of tournament #{tid}: {path}")
+    session.write(_("Record of tournament #{number}: {path}").format(number=tid, path=path))
 
 
 TOURNAMENT = Command(
@@ -162,20 +168,22 @@ TOURNAMENT = Command(
     commands=(
         Command(
             "tournament new",
-            "FORMAT: knockout, roundrobin or swiss",
+            N_("FORMAT: knockout, roundrobin or swiss"),
             tournament_new,
             "GAME FORMAT",
             (2, 2),
             (Flag("rounds", "N"), Flag("clock", "C"), Flag("seats", "N"), Flag("series", "dm")),
-            use="Use: tournament new GAME FORMAT (FORMAT: knockout, roundrobin or swiss).",
+            use=N_("Use: tournament new GAME FORMAT (FORMAT: knockout, roundrobin or swiss)."),
             names_flags=True,
-            notes=("the commands below are about the newest tournament; its games open as matches, played as usual",),
+            notes=lambda: (
+                _("the commands below are about the newest tournament; its games open as matches, played as usual"),
+            ),
         ),
-        Command("tournament join", "sign NAME up", join, "NAME", (1, 1)),
-        Command("tournament leave", "NAME leaves the sign-up, or withdraws", leave, "NAME", (1, 1)),
-        Command("tournament start", "close the sign-up and pair round 1", start),
-        Command("tournament standings", "the standings, with a picture", standings),
-        Command("tournament record", "the tournament as JSON, in records/ beside the database", tournament_record),
+        Command("tournament join", N_("sign NAME up"), join, "NAME", (1, 1)),
+        Command("tournament leave", N_("NAME leaves the sign-up, or withdraws"), leave, "NAME", (1, 1)),
+        Command("tournament start", N_("close the sign-up and pair round 1"), start),
+        Command("tournament standings", N_("the standings, with a picture"), standings),
+        Command("tournament record", N_("the tournament as JSON, in records/ beside the database"), tournament_record),
     ),
     missing=TOURNAMENT_USE,
     unknown=TOURNAMENT_USE,
@@ -183,7 +191,7 @@ TOURNAMENT = Command(
 
 # --- settings ---
 
-SETTINGS_USE = "Use: settings, settings set KEY VALUE or settings reset KEY."
+SETTINGS_USE = N_("Use: settings, settings set KEY VALUE or settings reset KEY.")
 
 
 async def show(session: Session, args: Args) -> None:
@@ -213,12 +221,12 @@ SETTINGS = Command(
     commands=(
         Command(
             "settings show",
-            "the terminal's settings (house_wins, rated, default_clock, reminders, away_days, claim_after)",
+            N_("the terminal's settings (house_wins, rated, default_clock, reminders, away_days, claim_after)"),
             show,
             use=SETTINGS_USE,
         ),
-        Command("settings set", "change one", set_setting, "KEY VALUE", (2, None), use=SETTINGS_USE),
-        Command("settings reset", "put one back to its default", reset_setting, "KEY", (1, 1), use=SETTINGS_USE),
+        Command("settings set", N_("change one"), set_setting, "KEY VALUE", (2, None), use=SETTINGS_USE),
+        Command("settings reset", N_("put one back to its default"), reset_setting, "KEY", (1, 1), use=SETTINGS_USE),
     ),
     default="show",
     unknown=SETTINGS_USE,

@@ -4,6 +4,7 @@ Discord's /mygames, /away, /back and /notify, offline (the terminal is a server 
 from __future__ import annotations
 
 from bot import posts
+from bot.i18n import N_, _
 from bot.local.checks import CommandError, addressed_to, checked_name, quote
 from bot.local.session import Session
 from bot.local.table import Args, Command
@@ -20,7 +21,9 @@ def person(name: str) -> Player:
 async def leaderboard(session: Session, args: Args) -> None:
     service = session.service
     if len(args.words) != 1:  # the games are the service's (the tests' toy game too)
-        raise CommandError(f"Use: leaderboard GAME ({', '.join(sorted(service.games))}).")
+        raise CommandError(
+            _("Use: {usage} ({games}).").format(usage="leaderboard GAME", games=", ".join(sorted(service.games)))
+        )
     key = args.words[0].lower()
     top = await service.ratings.leaderboard(None, key)  # refuses an unknown game
     session.write("\n".join(leaderboard_lines(service.games[key].title, top)))
@@ -38,14 +41,17 @@ async def my_games(session: Session, args: Args) -> None:
     player, now = person(name), session.service.time.now()
     found = session.service.registry.turns_first(player.id, None)
     lines = posts.my_games_lines(session.service, found, player.id, discord=False)
-    session.write("\n".join(posts.plain_times(line, now) for line in lines) or f"{name} has no running matches.")
+    session.write(
+        "\n".join(posts.plain_times(line, now) for line in lines)
+        or _("{name} has no running matches.").format(name=name)
+    )
 
 
 async def away(session: Session, args: Args) -> None:
     name, days = checked_name(args.words[0]), args.words[1]
     player, now = person(name), session.service.time.now()
     if not (days.isascii() and days.isdigit() and len(days) <= 3):
-        raise CommandError(f"DAYS is a whole number of days, 1 to 14, not {quote(days)}.")
+        raise CommandError(_("DAYS is a whole number of days, 1 to 14, not {typed}.").format(typed=quote(days)))
     try:
         answer = await session.service.away.go_away(player, None, int(days))
     except ServiceError as error:
@@ -74,9 +80,9 @@ def _answer(session: Session, name: str, said: list[str]) -> None:
 
 
 NOTIFY_SAID = {
-    "off": "no reminders of a turn",
-    "dm": "reminders of a turn printed here (offline there is no DM)",
-    "thread": "reminders of a turn printed here",
+    "off": N_("no reminders of a turn"),
+    "dm": N_("reminders of a turn printed here (offline there is no DM)"),
+    "thread": N_("reminders of a turn printed here"),
 }
 
 
@@ -84,34 +90,34 @@ async def notify(session: Session, args: Args) -> None:
     """`notify NAME dm|thread|off`: the choice Discord's /notify makes, for a typed name."""
     name = checked_name(args.words[0])
     mode = await session.service.reminding.choose(person(name).id, args.words[1])
-    session.write(f"{name}: {NOTIFY_SAID[mode]}.")
+    session.write(f"{name}: {_(NOTIFY_SAID[mode])}.")
 
 
 COMMANDS = (
     Command(
         "leaderboard",
-        "Glicko-2 ratings of games between people (offline ones are rated on their own)",
+        N_("Glicko-2 ratings of games between people (offline ones are rated on their own)"),
         leaderboard,
         "GAME",
         (0, None),
     ),
-    Command("stats", "NAME's ratings, game by game", stats, "NAME", (1, 1)),
+    Command("stats", N_("NAME's ratings, game by game"), stats, "NAME", (1, 1)),
     Command(
         "notify",
-        "how NAME is reminded of a long turn (offline, dm and thread both print it here)",
+        N_("how NAME is reminded of a long turn (offline, dm and thread both print it here)"),
         notify,
         "NAME dm|thread|off",
         (2, 2),
-        use="Use: notify NAME dm|thread|off (how NAME is reminded of a turn).",
+        use=N_("Use: notify NAME dm|thread|off (how NAME is reminded of a turn)."),
     ),
-    Command("mygames", "NAME's running matches, NAME's turn first, with the deadlines", my_games, "NAME", (1, 1)),
+    Command("mygames", N_("NAME's running matches, NAME's turn first, with the deadlines"), my_games, "NAME", (1, 1)),
     Command(
         "away",
-        "away time: NAME's long clocks (an hour a move or more) wait 1 to 14 days (14 a year)",
+        N_("away time: NAME's long clocks (an hour a move or more) wait 1 to 14 days (14 a year)"),
         away,
         "NAME DAYS",
         (2, 2),
-        use="Use: away NAME DAYS (1 to 14).",
+        use=N_("Use: away NAME DAYS (1 to 14)."),
     ),
-    Command("back", "the end of NAME's away time: the clocks run again", back, "NAME", (1, 1)),
+    Command("back", N_("the end of NAME's away time: the clocks run again"), back, "NAME", (1, 1)),
 )

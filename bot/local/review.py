@@ -10,6 +10,7 @@ import weakref
 from dataclasses import dataclass
 
 from bot import review
+from bot.i18n import N_, _
 from bot.local.checks import CommandError, number, player_named, slug
 from bot.local.session import Session
 from bot.local.table import AS, Args, Command, Handler
@@ -42,13 +43,13 @@ async def show(session: Session, reviewing: Reviewing, *, moments: bool = False)
     listed = [f"{'→' if k == at else ' '} {line}" for k, line in enumerate(lines)]
     whose = f"-as-{slug(reviewing.name) or 'player'}" if viewer is not None else ""
     path = await session.save(f"match-{match.id}-review-{ply:03d}{whose}.png", frame.png)
-    out = [review.title(replayed, ply), *listed, frame.alt, f"picture: {path}"]
+    out = [review.title(replayed, ply), *listed, frame.alt, _("picture: {path}").format(path=path)]
     if moments:
         found = await _moments(session, replayed)
         if found:
-            out.append("Key moments (moment N):")
+            out.append(_("Key moments (moment N):"))
             out += [f"  {n}. {m.label}" for n, m in enumerate(found, 1)]
-        out.append("Step with n, p, first, last, moment N.")
+        out.append(_("Step with n, p, first, last, moment N."))
     session.write("\n".join(out))
 
 
@@ -60,15 +61,15 @@ async def _moments(session: Session, replayed: review.Replayed) -> list[review.M
 def _current(session: Session) -> Reviewing:
     reviewing = _REVIEWING.get(session)
     if reviewing is None:
-        raise CommandError("Nothing is being reviewed: start with review MATCH [MOVE].")
+        raise CommandError(_("Nothing is being reviewed: start with review MATCH [MOVE]."))
     return reviewing
 
 
 async def start(session: Session, args: Args) -> None:
-    match = await session.service.get(number(args.words[0], "match id"))
-    ply = number(args.words[1], "the move") if len(args.words) > 1 else None
+    match = await session.service.get(number(args.words[0], _("the match number")))
+    ply = number(args.words[1], _("the move")) if len(args.words) > 1 else None
     if ply is not None and ply < 0:
-        raise CommandError("The move is a number from 0 (the start).")
+        raise CommandError(_("The move is a number from 0 (the start)."))
     player = player_named(match, args.flags["as"]) if "as" in args.flags else None
     newest = LAST if ply is None else ply
     reviewing = Reviewing(match.id, newest, player.id if player else None, player.name if player else "")
@@ -90,9 +91,10 @@ async def moment(session: Session, args: Args) -> None:
     now = _current(session)
     replayed = await review.reviews_of(session.service).replayed(now.match_id)
     found = await _moments(session, replayed)
-    which = number(args.words[0], "the moment")
+    which = number(args.words[0], _("the moment"))
     if not 1 <= which <= len(found):
-        raise CommandError(f"There is no moment {which}: this review has {len(found)} (review MATCH lists them).")
+        refused = _("There is no moment {number}: this review has {count} (review MATCH lists them).")
+        raise CommandError(refused.format(number=which, count=len(found)))
     chosen = found[which - 1]
     await show(session, Reviewing(chosen.match_id, chosen.ply, now.player_id, now.name))
 
@@ -100,15 +102,15 @@ async def moment(session: Session, args: Args) -> None:
 COMMANDS: tuple[Command, ...] = (
     Command(
         "review",
-        "step through a match (running or over) from move MOVE (default: the newest); --as NAME adds your hand",
+        N_("step through a match (running or over) from move MOVE (default: the newest); --as NAME adds your hand"),
         start,
         "MATCH [MOVE]",
         (1, 2),
         (AS,),
     ),
-    Command("n", "the review's next move", step(1), aliases=("next",)),
-    Command("p", "the review's previous move", step(-1), aliases=("prev",)),
-    Command("first", "the review's first position (the start)", step(None, 0)),
-    Command("last", "the review's newest position", step(None, LAST)),
-    Command("moment", "jump to the review's key moment N", moment, "N", (1, 1)),
+    Command("n", N_("the review's next move"), step(1), aliases=("next",)),
+    Command("p", N_("the review's previous move"), step(-1), aliases=("prev",)),
+    Command("first", N_("the review's first position (the start)"), step(None, 0)),
+    Command("last", N_("the review's newest position"), step(None, LAST)),
+    Command("moment", N_("jump to the review's key moment N"), moment, "N", (1, 1)),
 )

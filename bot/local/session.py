@@ -15,11 +15,11 @@ from bot.backup import default_folder
 from bot.computer import Analyst
 from bot.config import ROOT
 from bot.db import is_postgres
-from bot.local.checks import CommandError, number, player_named, slug
+from bot.i18n import _
+from bot.local.checks import CommandError, both, either, number, player_named, slug
 from bot.local.table import NEW, start_usage
 from bot.models import Match, NoticeKind, Player
 from bot.service import MatchService, Notice, TournamentNotice
-from bot.wording import a, listing
 
 log = logging.getLogger("bot.local")
 Answer = Callable[[str], Awaitable[bool]]
@@ -91,7 +91,9 @@ class Session:
         match = notice.match
         if notice.kind == NoticeKind.REMINDER and notice.to is not None:  # no DM offline: every reminder is printed
             said = posts.plain_times("; ".join(notice.lines), self.service.time.now())
-            self.write(f"[#{match.id}] reminder for {notice.to.name}: {said}.")
+            self.write(
+                f"[#{match.id}] " + _("reminder for {name}: {reminder}.").format(name=notice.to.name, reminder=said)
+            )
             return
         if notice.kind == NoticeKind.STARTED:
             self.current = match.id
@@ -108,11 +110,12 @@ class Session:
         if notice.kind == NoticeKind.OVER:  # the animated replay, beside the board PNGs
             try:
                 gif = await self.save(f"match-{match.id}-replay.gif", await records.replay_for(self.service, match))
-                replay = f"\n[#{match.id}] replay: {gif}"
+                replay = f"\n[#{match.id}] " + _("replay: {path}").format(path=gif)
             except Exception:  # the final board is shown anyway
                 log.exception("could not build the replay of match %s", match.id)
+        board = _("board: {path}").format(path=path)
         self.write(
-            f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + replay + f"\n[#{match.id}] board: {path}"
+            f"[#{match.id}] " + post.text.replace("\n", f"\n[#{match.id}] ") + replay + f"\n[#{match.id}] {board}"
         )
         if match.running:
             await self.service.board_posted(match.id, match.ply)
@@ -123,13 +126,16 @@ class Session:
     async def back(self, match: Match) -> None:
         """A running match's board shown again after a restart; a clock's turn starts afresh (an untimed
         game has none to speak of)."""
-        clock = ": a fresh move clock, reserves unchanged" if match.clock is not None else ""
-        await self.repost(match, f"Back after a restart{clock}.")
+        if match.clock is not None:
+            await self.repost(match, _("Back after a restart: a fresh move clock, reserves unchanged."))
+        else:
+            await self.repost(match, _("Back after a restart."))
 
     async def on_tournament(self, notice: TournamentNotice) -> None:
         """Print what happened to an offline tournament (a new round's pairings, a withdrawal, its end)."""
         if notice.held.place.guild_id is None:
-            self.write("\n".join(f"[tournament #{notice.held.id}] {line}" for line in notice.lines))
+            where = _("[tournament #{number}]").format(number=notice.held.id)
+            self.write("\n".join(f"{where} {line}" for line in notice.lines))
 
     async def match(self, flags: dict[str, str], key: str | None = None) -> Match:
         """The match named by --match, else the current one; for a game's command, a match of that game."""
@@ -140,10 +146,17 @@ class Session:
         else:
             match = await self.service.get(self.current)
         if key is not None and match.game != key:
-            title = self.service.games[key].title
+            refused = _(
+                "Match #{number} is a game of {game}, not {wanted}: use {key} commands for it, or pick a match of"
+                " {wanted} with --match ID or use ID."
+            )
             raise CommandError(
-                f"Match #{match.id} is a game of {self.service.game(match).title}, not {title}: "
-                f"use {match.game} commands for it, or pick {a(title)} match with --match ID or use ID."
+                refused.format(
+                    number=match.id,
+                    game=self.service.game(match).title,
+                    wanted=self.service.games[key].title,
+                    key=match.game,
+                )
             )
         return match
 
@@ -155,15 +168,23 @@ class Session:
             running = [m for m in running if any(p.name.casefold() == name.casefold() for p in m.players)]
         if len(running) == 1:
             self.current = running[0].id
-            title = f"{self.service.games[key].title} " if key else ""
-            whose = f" that {name} plays in" if name is not None else ""
-            self.write(f"On match #{self.current}, the only running {title}match{whose}.")
+            title = self.service.games[key].title if key else ""
+            if key and name is not None:
+                said = _("On match #{number}, the only running {game} match that {name} plays in.")
+            elif key:
+                said = _("On match #{number}, the only running {game} match.")
+            elif name is not None:
+                said = _("On match #{number}, the only running match that {name} plays in.")
+            else:
+                said = _("On match #{number}, the only running match.")
+            self.write(said.format(number=self.current, game=title, name=name))
             return running[0]
         if running:
-            numbers = listing([f"#{m.id}" for m in running])
-            raise CommandError(f"{len(running)} matches are running ({numbers}): pick one with use ID or --match ID.")
-        start = start_usage(key) if key else listing([start_usage(key) for key in NEW], "or")
-        raise CommandError(f"No match yet: start one with {start} (or pick one with use ID).")
+            numbers = both([f"#{m.id}" for m in running])
+            refused = _("{count} matches are running ({numbers}): pick one with use ID or --match ID.")
+            raise CommandError(refused.format(count=len(running), numbers=numbers))
+        start = start_usage(key) if key else either([start_usage(key) for key in NEW])
+        raise CommandError(_("No match yet: start one with {start} (or pick one with use ID).").format(start=start))
 
     def actor(self, match: Match, name: str | None, doing: str = "move") -> Player:
         """Who a typed command is for: `--as NAME`, else whoever is to move (never a computer). `doing` is
@@ -173,18 +194,24 @@ class Session:
         else:
             seat = self.service.game(match).to_move(match.state) if match.running else None
             if seat is None:
-                whose = " (say whose hand with --as NAME)" if doing == "look" else ""
-                raise CommandError(f"Match #{match.id} is over: nobody is to move{whose}.")
+                if doing == "look":
+                    refused = _("Match #{number} is over: nobody is to move (say whose hand with --as NAME).")
+                else:
+                    refused = _("Match #{number} is over: nobody is to move.")
+                raise CommandError(refused.format(number=match.id))
             player = match.players[seat]
         if player.is_computer and doing == "look":
-            raise CommandError(
-                f"{player.name}'s hand is hidden: a computer player shows its cards to nobody "
-                "(see a person's hand with --as NAME)."
+            refused = _(
+                "{name}'s hand is hidden: a computer player shows its cards to nobody (see a person's hand with"
+                " --as NAME)."
             )
+            raise CommandError(refused.format(name=player.name))
         if player.is_computer and doing == "resign":
-            raise CommandError(f"{player.name} plays for itself: only a person can resign, so name one with --as NAME.")
+            refused = _("{name} plays for itself: only a person can resign, so name one with --as NAME.")
+            raise CommandError(refused.format(name=player.name))
         if player.is_computer:
-            raise CommandError(f"{player.name} plays for itself: wait for its move, or play as someone else (--as).")
+            refused = _("{name} plays for itself: wait for its move, or play as someone else (--as).")
+            raise CommandError(refused.format(name=player.name))
         return player
 
     async def agreeing(self, match: Match, sub: str, name: str | None) -> Player:
@@ -193,7 +220,7 @@ class Session:
         if name is not None:
             player = player_named(match, name)
             if player.is_computer:
-                raise CommandError(f"{player.name} plays for itself: name a person with --as NAME.")
+                raise CommandError(_("{name} plays for itself: name a person with --as NAME.").format(name=player.name))
             return player
         people: list[Player] = []
         if sub == "takeback":
@@ -205,13 +232,23 @@ class Session:
         elif sub != "claim":
             takeback = self.service.takebacks.open_request(match.id)
             if takeback is None:
-                raise CommandError(f"No takeback request is waiting for an answer in match #{match.id}.")
+                refused = _("No takeback request is waiting for an answer in match #{number}.")
+                raise CommandError(refused.format(number=match.id))
             people = self.service.takebacks.waiting(match, takeback)
         people = list(dict.fromkeys(people))
         if len(people) != 1:
-            who = {"takeback": "asks", "claim": "claims"}.get(sub, "answers")
-            names = f" ({listing([p.name for p in people], 'or')})" if people else ""
-            raise CommandError(f"Say who {who} with --as NAME{names}.")
+            if sub == "takeback":
+                refused = _("Say who asks with --as NAME ({names}).") if people else _("Say who asks with --as NAME.")
+            elif sub == "claim":
+                refused = (
+                    _("Say who claims with --as NAME ({names}).") if people else _("Say who claims with --as NAME.")
+                )
+            else:
+                refused = (
+                    _("Say who answers with --as NAME ({names}).") if people else _("Say who answers with --as NAME.")
+                )
+            refused = refused.format(names=either([p.name for p in people]))
+            raise CommandError(refused)
         return people[0]
 
     def _file(self, name: str) -> Path:
@@ -224,7 +261,7 @@ class Session:
     def list_matches(self) -> None:
         running = self.service.running()
         if not running:
-            self.write("No matches are running.")
+            self.write(_("No matches are running."))
             return
         for match in running:
             clock = f" · {match.clock.settings.describe()}" if match.clock is not None else ""

@@ -13,12 +13,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot import i18n
 from bot.clock import CLOCK_HELP
 from bot.games import GAMES, REGISTRY
 from bot.games.base import Option
 from bot.games.registration import Typed
-from bot.local.checks import CommandError, clip, quote
-from bot.wording import did_you_mean, listing
+from bot.i18n import N_, _
+from bot.local.checks import CommandError, clip, either, quote
+from bot.wording import did_you_mean
 
 NEW: dict[str, Typed] = {key: registration.typed for key, registration in REGISTRY.items()}
 """Each game's `new` in the terminal (its registration's); its flags and help come from this and the
@@ -69,6 +71,21 @@ class Args:
 Handler = Callable[[Any, Args], Awaitable[bool | None]]
 """Runs a command on the terminal's `Session` (bot/local/session.py, which builds on this module); False
 means quit."""
+Words = str | Callable[[], str]
+"""A text of the table, said in the reader's language: a string marked with N_ (looked up when it is said),
+or a function that words it then (a text made of the game's parts)."""
+
+
+def said(text: Words) -> str:
+    """A text of the table in the reader's language (empty stays empty)."""
+    if callable(text):
+        return text()
+    return _(text) if text else ""
+
+
+MISSING = N_("{name} what? {choices}.")
+UNKNOWN = N_("Unknown {name} command {sub}: {choices}.")
+"""A group's refusals unless it has its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +94,15 @@ class Command:
 
     name: str
     """Its full name, as typed: `mod pause`, `fish move`, `GAME move` in the help of the shared ones."""
-    help: str
+    help: Words
+    """Its help line (marked with N_, said with `said`)."""
     run: Handler | None = None
     words: str = ""
     """Its words in the usage: `NAME DAYS`, `[FILTER]`."""
     takes: tuple[int, int | None] = (0, 0)
     """How many words it takes, fewest and most (None: any number)."""
     flags: tuple[Flag, ...] = ()
-    use: str = ""
+    use: Words = ""
     """The refusal for a wrong number of words, where `Use: <usage>.` would not say enough."""
     names_flags: bool = False
     """An unknown flag's refusal names the command and its flags (`... for fish new (it takes --clock, ...)`)."""
@@ -92,13 +110,13 @@ class Command:
     commands: tuple[Command, ...] = ()
     default: str = ""
     """A group's command when none is typed (`settings` is `settings show`); else the group refuses."""
-    missing: str = "{name} what? {choices}."
-    unknown: str = "Unknown {name} command {sub}: {choices}."
+    missing: Words = MISSING
+    unknown: Words = UNKNOWN
     """A group's refusals, with `{name}`, the typed `{sub}`, its commands' names `{choices}` and `{usages}`."""
     shown: bool = True
     """Whether the help lists it (a game's group is listed by its commands; `exit` is `quit`)."""
-    notes: tuple[str, ...] = ()
-    """Help lines under its usage line (a text option's meaning)."""
+    notes: Callable[[], tuple[str, ...]] | None = None
+    """Help lines under its usage line (a text option's meaning), worded when the help is said."""
 
     @property
     def word(self) -> str:
@@ -113,36 +131,48 @@ class Command:
         """A group's command by the word typed (or an alias of it)."""
         return next((c for c in self.commands if typed == c.word or typed in c.aliases), None)
 
-    def refusal(self, template: str, sub: str = "") -> CommandError:
+    def refusal(self, template: Words, sub: str = "") -> CommandError:
         """A group's refusal; for a word it does not know, with the nearest of its commands ("did you mean")."""
-        choices = listing([command.word for command in self.commands], "or")
-        usages = listing([f"{c.word} {c.words}".strip() for c in self.commands], "or")
-        said = template.format(name=self.name, sub=quote(sub), choices=choices, usages=usages)
+        choices = either([command.word for command in self.commands])
+        usages = either([f"{c.word} {c.words}".strip() for c in self.commands])
+        refused = said(template).format(name=self.name, sub=quote(sub), choices=choices, usages=usages)
         if sub:
-            said += did_you_mean(sub, [word for c in self.commands for word in (c.word, *c.aliases)])
-        return CommandError(said)
+            refused += did_you_mean(sub, [word for c in self.commands for word in (c.word, *c.aliases)])
+        return CommandError(refused)
 
     def check(self, args: Args) -> None:
         """Refuse a wrong number of words, then any flag that is not the command's own."""
         fewest, most = self.takes
         if len(args.words) < fewest or (most is not None and len(args.words) > most):
             if self.use:
-                raise CommandError(self.use)
+                raise CommandError(said(self.use))
             if most == 0:
-                said = quote(" ".join(args.words))
-                raise CommandError(f"{self.name} takes no words ({said} is too much); options start with --.")
-            raise CommandError(f"Use: {' '.join(part for part in (self.name, self.words) if part)}.")
+                extra = quote(" ".join(args.words))
+                raise CommandError(
+                    _("{command} takes no words ({words} is too much); options start with --.").format(
+                        command=self.name, words=extra
+                    )
+                )
+            usage = " ".join(part for part in (self.name, self.words) if part)
+            raise CommandError(_("Use: {usage}.").format(usage=usage))
         own = {flag.name for flag in self.flags}
         unknown = [name for name in args.flags if name not in own]
         if not unknown:
             return
-        said = clip(", ".join("--" + name for name in unknown), 80)
+        typed = clip(", ".join("--" + name for name in unknown), 80)
         mean = did_you_mean(unknown[0], [flag.name for flag in self.flags], "--")
         if not self.names_flags:
-            raise CommandError(f"Unknown option {said} for this command.{mean}")
+            raise CommandError(_("Unknown option {options} for this command.").format(options=typed) + mean)
         known = [f"--{flag.name}" for flag in self.flags]
-        takes = f"it takes {', '.join(known)}" if known else "it takes none"
-        raise CommandError(f"Unknown option {said} for {self.name} ({takes}).{mean}")
+        if known:
+            refused = _("Unknown option {options} for {command} (it takes {known}).").format(
+                options=typed, command=self.name, known=", ".join(known)
+            )
+        else:
+            refused = _("Unknown option {options} for {command} (it takes none).").format(
+                options=typed, command=self.name
+            )
+        raise CommandError(refused + mean)
 
 
 def split(words: list[str], switches: frozenset[str]) -> tuple[dict[str, str], list[str]]:
@@ -160,7 +190,7 @@ def split(words: list[str], switches: frozenset[str]) -> tuple[dict[str, str], l
                 flags[name] = words[i + 1]
                 i += 1
             else:
-                raise CommandError(f"{clip(word, 40)} needs a value.")
+                raise CommandError(_("{option} needs a value.").format(option=clip(word, 40)))
         else:
             rest.append(word)
         i += 1
@@ -185,8 +215,8 @@ def help_text(commands: tuple[Command, ...]) -> str:
         if command.commands:
             lines += help_text(command.commands).split("\n") if command.shown else []
         elif command.shown:
-            lines.append(help_line(command.usage(), command.help))
-            lines += [f"      {note}" for note in command.notes]
+            lines.append(help_line(command.usage(), said(command.help)))
+            lines += [f"      {note}" for note in (command.notes() if command.notes else ())]
     return "\n".join(line for line in lines if line)
 
 
@@ -195,7 +225,33 @@ def help_line(usage: str, text: str) -> str:
     if len(usage) > HELP_COLUMN - 4:
         return f"{f'  {usage}'.ljust(NOTE_COLUMN - 3)}   {text}"
     indent = " " * HELP_COLUMN
-    return textwrap.fill(f"  {usage.ljust(HELP_COLUMN - 3)} {text}", HELP_WIDTH, subsequent_indent=indent)
+    return fill(f"  {usage.ljust(HELP_COLUMN - 3)} {text}", HELP_WIDTH, subsequent_indent=indent)
+
+
+def fill(text: str, width: int, **options: str) -> str:
+    """`textwrap.fill`, wrapping where the reader's text wraps: the tests' invisible marks (bot/i18n.py) take
+    no room, and stay around the words they mark."""
+    plain = i18n.unmarked(text)
+    if plain == text:
+        return textwrap.fill(text, width, **options)
+    marks = [""] * (len(plain) + 1)  # the marks before each character of the plain text, and at its end
+    at = 0
+    for char in text:
+        if char in (i18n.MARK, i18n.END):
+            marks[at] += char
+        else:
+            at += 1
+    out, at = [], 0
+    for char in textwrap.fill(plain, width, **options):
+        while at < len(plain) and plain[at] != char and plain[at].isspace():  # a space the wrapping dropped
+            out.append(marks[at])
+            at += 1
+        if at < len(plain) and plain[at] == char:
+            out += [marks[at], char]
+            at += 1
+        else:  # a line break or an indent the wrapping put in
+            out.append(char)
+    return "".join(out + marks[at:])
 
 
 # --- a game's `new` ---
@@ -233,24 +289,33 @@ def start_usage(key: str) -> str:
     return f"{key} new {NEW[key].players}"
 
 
-def text_notes(key: str) -> tuple[str, ...]:
+def text_notes(key: str) -> Callable[[], tuple[str, ...]]:
     """A line for each text option of `key new`, which the usage line cannot say (`OPENING: where...`)."""
-    return tuple(f"{metavar(o)}: {o.summary}" for o in GAMES[key].options.offered if o.kind == "text")
+    return lambda: tuple(f"{metavar(o)}: {_(o.summary)}" for o in GAMES[key].options.offered if o.kind == "text")
+
+
+SEED_HELP = N_("the seed that decides the board, dice or cards (default: a random one)")
 
 
 def game_help(key: str) -> str:
     """`help GAME`: its `new`, then each of its flags, one a line, with what it takes."""
-    rows = [("--clock 30/60", CLOCK_HELP)]
+    rows = [("--clock 30/60", _(CLOCK_HELP))]
     rows += [(f"{o.flag} {metavar(o)}", _takes(o)) for o in GAMES[key].options.offered]
-    rows += [("--seed N", "the seed that decides the board, dice or cards (default: a random one)")] * NEW[key].seed
-    width = max(len(flag) for flag, _ in rows)
-    return "\n".join([f"{new_usage(key)}: {NEW[key].note}"] + [f"  {flag.ljust(width)}  {what}" for flag, what in rows])
+    rows += [("--seed N", _(SEED_HELP))] * NEW[key].seed
+    width = max(len(flag) for flag, _what in rows)
+    head = f"{new_usage(key)}: {_(NEW[key].note)}"
+    return "\n".join([head] + [f"  {flag.ljust(width)}  {what}" for flag, what in rows])
 
 
 def _takes(option: Option) -> str:
     """What an option takes, for `help GAME`: its help, what it allows and its default."""
     if option.kind == "int":
-        return f"{option.help}, {option.minimum} to {option.maximum} (default {option.default})"
+        return _("{help}, {fewest} to {most} (default {default})").format(
+            help=_(option.help),
+            fewest=i18n.number(option.minimum or 0),
+            most=i18n.number(option.maximum or 0),
+            default=i18n.number(option.default) if isinstance(option.default, int) else option.default,
+        )
     if option.kind == "choice":
-        return f"{option.summary}: {option.allowed(2)}"
-    return option.summary
+        return f"{_(option.summary)}: {option.allowed(2)}"
+    return _(option.summary)

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from bot import records
 from bot.games import REGISTRY, GameError
+from bot.i18n import N_, _
 from bot.local import games, moderation, people, review
-from bot.local.checks import CommandError, clip, line_problem, number, quote
+from bot.local.checks import CommandError, clip, either, line_problem, number, quote
 from bot.local.console import Console, ctrl_c
 from bot.local.session import Session, ignored, log
-from bot.local.table import NEW, Args, Command, game_help, help_text, split, switches
+from bot.local.table import HELP_WIDTH, NEW, Args, Command, fill, game_help, help_text, split, switches
 from bot.service import ServiceError
-from bot.wording import did_you_mean, listing
+from bot.wording import did_you_mean
 
 
 class Terminal(Session):
@@ -37,7 +38,7 @@ class Terminal(Session):
             self.write(f"✗ {clip(str(error))}")
             return True
         except ValueError as error:
-            self.write(f"Can't read that: {error}.")
+            self.write(_("Can't read that: {reason}.").format(reason=error))
             return True
         if not words:
             return True
@@ -47,7 +48,7 @@ class Terminal(Session):
             self.write(f"✗ {clip(str(error))}")
         except Exception:  # a bug: the terminal goes on, and the log has the details
             log.exception("the terminal command %s failed", quote(line))
-            self.write("✗ Something went wrong on our side (the details are in the log); try another command.")
+            self.write("✗ " + _("Something went wrong on our side (the details are in the log); try another command."))
         return True
 
     async def run(self, words: list[str]) -> bool:
@@ -73,7 +74,7 @@ class Terminal(Session):
         """Read commands until quit, end of input (Ctrl-D) or Ctrl-C; the event loop keeps clocks and computers
         running meanwhile. Ctrl-C quits at once, in the middle of a command too."""
         console = console or Console()
-        self.write(HELP)
+        self.write(full_help())
         await self.service.tournaments.resume()  # a round or closing time that came while it was off
         interrupted = asyncio.Event()
         try:
@@ -100,10 +101,9 @@ class Terminal(Session):
 async def show_help(session: Session, args: Args) -> None:
     topic = " ".join(args.words).lower()
     if topic and topic not in NEW:
-        raise CommandError(
-            f"help takes a game ({listing(list(NEW), 'or')}), not {quote(topic)}.{did_you_mean(topic, NEW)}"
-        )
-    session.write(game_help(topic) if topic else HELP)
+        refused = _("help takes a game ({games}), not {typed}.").format(games=either(list(NEW)), typed=quote(topic))
+        raise CommandError(refused + did_you_mean(topic, NEW))
+    session.write(game_help(topic) if topic else full_help())
 
 
 async def quit_(session: Session, args: Args) -> bool:
@@ -115,8 +115,8 @@ async def running(session: Session, args: Args) -> None:
 
 
 async def use(session: Session, args: Args) -> None:
-    session.current = (await session.service.get(number(args.words[0], "match id"))).id
-    session.write(f"Now on match #{session.current}.")
+    session.current = (await session.service.get(number(args.words[0], _("the match number")))).id
+    session.write(_("Now on match #{number}.").format(number=session.current))
 
 
 async def replay(session: Session, args: Args) -> None:
@@ -130,43 +130,53 @@ COMMANDS: tuple[Command, ...] = (
     *(games.game_commands(key) for key in REGISTRY),
     Command(
         "replay",
-        "replay a record: prints the result, saves the final board PNG and the replay GIF",
+        N_("replay a record: prints the result, saves the final board PNG and the replay GIF"),
         replay,
         "FILE.json",
         (1, 1),
-        use="Use: replay FILE.json (a record written by GAME record).",
+        use=N_("Use: replay FILE.json (a record written by GAME record)."),
     ),
     *review.COMMANDS,
-    Command("games", "running matches (most commands take --match ID)", running, takes=(0, None)),
-    Command("use", "switch to match ID", use, "ID", (1, 1)),
+    Command("games", N_("running matches (most commands take --match ID)"), running, takes=(0, None)),
+    Command("use", N_("switch to match ID"), use, "ID", (1, 1)),
     *people.COMMANDS,
     moderation.MOD,
     moderation.TOURNAMENT,
     moderation.SETTINGS,
-    Command("help", "this list; help GAME: a game's options, one a line", show_help, "[GAME]", (0, None)),
-    Command("quit", "leave (exit too)", quit_, takes=(0, None), aliases=("exit",)),
+    Command("help", N_("this list; help GAME: a game's options, one a line"), show_help, "[GAME]", (0, None)),
+    Command("quit", N_("leave (exit too)"), quit_, takes=(0, None), aliases=("exit",)),
 )
 """Every command: each game's group (its own commands, then the shared ones), then the rest."""
+FIRST_GAME_TITLE = N_('A first game in five lines ("1, 2, 3" against the computer; see docs/rules/fish.md):')
 FIRST_GAME = (
-    'A first game in five lines ("1, 2, 3" against the computer; see docs/rules/fish.md):',
-    "> fish new alice computer        alice places first, the computer answers by itself",
-    "> fish moves                     the moves alice may make (tokens go on 1-tiles: place A2 B5 ...)",
-    "> fish move A2                   one of them; every board is also saved as a PNG, its path printed",
-    "> fish board --text              the position in words",
-    "> fish resign                    give up (it asks first); then quit, or Ctrl-D",
+    ("fish new alice computer", N_("{name} places first, the computer answers by itself")),
+    ("fish moves", N_("the moves {name} may make (tokens go on 1-tiles: place A2 B5 ...)")),
+    ("fish move A2", N_("one of them; every board is also saved as a PNG, its path printed")),
+    ("fish board --text", N_("the position in words")),
+    ("fish resign", N_("give up (it asks first); then quit, or Ctrl-D")),
 )
-"""The end of the help, printed at the start: a game to play at once (tests/test_local_newcomer.py plays it)."""
-ROOT = Command("", "", commands=COMMANDS, unknown="Unknown command {sub}; type help for the list.")
+"""The end of the help, printed at the start: a game to play at once (tests/test_local_newcomer.py plays it),
+each line what is typed (English, as every command) and what it does (in the reader's language)."""
+HELP_TITLE = N_(
+    "Commands (the same as the Discord slash commands; players are typed names, and `computer` (or"
+    " computer:easy, computer:hard) is a computer player: {example}):"
+)
+ROOT = Command("", "", commands=COMMANDS, unknown=N_("Unknown command {sub}; type help for the list."))
 SWITCHES = switches(COMMANDS)
-HELP = "\n".join(
-    [
-        "Commands (the same as the Discord slash commands; players are typed names, and `computer` (or",
-        "computer:easy, computer:hard) is a computer player: fish new alice computer):",
-        help_text((*COMMANDS[: len(REGISTRY)], games.game_commands("GAME"), *COMMANDS[len(REGISTRY) :])),
-        "",
-        *FIRST_GAME,
-    ]
-)
-"""Each game's own commands, the shared ones once for every GAME, then the rest; last, a first game."""
+SHOWN = (*COMMANDS[: len(REGISTRY)], games.game_commands("GAME"), *COMMANDS[len(REGISTRY) :])
+"""The commands as the help lists them: each game's own, the shared ones once for every GAME, then the rest."""
+
+
+def first_game() -> list[str]:
+    """The help's last lines: a first game, one typed line each, in the reader's language."""
+    return [_(FIRST_GAME_TITLE), *(f"> {typed.ljust(30)} {_(what).format(name='alice')}" for typed, what in FIRST_GAME)]
+
+
+def full_help() -> str:
+    """The help, in the reader's language (`help`, and printed at the start): the commands, then a first game."""
+    title = fill(_(HELP_TITLE).format(example="fish new alice computer"), HELP_WIDTH - 16)
+    return "\n".join([title, help_text(SHOWN), "", *first_game()])
+
+
 OWN = {key: tuple(c.word for c in group.commands if c.shown) for key, group in zip(REGISTRY, COMMANDS, strict=False)}
 """Each game's own commands (`new` and those its registration asks for), before the shared ones."""
