@@ -222,6 +222,12 @@ def marking() -> Iterator[None]:
         _marking -= 1
 
 
+def typed(words: str) -> str:
+    """Words a user types as they are (a command, a flag, notation): the same in every language, so never in
+    the catalog; a marking run marks them as English on purpose."""
+    return f"{MARK}{words}{END}" if _marking else words
+
+
 def said(text: str, where: str) -> str:
     """`text` as its reader sees it: in a marking run, English outside the marks is told to the `tracer`,
     then the marks are taken out. Every way out to a player calls it (the terminal's output, the words

@@ -134,7 +134,7 @@ class Command:
     def refusal(self, template: Words, sub: str = "") -> CommandError:
         """A group's refusal; for a word it does not know, with the nearest of its commands ("did you mean")."""
         choices = either([command.word for command in self.commands])
-        usages = either([f"{c.word} {c.words}".strip() for c in self.commands])
+        usages = either([i18n.typed(f"{c.word} {c.words}".strip()) for c in self.commands])
         refused = said(template).format(name=self.name, sub=quote(sub), choices=choices, usages=usages)
         if sub:
             refused += did_you_mean(sub, [word for c in self.commands for word in (c.word, *c.aliases)])
@@ -154,7 +154,7 @@ class Command:
                     )
                 )
             usage = " ".join(part for part in (self.name, self.words) if part)
-            raise CommandError(_("Use: {usage}.").format(usage=usage))
+            raise CommandError(_("Use: {usage}.").format(usage=i18n.typed(usage)))
         own = {flag.name for flag in self.flags}
         unknown = [name for name in args.flags if name not in own]
         if not unknown:
@@ -215,7 +215,7 @@ def help_text(commands: tuple[Command, ...]) -> str:
         if command.commands:
             lines += help_text(command.commands).split("\n") if command.shown else []
         elif command.shown:
-            lines.append(help_line(command.usage(), said(command.help)))
+            lines.append(help_line(i18n.typed(command.usage()), said(command.help)))
             lines += [f"      {note}" for note in (command.notes() if command.notes else ())]
     return "\n".join(line for line in lines if line)
 
