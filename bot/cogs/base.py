@@ -21,7 +21,7 @@ from bot import discord_app, discord_ids, i18n, posts, views
 from bot import discord_limits as limits
 from bot.clock import CLOCK_HELP, ClockSettings
 from bot.cogs import command_name, in_public
-from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButton
+from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButton, challenge_text
 from bot.cogs.places import match_channel_refusal
 from bot.cogs.review import REVIEW_CONTROLS, open_review
 from bot.cogs.takeback import TakebackButton
@@ -512,17 +512,6 @@ LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 
 def level_word(level: str) -> str:
     return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
-
-
-def challenge_text(opponent: str, challenger: str, title: str, settings: ClockSettings | None) -> str:
-    """The public challenge: `@Bob, @Alice challenges you to Volcano (with a clock).`"""
-    if settings is None:
-        return _("{opponent}, {challenger} challenges you to {game}.").format(
-            opponent=opponent, challenger=challenger, game=title
-        )
-    return _("{opponent}, {challenger} challenges you to {game} with {clock}.").format(
-        opponent=opponent, challenger=challenger, game=title, clock=settings.describe()
-    )
 
 
 _CHALLENGERS: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()

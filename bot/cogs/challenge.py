@@ -14,6 +14,7 @@ import discord
 
 from bot import discord_ids, i18n
 from bot import discord_limits as limits
+from bot.clock import ClockSettings
 from bot.cogs import command_name
 from bot.cogs.places import match_channel_refusal
 from bot.discord_i18n import public_language
@@ -77,15 +78,28 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
             place=Place(interaction.guild.id, interaction.channel.id),
             challenge=challenge.id,  # a second click, even a simultaneous one, is refused here
         )
-        asked = interaction.message.content if interaction.message is not None else ""
-        with i18n.using(public):
+        with i18n.using(public):  # the challenge as it was posted (in the server's language), and that it is on
+            asked = challenge_text(
+                interaction.user.mention, challenger.mention, service.game(match).title, challenge.clock
+            )
             on = _("Match #{number} is on: {place}.").format(number=match.id, place=discord_ids.where(match))
         try:  # the challenge says so itself, through the interaction's webhook: no channel rate limit
             await interaction.edit_original_response(
-                content=limits.clip(f"{asked}\n{on}" if asked else on), view=None, allowed_mentions=limits.NOBODY
+                content=limits.clip(f"{asked}\n{on}"), view=None, allowed_mentions=limits.NOBODY
             )
         except discord.HTTPException:  # deleted meanwhile: the match is on all the same
             await interaction.followup.send(on, allowed_mentions=limits.NOBODY)
+
+
+def challenge_text(opponent: str, challenger: str, title: str, settings: ClockSettings | None) -> str:
+    """The public challenge: `@Bob, @Alice challenges you to Volcano (with a clock).`"""
+    if settings is None:
+        return _("{opponent}, {challenger} challenges you to {game}.").format(
+            opponent=opponent, challenger=challenger, game=title
+        )
+    return _("{opponent}, {challenger} challenges you to {game} with {clock}.").format(
+        opponent=opponent, challenger=challenger, game=title, clock=settings.describe()
+    )
 
 
 class ChallengeBeforeStoredButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEFORE_STORED):

@@ -146,11 +146,11 @@ class Lobbies:
         if lobby.status != OPEN:
             if lobby.status == STARTED:
                 raise MatchNotRunning(
-                    _("Lobby #{number} has started: it takes no more players.").format(number=lobby.id)
+                    _("Lobby #{number} is started: it takes no more players.").format(number=lobby.id)
                 )
             if lobby.status == CANCELLED:
                 raise MatchNotRunning(
-                    _("Lobby #{number} was cancelled: it takes no more players.").format(number=lobby.id)
+                    _("Lobby #{number} is cancelled: it takes no more players.").format(number=lobby.id)
                 )
             raise MatchNotRunning(_("Lobby #{number} is closed: it takes no more players.").format(number=lobby.id))
         return lobby
