@@ -79,8 +79,8 @@ class LobbyButton(
         with in_public(service, interaction):  # the lobby message is public: the server's language
             text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
             view = lobby_view(lobby)
-            if match is not None:
-                on = _("Match #{number} is on: {place}.").format(number=match.id, place=discord_ids.where(match))
+            on = "" if match is None else _("Match #{number} is on: {place}.")
+            on = on.format(number=match.id, place=discord_ids.where(match)) if match is not None else on
         none = discord.AllowedMentions.none()
         if match is None:
             await interaction.response.edit_message(content=text, view=view, allowed_mentions=none)

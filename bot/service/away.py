@@ -231,7 +231,7 @@ class AwayTime:
                 period = self._away.get(key)
                 if period is None:
                     continue
-                __, stopped, __ = await self._commit(key, period, start=True)
+                _period, stopped, _waiting = await self._commit(key, period, start=True)
                 line = posts.away_line(player.name, period.until)
                 notices += [Notice(NoticeKind.AWAY, m, (line,), player) for m in stopped]
         await self.registry.notify(notices)
@@ -253,7 +253,7 @@ class AwayTime:
     async def _end(self, period: AwayPeriod, at: float, how: str, start: bool) -> list[Notice]:
         """End `period` as of `at` (`how`: "back", "moved" or "time"); returns the notices to send."""
         key = (period.guild_id, period.player.id)
-        __, restarted, __ = await self._commit(key, replace(period, ended_at=at), start=start)
+        _period, restarted, _waiting = await self._commit(key, replace(period, ended_at=at), start=start)
         self._away.pop(key, None)
         line = posts.back_line(period.player.name, how)
         return [Notice(NoticeKind.BACK, match, (line,), period.player) for match in restarted]

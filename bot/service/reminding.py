@@ -68,7 +68,7 @@ class Reminding:
         """After a restart (the running matches loaded): arm what untimed turns still have to send. A clocked
         turn gets a fresh allowance (`MatchClock.after_restart`), so its reminders are planned again when its
         board is reposted."""
-        for match_id, ply, __, __, due, sent in await self.registry.store.load_reminders():
+        for match_id, ply, _kind, _seat, due, sent in await self.registry.store.load_reminders():
             self._planned[match_id] = ply
             match = self.registry.running_match(match_id)
             if sent is None and match is not None and match.clock is None:
@@ -109,13 +109,13 @@ class Reminding:
         if planned is None:
             return
         self._planned[match.id] = match.ply
-        for __, __, due in planned:
+        for _kind, _seat, due in planned:
             self._arm(match.id, match.ply, due)
 
     async def rearm(self, match: Match) -> None:
         """Arm the turn's unsent reminders again (its board is posted again after a hold, during which any
         that came due were held back)."""
-        for __, __, due in await self.registry.store.unsent_reminders(match.id, match.ply):
+        for _kind, _seat, due in await self.registry.store.unsent_reminders(match.id, match.ply):
             self._arm(match.id, match.ply, due)
 
     def _arm(self, match_id: int, ply: int, due: float) -> None:
