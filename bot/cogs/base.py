@@ -17,17 +17,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import clock as clocks
-from bot import discord_app, discord_ids, posts, views
+from bot import discord_app, discord_ids, i18n, posts, views
 from bot import discord_limits as limits
 from bot.clock import CLOCK_HELP, ClockSettings
-from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButton
+from bot.cogs import command_name, in_public
+from bot.cogs.challenge import AcceptChallengeButton, ChallengeBeforeStoredButton, challenge_text
 from bot.cogs.places import match_channel_refusal
 from bot.cogs.review import REVIEW_CONTROLS, open_review
 from bot.cogs.takeback import TakebackButton
 from bot.games import GAMES, GameError
+from bot.i18n import N_, _, ngettext
 from bot.models import COMPUTER_LEVELS, Match, NoticeKind, Place, computer
 from bot.service import CLAIM_AFTER, MatchService, ServiceError
-from bot.wording import plural
 from renderers import Caption, describe, render
 from renderers.alt_text import text_board
 
@@ -73,7 +74,11 @@ def split_ply(value: str) -> tuple[str, int | None]:
     head, mark, seen = value.rpartition("@")
     if mark and seen.isascii() and seen.isdigit():
         if len(seen) > PLY_DIGITS:
-            raise Refusal(f"`@{seen[:12]}…` names no board: the number after @ is the board's, as suggested.")
+            raise Refusal(
+                _("`@{digits}…` names no board: the number after @ is the board's, as suggested.").format(
+                    digits=seen[:12]
+                )
+            )
         return head, int(seen)
     return value, None
 
@@ -86,7 +91,7 @@ async def find_match(
     if match_id is not None:
         match = await service.get(match_id)
         if match.place.guild_id != guild_id or (game is not None and match.game != game):
-            raise Refusal(f"There is no match #{match_id} here.")
+            raise Refusal(_("There is no match #{number} here.").format(number=match_id))
         return match
     here = [
         m
@@ -102,11 +107,13 @@ async def find_match(
             return own[0]
         if own:
             ids = ", ".join(f"#{m.id}" for m in own)
-            raise Refusal(f"You are in several matches ({ids}): add `match:` or use the match's thread.")
+            raise Refusal(
+                _("You are in several matches ({matches}): add `match:` or use the match's thread.").format(matches=ids)
+            )
     if here:
         ids = ", ".join(f"#{m.id}" for m in here)
-        raise Refusal(f"Several matches run here ({ids}): add `match:` to say which.")
-    raise Refusal("There is no running match here: use this in a match's thread, or add `match:`.")
+        raise Refusal(_("Several matches run here ({matches}): add `match:` to say which.").format(matches=ids))
+    raise Refusal(_("There is no running match here: use this in a match's thread, or add `match:`."))
 
 
 class GameCog(views.ComponentOwner, commands.GroupCog):
@@ -180,10 +187,38 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         if not count:
             return []
         sent = ", ".join(steps[:count])
-        first = "first" if count == 1 else f"first {count}"
-        what = f"the {plural(count, 'step')} so far" if count == len(steps) else f"the {first} of {len(steps)} steps"
         goes_on = game.to_move(game.play(state, sent)) == game.to_move(state)
-        name = limits.shorten(f"Send {what}{', then go on' if goes_on else ''}: {sent}", limits.CHOICE)
+        whole = count == len(steps)
+        if count == 1 and whole:  # one step: no count to say
+            said = _("Send the step so far, then go on: {moves}") if goes_on else _("Send the step so far: {moves}")
+        elif count == 1:
+            said = (
+                _("Send the first of {total} steps, then go on: {moves}")
+                if goes_on
+                else _("Send the first of {total} steps: {moves}")
+            )
+        elif whole and goes_on:
+            said = ngettext(
+                "Send the {count} step so far, then go on: {moves}",
+                "Send the {count} steps so far, then go on: {moves}",
+                count,
+            )
+        elif whole:
+            said = ngettext("Send the {count} step so far: {moves}", "Send the {count} steps so far: {moves}", count)
+        elif goes_on:
+            said = ngettext(
+                "Send the first {count} of {total} steps, then go on: {moves}",
+                "Send the first {count} of {total} steps, then go on: {moves}",
+                count,
+            )
+        else:
+            said = ngettext(
+                "Send the first {count} of {total} steps: {moves}",
+                "Send the first {count} of {total} steps: {moves}",
+                count,
+            )
+        text = said.format(count=i18n.number(count), total=i18n.number(len(steps)), moves=sent)
+        name = limits.shorten(text, limits.CHOICE)
         return [app_commands.Choice(name=name, value=sent + mark)]
 
     def suggest(self, state: Any, current: str) -> list[tuple[str, bool]]:
@@ -201,7 +236,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         if "," in current and not self.continues_turns:
             return []
         if "," in current:
-            head, _, tail = current.rpartition(",")
+            head, __, tail = current.rpartition(",")
             try:
                 after = game.play(state, head)
             except GameError:
@@ -265,9 +300,9 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         game = self.service.game(found)
         seat = game.to_move(found.state)
         if not found.running or seat is None:
-            raise Refusal(f"Match #{found.id} is over.")
+            raise Refusal(_("Match #{number} is over.").format(number=found.id))
         if seat not in found.seats_of(discord_ids.player(interaction.user).id):
-            raise Refusal(f"It is {found.players[seat].name}'s turn, not yours.")
+            raise Refusal(_("It is {name}'s turn, not yours.").format(name=found.players[seat].name))
         typed = " ".join((filter or "").split())
         lines = posts.moves_lines(game, game.legal_moves(found.state), typed)
         # the filter is only repeated when it matched a move, so it is notation: short, and no markdown
@@ -282,10 +317,11 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     async def history(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
         lines = posts.history_lines(found, await self.service.log(found.id), self.service.game(found))
-        text = "\n".join(lines) or "No moves yet."
+        text = "\n".join(lines) or _("No moves yet.")
         if len(text) > 1900:
             text = "…\n" + text[-1900:].split("\n", 1)[1]
-        await interaction.response.send_message(f"Match #{found.id}:\n{text}", ephemeral=True)
+        head = _("Match #{number}:").format(number=found.id)
+        await interaction.response.send_message(f"{head}\n{text}", ephemeral=True)
 
     @app_commands.command(description="Step through a match move by move, only for you, and jump to its key moments")
     @app_commands.describe(
@@ -309,10 +345,16 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
             try:
                 match = (await self._match(interaction, None)).id
             except Refusal:
-                raise Refusal(f"Name a finished match: `/{self.game_key} record match:12`.") from None
+                raise Refusal(
+                    _("Name a finished match: `{command} match:12`.").format(
+                        command=command_name(self.game_key, "record")
+                    )
+                ) from None
         record = await build_record(self.service, (await self._match(interaction, match)).id)
         await interaction.response.send_message(
-            f"The record of {self.title} #{record.match_id}: replay it with `replay FILE` in the terminal bot.",
+            _("The record of {game} #{number}: replay it with `replay FILE` in the terminal bot.").format(
+                game=self.title, number=record.match_id
+            ),
             file=discord.File(io.BytesIO(record.dumps().encode()), filename=record.filename),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -322,20 +364,25 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
     async def analysis(self, interaction: discord.Interaction, match: int | None = None) -> None:
         analyst = self.bot.analyst
         if analyst is None:
-            raise Refusal("Analyses are turned off on this bot (its ANALYSIS_WORKERS setting is 0).")
+            raise Refusal(_("Analyses are turned off on this bot (its ANALYSIS_WORKERS setting is 0)."))
         if match is None:  # without a number only a running match can be found, and that one is refused
             try:
                 match = (await self._match(interaction, None)).id
             except Refusal:
-                raise Refusal(f"Name a finished match: `/{self.game_key} analysis match:12`.") from None
+                raise Refusal(
+                    _("Name a finished match: `{command} match:12`.").format(
+                        command=command_name(self.game_key, "analysis")
+                    )
+                ) from None
         found = await self.service.get(match)
         if found.place.guild_id != server_id(interaction):
-            raise Refusal(f"There is no match #{match} here.")
+            raise Refusal(_("There is no match #{number} here.").format(number=match))
         if found.game != self.game_key:
             other = self.service.game(found).title
             raise Refusal(
-                f"Match #{found.id} is a game of {other}, not {self.title}: "
-                f"use `/{found.game} analysis match:{found.id}`."
+                _("Match #{number} is a game of {other}, not {game}: use `{command} match:{number}`.").format(
+                    number=found.id, other=other, game=self.title, command=command_name(found.game, "analysis")
+                )
             )
         analyst.check(found)  # refused privately, before the public answer: running, aborted, solitaire, busy
         await interaction.response.defer(thinking=True)  # seconds of searching, in the analysis worker
@@ -355,7 +402,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # against a computer: a new board
         notice = await self.service.takebacks.request(found.id, discord_ids.player(interaction.user).id)
         if notice.kind == NoticeKind.TAKEBACK:
-            answer = f"Asked: the others answer with the buttons in {discord_ids.where(found)}."
+            answer = _("Asked: the others answer with the buttons in {place}.").format(place=discord_ids.where(found))
         else:
             answer = notice.lines[0]
         await interaction.followup.send(answer, ephemeral=True)
@@ -369,13 +416,13 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         found = await self._match(interaction, match)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the final board is posted first
         notice = await self.service.claims.claim(found.id, discord_ids.player(interaction.user).id)
-        await interaction.followup.send(f"Claimed: {notice.lines[0]}", ephemeral=True)
+        await interaction.followup.send(_("Claimed: {line}").format(line=notice.lines[0]), ephemeral=True)
 
     @app_commands.command(description="The rules in short, with the board's coordinates")
     async def rules(self, interaction: discord.Interaction) -> None:
         game: Any = self.service.games[self.game_key]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await asyncio.to_thread(rules_picture, self.game_key)
+        png = await asyncio.to_thread(rules_picture, self.game_key)  # to_thread keeps the reader's language
         picture = discord.File(
             io.BytesIO(png), filename=f"{self.game_key}-board.png", description=rules_description(self.game_key)
         )
@@ -402,7 +449,7 @@ class TwoPlayerCog(GameCog):
         level: str = "normal",
     ) -> None:
         if opponent.id == interaction.user.id:
-            raise Refusal("You cannot challenge yourself.")
+            raise Refusal(_("You cannot challenge yourself."))
         settings = clock_or_default(self.service, interaction, clock)
         if (why := match_channel_refusal(interaction)) is not None:
             raise Refusal(why)
@@ -411,23 +458,25 @@ class TwoPlayerCog(GameCog):
             return
         if opponent.bot:
             name = discord_ids.player(opponent).name
-            raise Refusal(f"{name} is a bot and cannot play; challenge me to play the computer.")
+            raise Refusal(_("{name} is a bot and cannot play; challenge me to play the computer.").format(name=name))
         me = discord_ids.player(interaction.user)
         guild_id = server_id(interaction)
         async with _challenger_lock(guild_id, interaction.user.id):  # counted and recorded one at a time
             if (why := await self.service.limits.challenge_refusal(guild_id, me)) is not None:
                 raise Refusal(why)
-            timing = f" with {settings.describe()}" if settings else ""
             # stored first, under the command's id, so a click as soon as it shows finds it
             challenged, here = discord_ids.player(opponent), interaction.channel_id
             await self.service.challenges.record_challenge(
                 interaction.id, guild_id, me, challenged, game=self.game_key, clock=settings, channel_id=here
             )
-            view = discord.ui.View(timeout=None)
-            view.add_item(AcceptChallengeButton(interaction.id))
+            with in_public(self.service, interaction):
+                # a public post: the server's language, its button too
+                text = challenge_text(opponent.mention, interaction.user.mention, self.title, settings)
+                view = discord.ui.View(timeout=None)
+                view.add_item(AcceptChallengeButton(interaction.id))
             try:
                 await interaction.response.send_message(
-                    f"{opponent.mention}, {interaction.user.mention} challenges you to {self.title}{timing}.",
+                    text,
                     view=view,
                     allowed_mentions=limits.pinging(opponent.id),
                 )
@@ -440,7 +489,7 @@ class TwoPlayerCog(GameCog):
     ) -> None:
         """The bot accepts at once: the challenger takes the first seat, a computer the second."""
         if interaction.guild is None or interaction.channel is None:
-            raise Refusal("Games are played in a server channel.")
+            raise Refusal(_("Games are played in a server channel."))
         me = discord_ids.player(interaction.user)
         if (why := self.service.limits.computer_games_refusal([me, computer(level)], interaction.guild.id)) is not None:
             raise Refusal(why)  # before the public deferral, so only the asker sees it
@@ -451,10 +500,19 @@ class TwoPlayerCog(GameCog):
             clock=settings,
             place=Place(interaction.guild.id, interaction.channel.id),
         )
-        await interaction.followup.send(
-            f"{self.title} #{match.id} against the computer ({level}) is on: {discord_ids.where(match)}.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        with in_public(self.service, interaction):
+            text = _("{game} #{number} against the computer ({level}) is on: {place}.").format(
+                game=self.title, number=match.id, level=level_word(level), place=discord_ids.where(match)
+            )
+        await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+"""The computer's levels as a player reads them (the level itself, a choice's value, stays English)."""
+
+
+def level_word(level: str) -> str:
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
 
 
 _CHALLENGERS: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
@@ -472,13 +530,18 @@ def rules_picture(game_key: str) -> bytes:
     """A fresh board from a fixed seed: it shows every coordinate."""
     game = GAMES[game_key]
     state = game.new(game.min_players, 0)
-    return render(game_key, state, caption=RULES_CAPTION)
+    return render(game_key, state, caption=rules_caption())
 
 
 def rules_description(game_key: str) -> str:
     """The alt text of `rules_picture`."""
     game = GAMES[game_key]
-    return describe(game_key, game.new(game.min_players, 0), RULES_CAPTION)
+    return describe(game_key, game.new(game.min_players, 0), rules_caption())
 
 
-RULES_CAPTION = Caption(header="The board and its coordinates")
+RULES_HEADER = N_("The board and its coordinates")
+"""The rules picture's caption, said in the reader's language when it is drawn."""
+
+
+def rules_caption() -> Caption:
+    return Caption(header=_(RULES_HEADER))

@@ -12,9 +12,13 @@ from typing import Any
 
 import discord
 
-from bot import discord_ids
+from bot import discord_ids, i18n
 from bot import discord_limits as limits
+from bot.clock import ClockSettings
+from bot.cogs import command_name
 from bot.cogs.places import match_channel_refusal
+from bot.discord_i18n import public_language
+from bot.i18n import _
 from bot.models import Challenge, Place
 from bot.service import ServiceError
 from bot.views import Guarded, number, service_of
@@ -29,7 +33,9 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
 
     def __init__(self, challenge_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Accept", style=discord.ButtonStyle.success, custom_id=f"challenge:{challenge_id}")
+            discord.ui.Button(
+                label=_("Accept"), style=discord.ButtonStyle.success, custom_id=f"challenge:{challenge_id}"
+            )
         )
         self.challenge_id = challenge_id
         self.challenge: Challenge | None = None
@@ -55,29 +61,45 @@ class AcceptChallengeButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[An
         assert challenge is not None and challenge.game is not None and challenge.by_id is not None  # home()
         assert interaction.guild is not None and interaction.channel is not None  # home(): its server, its channel
         await interaction.response.defer()  # answered first (an update of the challenge, shown on success)
+        service = service_of(interaction)
+        public = public_language(service.settings.language(interaction.guild.id), interaction.guild)
         try:
             by = number(challenge.by_id.removeprefix("discord:"))
             challenger = interaction.guild.get_member(by) or await interaction.guild.fetch_member(by)
         except discord.NotFound:
-            await interaction.edit_original_response(
-                content="This challenge is void: the challenger has left the server.", view=None
-            )
+            with i18n.using(public):  # the challenge is public: the server's language
+                void = _("This challenge is void: the challenger has left the server.")
+            await interaction.edit_original_response(content=void, view=None)
             return
-        match = await service_of(interaction).create_match(
+        match = await service.create_match(
             challenge.game,
             [discord_ids.player(challenger), discord_ids.player(interaction.user)],
             clock=challenge.clock,
             place=Place(interaction.guild.id, interaction.channel.id),
             challenge=challenge.id,  # a second click, even a simultaneous one, is refused here
         )
-        asked = interaction.message.content if interaction.message is not None else ""
-        on = f"Match #{match.id} is on: {discord_ids.where(match)}."
+        with i18n.using(public):  # the challenge as it was posted (in the server's language), and that it is on
+            asked = challenge_text(
+                interaction.user.mention, challenger.mention, service.game(match).title, challenge.clock
+            )
+            on = _("Match #{number} is on: {place}.").format(number=match.id, place=discord_ids.where(match))
         try:  # the challenge says so itself, through the interaction's webhook: no channel rate limit
             await interaction.edit_original_response(
-                content=limits.clip(f"{asked}\n{on}" if asked else on), view=None, allowed_mentions=limits.NOBODY
+                content=limits.clip(f"{asked}\n{on}"), view=None, allowed_mentions=limits.NOBODY
             )
         except discord.HTTPException:  # deleted meanwhile: the match is on all the same
             await interaction.followup.send(on, allowed_mentions=limits.NOBODY)
+
+
+def challenge_text(opponent: str, challenger: str, title: str, settings: ClockSettings | None) -> str:
+    """The public challenge: `@Bob, @Alice challenges you to Volcano (with a clock).`"""
+    if settings is None:
+        return _("{opponent}, {challenger} challenges you to {game}.").format(
+            opponent=opponent, challenger=challenger, game=title
+        )
+    return _("{opponent}, {challenger} challenges you to {game} with {clock}.").format(
+        opponent=opponent, challenger=challenger, game=title, clock=settings.describe()
+    )
 
 
 class ChallengeBeforeStoredButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEFORE_STORED):
@@ -94,6 +116,8 @@ class ChallengeBeforeStoredButton(Guarded, discord.ui.DynamicItem[discord.ui.But
 
     async def home(self, interaction: discord.Interaction) -> Place:
         raise ServiceError(
-            "This challenge was sent before the bot's update and can no longer be accepted: ask for a new one"
-            f" (`/{self.game} challenge`)."
+            _(
+                "This challenge was sent before the bot's update and can no longer be accepted: ask for a new one"
+                " (`{command}`)."
+            ).format(command=command_name(self.game, "challenge"))
         )

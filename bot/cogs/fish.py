@@ -5,12 +5,13 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot import discord_app, discord_ids, views
+from bot import discord_app, discord_ids, i18n, views
 from bot import discord_limits as limits
 from bot.clock import MOVE_SECONDS, RESERVE_SECONDS, ClockSettings
-from bot.cogs.base import Refusal, TwoPlayerCog
+from bot.cogs.base import Refusal, TwoPlayerCog, in_public
 from bot.cogs.mod import require_moderator
 from bot.cogs.places import match_channel_refusal
+from bot.i18n import _
 from bot.models import Place, Player, computer
 from bot.service import DM_CLOCK
 
@@ -43,12 +44,12 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
     ) -> None:
         require_moderator(interaction)
         if player1.id == player2.id:
-            raise Refusal("A death match needs two different players.")
+            raise Refusal(_("A death match needs two different players."))
         me = self.bot.user.id if self.bot.user is not None else None
         if any(p.bot and p.id != me for p in (player1, player2)):
-            raise Refusal("Other bots cannot play; choose me for a computer player (normal level).")
+            raise Refusal(_("Other bots cannot play; choose me for a computer player (normal level)."))
         if first.id not in (player1.id, player2.id):
-            raise Refusal(f"{discord_ids.player(first).name} is not one of the two players.")
+            raise Refusal(_("{name} is not one of the two players.").format(name=discord_ids.player(first).name))
         assert interaction.guild is not None and interaction.channel is not None
         if (why := match_channel_refusal(interaction)) is not None:
             raise Refusal(why)
@@ -61,12 +62,20 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         match = await self.service.get(series.games[0])
+        with in_public(self.service, interaction):
+            said = _(
+                "{name} started a best-of-{count} death match: {player1} vs {player2}, {first} places first."
+                " Follow it in {place}."
+            ).format(
+                name=discord_ids.player(interaction.user).name,
+                count=i18n.number(series.best_of),
+                player1=player1.mention,
+                player2=player2.mention,
+                first=first.mention,
+                place=discord_ids.where(match),
+            )
         await views.announce(
-            interaction,
-            f"{discord_ids.player(interaction.user).name} started a best-of-{series.best_of} death match: "
-            f"{player1.mention} vs {player2.mention}, {first.mention} places first. "
-            f"Follow it in {discord_ids.where(match)}.",
-            allowed_mentions=limits.pinging(*(p.id for p in (player1, player2) if p.id != me)),
+            interaction, said, allowed_mentions=limits.pinging(*(p.id for p in (player1, player2) if p.id != me))
         )
 
 

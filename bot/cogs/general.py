@@ -6,12 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app
+from bot import discord_app, i18n
 from bot import discord_limits as limits
-from bot.cogs import START_COMMANDS
+from bot.cogs import start_commands
 from bot.cogs.base import server_id
 from bot.cogs.mod import games_line
-from bot.wording import plural
+from bot.i18n import _, ngettext
 
 
 class GeneralCog(commands.Cog):
@@ -23,9 +23,11 @@ class GeneralCog(commands.Cog):
     async def games(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         running = self.bot.matches.running(server_id(interaction))
         if not running:
-            text = f"No matches are running here. Start one with {START_COMMANDS}."
+            text = _("No matches are running here. Start one with {commands}.").format(commands=start_commands())
         else:
-            head = f"{plural(len(running), 'running match', 'running matches')}:"
+            head = ngettext("{count} running match:", "{count} running matches:", len(running)).format(
+                count=i18n.number(len(running))
+            )
             lines = [head, *(games_line(self.bot.matches, m) for m in running)]
             text = limits.page(lines, page, command="/games")
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
@@ -35,7 +37,8 @@ class GeneralCog(commands.Cog):
     async def sync(self, ctx: commands.Context[discord_app.GameBot]) -> None:
         """Publish the slash commands everywhere (takes up to an hour to show); the owner only."""
         synced = await self.bot.tree.sync()
-        await ctx.reply(f"Synced {plural(len(synced), 'command')} globally.")
+        said = ngettext("Synced {count} command globally.", "Synced {count} commands globally.", len(synced))
+        await ctx.reply(said.format(count=i18n.number(len(synced))))
 
 
 async def setup(bot: discord_app.GameBot) -> None:

@@ -18,8 +18,10 @@ import discord
 from discord import app_commands
 
 from bot import discord_app, discord_ids, views
+from bot.cogs import command_name
 from bot.cogs.base import Refusal, TwoPlayerCog
 from bot.games.horizon import HORIZON, card_name
+from bot.i18n import _
 from bot.models import Match, Place
 from bot.service import MatchService, ServiceError
 from bot.views import Guarded, match_home, number
@@ -29,7 +31,9 @@ from renderers import Caption, describe, render
 def _seat(match: Match, interaction: discord.Interaction) -> int:
     seats = match.seats_of(discord_ids.player(interaction.user).id)
     if not seats:
-        raise Refusal(f"You are not playing in match #{match.id}: only its players have a hand.")
+        raise Refusal(
+            _("You are not playing in match #{number}: only its players have a hand.").format(number=match.id)
+        )
     return seats[0]
 
 
@@ -56,7 +60,7 @@ class CardSelect(
         options = [discord.SelectOption(label=card_name(c), value=c) for c in cards or ["T1"]]
         super().__init__(
             discord.ui.Select(
-                placeholder="A card from your hand…", options=options, custom_id=f"hz-card:{match_id}:{ply}"
+                placeholder=_("A card from your hand…"), options=options, custom_id=f"hz-card:{match_id}:{ply}"
             )
         )
         self.match_id, self.ply = match_id, ply
@@ -78,18 +82,21 @@ class CardSelect(
         seat = match.seats_of(discord_ids.player(interaction.user).id)
         places = [m for m in HORIZON.legal(match.state) if m.kind == "place" and m.card == card]
         if not places:
-            raise ServiceError("That card cannot be placed now.")
+            raise ServiceError(_("That card cannot be placed now."))
         other = match.players[1 - seat[0]].name
         options = [
             discord.SelectOption(
-                label=f"your space {m.space}" if m.mine else f"{other}'s space {m.space}",
+                label=_("your space {space}").format(space=m.space)
+                if m.mine
+                else _("{name}'s space {space}").format(name=other, space=m.space),
                 value=f"{'me' if m.mine else 'opp'}:{m.space}",  # the space as the notation writes it
             )
             for m in places
         ]
         view = discord.ui.View(timeout=None)
         view.add_item(SpaceSelect(self.match_id, self.ply, card, options))
-        await interaction.response.edit_message(content=f"Place {card_name(card)} face down on which space?", view=view)
+        asked = _("Place {card} face down on which space?").format(card=card_name(card))
+        await interaction.response.edit_message(content=asked, view=view)
 
 
 async def menu_check(interaction: discord.Interaction, match_id: int, ply: int) -> None:
@@ -97,10 +104,14 @@ async def menu_check(interaction: discord.Interaction, match_id: int, ply: int) 
     service: MatchService = interaction.client.matches  # type: ignore[attr-defined]
     match = await service.get(match_id)
     if match.ply != ply or not match.running:
-        raise ServiceError("The board has changed since this menu was sent: use /horizon play again.")
+        raise ServiceError(
+            _("The board has changed since this menu was sent: use {command} again.").format(
+                command=command_name("horizon", "play")
+            )
+        )
     seat = match.seats_of(discord_ids.player(interaction.user).id)
     if HORIZON.to_move(match.state) not in seat:  # the clicker, not the menu, decides whose hand this is
-        raise ServiceError("It is not your turn: this menu is for the player to move.")
+        raise ServiceError(_("It is not your turn: this menu is for the player to move."))
 
 
 class SpaceSelect(
@@ -113,7 +124,7 @@ class SpaceSelect(
     def __init__(self, match_id: int, ply: int, card: str, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder="An empty space…",
+                placeholder=_("An empty space…"),
                 options=options or [discord.SelectOption(label="me:1", value="me:1")],
                 custom_id=f"hz-space:{match_id}:{ply}:{card}",
             )
@@ -146,7 +157,7 @@ class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Ho
         found = await self._match(interaction, match)
         seat = _seat(found, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        caption = Caption(names=found.names, header=f"Match #{found.id} · only you see this")
+        caption = Caption(names=found.names, header=_("Match #{number} · only you see this").format(number=found.id))
         png = await asyncio.to_thread(render, self.game_key, found.state, seat, caption=caption)
         described = describe(self.game_key, found.state, caption, viewer=seat)  # its owner's cards, no one else's
         picture = discord.File(io.BytesIO(png), filename="hand.png", description=described)
@@ -158,10 +169,14 @@ class HorizonCog(TwoPlayerCog, group_name="horizon", group_description="Event Ho
         found = await self._match(interaction, match)
         seat = _seat(found, interaction)
         if HORIZON.to_move(found.state) != seat:
-            raise Refusal("It is not your turn.")
+            raise Refusal(_("It is not your turn."))
         menu = card_menu(found, seat)
         if menu is None:
-            raise Refusal("You have no card to place: play Swap or pass with /horizon move.")
+            raise Refusal(
+                _("You have no card to place: play Swap or pass with {command}.").format(
+                    command=command_name("horizon", "move")
+                )
+            )
         await interaction.response.send_message(hand_text(found, seat), view=menu, ephemeral=True)
 
 

@@ -14,16 +14,19 @@ import discord
 from discord import app_commands
 
 from bot import discord_ids, posts, views
-from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, clock_or_default, server_id
+from bot.cogs import command_name
+from bot.cogs.base import LEVEL_CHOICES, GameCog, Refusal, clock_or_default, in_public, server_id
 from bot.cogs.places import match_channel_refusal
+from bot.i18n import N_, _
 from bot.models import OPEN, Lobby, Place, Player
 
 LOBBY_BUTTONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "computer": ("Add computer", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    "computer": (N_("Add computer"), discord.ButtonStyle.secondary),
+    "start": (N_("Start"), discord.ButtonStyle.primary),
 }
+"""Each button's label (said with `_` where the lobby is posted: the server's language) and style."""
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View | None:
@@ -46,7 +49,7 @@ class LobbyButton(
 
     def __init__(self, action: str, lobby_id: int) -> None:
         label, style = LOBBY_BUTTONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{action}:{lobby_id}"))
+        super().__init__(discord.ui.Button(label=_(label), style=style, custom_id=f"lobby:{action}:{lobby_id}"))
         self.action, self.lobby_id = action, lobby_id
 
     @classmethod
@@ -73,13 +76,17 @@ class LobbyButton(
             await interaction.response.defer()  # the first board is posted before the game is on
             match = await service.lobbies.start_lobby(self.lobby_id, me)
             lobby = await service.lobbies.get_lobby(self.lobby_id)
-        text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
+        with in_public(service, interaction):  # the lobby message is public: the server's language
+            text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
+            view = lobby_view(lobby)
+            on = "" if match is None else _("Match #{number} is on: {place}.")
+            on = on.format(number=match.id, place=discord_ids.where(match)) if match is not None else on
         none = discord.AllowedMentions.none()
         if match is None:
-            await interaction.response.edit_message(content=text, view=lobby_view(lobby), allowed_mentions=none)
+            await interaction.response.edit_message(content=text, view=view, allowed_mentions=none)
             return
         await interaction.edit_original_response(content=text, view=None, allowed_mentions=none)
-        await interaction.followup.send(f"Match #{match.id} is on: {discord_ids.where(match)}.")
+        await interaction.followup.send(on)
 
 
 class LobbyCog(GameCog):
@@ -93,7 +100,7 @@ class LobbyCog(GameCog):
         """Open a lobby here with the given engine options and `clock:` (bad ones are refused now) and post
         it; the clock is every seat's in the game it starts."""
         if interaction.guild is None or interaction.channel is None:
-            raise Refusal("Lobbies are opened in a server channel.")
+            raise Refusal(_("Lobbies are opened in a server channel."))
         if (why := match_channel_refusal(interaction)) is not None:
             raise Refusal(why)
         lobby = await self.service.lobbies.open_lobby(
@@ -105,12 +112,15 @@ class LobbyCog(GameCog):
         )
         await self._show(interaction, lobby)
 
-    async def _show(self, interaction: discord.Interaction, lobby: Lobby, first: str | None = None) -> None:
-        lines = posts.lobby_lines(self.service, lobby, f"/{self.game_key}")
+    async def _show(self, interaction: discord.Interaction, lobby: Lobby, *firsts: tuple[str, str]) -> None:
+        """The lobby posted (publicly: in the server's language), after `first` (who joined or left, said in
+        it too)."""
+        with in_public(self.service, interaction):
+            lines = posts.lobby_lines(self.service, lobby, f"/{self.game_key}")
+            said = [_(first).format(name=name) for first, name in firsts]
+            view = lobby_view(lobby) or discord.utils.MISSING
         await interaction.response.send_message(
-            "\n".join([first, *lines] if first else lines),
-            view=lobby_view(lobby) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
+            "\n".join([*said, *lines]), view=view, allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _lobby(
@@ -120,7 +130,7 @@ class LobbyCog(GameCog):
         if lobby_id is not None:
             lobby = await self.service.lobbies.get_lobby(lobby_id)
             if lobby.place.guild_id != server_id(interaction) or lobby.game != self.game_key:
-                raise Refusal(f"There is no {self.title} lobby #{lobby_id} here.")
+                raise Refusal(_("There is no {game} lobby #{number} here.").format(game=self.title, number=lobby_id))
             return lobby
         found = [
             lobby
@@ -131,7 +141,11 @@ class LobbyCog(GameCog):
             return found[0]
         if found:
             ids = ", ".join(f"#{lobby.id}" for lobby in found)
-            raise Refusal(f"There are several {self.title} lobbies ({ids}): add `lobby:` to say which.")
+            raise Refusal(
+                _("There are several {game} lobbies ({lobbies}): add `lobby:` to say which.").format(
+                    game=self.title, lobbies=ids
+                )
+            )
         raise Refusal(none)
 
     async def _own_lobby(self, interaction: discord.Interaction, me: Player, lobby_id: int | None) -> Lobby:
@@ -140,7 +154,9 @@ class LobbyCog(GameCog):
             interaction,
             lobby_id,
             lambda lb: lb.creator.id == me.id,
-            f"You have no open {self.title} lobby: open one with `/{self.game_key} new`.",
+            _("You have no open {game} lobby: open one with `{command}`.").format(
+                game=self.title, command=command_name(self.game_key, "new")
+            ),
         )
 
     @app_commands.command(description="Join an open lobby")
@@ -151,10 +167,12 @@ class LobbyCog(GameCog):
             interaction,
             lobby,
             lambda lb: lb.place.channel_id == interaction.channel_id and not lb.has(me.id),
-            f"There is no {self.title} lobby to join in this channel: open one with `/{self.game_key} new`.",
+            _("There is no {game} lobby to join in this channel: open one with `{command}`.").format(
+                game=self.title, command=command_name(self.game_key, "new")
+            ),
         )
         joined = await self.service.lobbies.join_lobby(found.id, me)
-        await self._show(interaction, joined, f"{me.name} joined.")
+        await self._show(interaction, joined, (JOINED, me.name))
 
     @app_commands.command(description="Add a computer player to the lobby you opened")
     @app_commands.describe(
@@ -165,17 +183,20 @@ class LobbyCog(GameCog):
         me = discord_ids.player(interaction.user)
         found = await self._own_lobby(interaction, me, lobby)
         added = await self.service.lobbies.add_computer(found.id, me, level)
-        await self._show(interaction, added, f"{added.players[-1].name} joined.")
+        await self._show(interaction, added, (JOINED, added.players[-1].name))
 
     @app_commands.command(description="Leave a lobby (when its creator leaves, it is cancelled)")
     @app_commands.describe(lobby="lobby number (default: the one you are in)")
     async def leave(self, interaction: discord.Interaction, lobby: int | None = None) -> None:
         me = discord_ids.player(interaction.user)
         found = await self._lobby(
-            interaction, lobby, lambda lb: lb.has(me.id), f"You are not in an open {self.title} lobby."
+            interaction,
+            lobby,
+            lambda lb: lb.has(me.id),
+            _("You are not in an open {game} lobby.").format(game=self.title),
         )
         left = await self.service.lobbies.leave_lobby(found.id, me)
-        await self._show(interaction, left, f"{me.name} left.")
+        await self._show(interaction, left, (LEFT, me.name))
 
     @app_commands.command(description="Start your lobby's game with everyone who joined (alone: solitaire)")
     @app_commands.describe(lobby="lobby number (default: the one you opened)")
@@ -186,7 +207,12 @@ class LobbyCog(GameCog):
             raise Refusal(why)  # before the public deferral: private
         await views.defer_public(interaction)  # the first board is posted before we answer
         match = await self.service.lobbies.start_lobby(found.id, me)
-        await interaction.followup.send(
-            f"{self.title} #{match.id} is on: {discord_ids.where(match)}.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        with in_public(self.service, interaction):
+            on = _("{game} #{number} is on: {place}.").format(
+                game=self.title, number=match.id, place=discord_ids.where(match)
+            )
+        await interaction.followup.send(on, allowed_mentions=discord.AllowedMentions.none())
+
+
+JOINED, LEFT = N_("{name} joined."), N_("{name} left.")
+"""What the lobby post says first after someone joined or left (in the server's language)."""

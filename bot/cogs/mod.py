@@ -13,13 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import backup, discord_app, discord_ids, posts, views
+from bot import backup, discord_app, discord_ids, i18n, posts, views
 from bot import discord_limits as limits
-from bot.cogs.base import Refusal, find_match, server_id
-from bot.i18n import _
+from bot.cogs.base import Refusal, find_match, in_public, server_id
+from bot.i18n import _, ngettext
 from bot.models import Match, NoticeKind, Player
 from bot.service import MatchService, Notice
-from bot.wording import plural
 
 log = logging.getLogger("bot.mod")
 
@@ -89,15 +88,17 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         found = await self._match(interaction, match_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         notice = await action(found, discord_ids.player(interaction.user))
-        await interaction.followup.send(f"Done: {notice.lines[0]}", ephemeral=True)
+        await interaction.followup.send(_("Done: {line}").format(line=notice.lines[0]), ephemeral=True)
 
     @app_commands.command(description="Running matches in this server")
     @app_commands.describe(page="which page of the list, when it is long (default 1)")
     async def list(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         running = self.service.running(server_id(interaction))
-        head = f"{plural(len(running), 'running match', 'running matches')}:"
+        head = ngettext("{count} running match:", "{count} running matches:", len(running)).format(
+            count=i18n.number(len(running))
+        )
         lines = [head, *(games_line(self.service, m) for m in running)]
-        text = limits.page(lines, page, command="/mod list") if running else "No matches are running."
+        text = limits.page(lines, page, command="/mod list") if running else _("No matches are running.")
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(description="Pause a match's clock")
@@ -152,31 +153,41 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
             path = await backup.backup(self.service.store, config.backups, config.backup_keep)
         except backup.BackupError as error:
             log.error("backup asked by %s failed: %s", interaction.user, error)
-            raise Refusal(f"The backup failed: {error}.") from None
+            raise Refusal(_("The backup failed: {error}.").format(error=error)) from None
         size = backup.size_text(path.stat().st_size)
         log.info("backup %s (%s) made for %s (%s)", path, size, interaction.user, interaction.user.id)
-        await interaction.followup.send(f"Backed up: `{path.name}` ({size}, integrity ok).", ephemeral=True)
+        said = _("Backed up: `{file}` ({size}, integrity ok).").format(file=path.name, size=size)
+        await interaction.followup.send(said, ephemeral=True)
 
     @app_commands.command(description="Post the current board again (e.g. if the last post was deleted)")
     @app_commands.describe(match="match number (default: this thread's match)")
     async def repost(self, interaction: discord.Interaction, match: int | None = None) -> None:
         found = await self._match(interaction, match)
         if not found.running:
-            raise Refusal(f"Match #{found.id} is over.")
+            raise Refusal(_("Match #{number} is over.").format(number=found.id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         held = found.held
-        line = f"{discord_ids.player(interaction.user).name} reposted the board."
-        if held is not None:
-            line += " The match goes on: its clock starts with this board."
-        message = await self.bot.post(Notice(NoticeKind.BOARD, found, (line,)))
+        name = discord_ids.player(interaction.user).name
+        with in_public(self.service, interaction):  # the board's line is public: the server's language
+            public = reposted_line(name, held is not None)
+        message = await self.bot.post(Notice(NoticeKind.BOARD, found, (public,)))
         if message is None:
             hold = found.held or held
-            reason = hold.reason if hold is not None else "Discord refused every place"
+            reason = _(hold.reason) if hold is not None else _("Discord refused every place")
             raise Refusal(
-                f"The board of match #{found.id} could not be posted anywhere ({reason}), so the match stays on "
-                f"hold. Let the bot post in {discord_ids.where(found)} (or its channel), then try again."
+                _(
+                    "The board of match #{number} could not be posted anywhere ({reason}), so the match stays on"
+                    " hold. Let the bot post in {place} (or its channel), then try again."
+                ).format(number=found.id, reason=reason, place=discord_ids.where(found))
             )
-        await interaction.followup.send(f"Done: {line} {message.jump_url}", ephemeral=True)
+        said = _("Done: {line}").format(line=reposted_line(name, held is not None))
+        await interaction.followup.send(f"{said} {message.jump_url}", ephemeral=True)
+
+
+def reposted_line(name: str, held: bool) -> str:
+    if held:
+        return _("{name} reposted the board. The match goes on: its clock starts with this board.").format(name=name)
+    return _("{name} reposted the board.").format(name=name)
 
 
 def games_line(service: MatchService, match: Match) -> str:

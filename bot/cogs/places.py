@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import discord
 
+from bot.cogs import command_name
+from bot.i18n import N_, _
 from bot.views import service_of
 
 NEEDED = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("attach_files", "Attach Files"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("attach_files", N_("Attach Files")),
 )
-"""What the bot needs in a match channel to post a board there (its image is a file)."""
-THREADS = (("create_public_threads", "Create Public Threads"), ("send_messages_in_threads", "Send Messages in Threads"))
+"""What the bot needs in a match channel to post a board there (its image is a file); each permission as
+Discord names it (said with `_`: Discord's own translation in its settings)."""
+THREADS = (
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
+)
 """What it needs to open a thread per match there (without them, boards go in the channel itself)."""
 
 
@@ -28,15 +34,23 @@ def channel_problem(guild: discord.Guild, channel_id: int) -> str | None:
     text channel, or a permission missing."""
     channel = guild.get_channel_or_thread(channel_id)
     if channel is None:
-        return f"<#{channel_id}> is not a channel of this server that the bot can see (deleted, or another server's)"
+        return _(
+            "{channel} is not a channel of this server that the bot can see (deleted, or another server's)"
+        ).format(channel=f"<#{channel_id}>")
     if isinstance(channel, discord.Thread):
-        return f"{channel.mention} is a thread: choose the text channel where match threads should open"
+        return _("{channel} is a thread: choose the text channel where match threads should open").format(
+            channel=channel.mention
+        )
     if not isinstance(channel, discord.TextChannel):
-        return f"{channel.mention} is not a text channel: matches are posted in a text channel"
+        return _("{channel} is not a text channel: matches are posted in a text channel").format(
+            channel=channel.mention
+        )
     allowed = channel.permissions_for(guild.me)
-    missing = [name for flag, name in NEEDED if not getattr(allowed, flag)]
+    missing = [_(name) for flag, name in NEEDED if not getattr(allowed, flag)]
     if missing:
-        return f"the bot may not post boards in {channel.mention} (it lacks {', '.join(missing)} there)"
+        return _("the bot may not post boards in {channel} (it lacks {permissions} there)").format(
+            channel=channel.mention, permissions=", ".join(missing)
+        )
     return None
 
 
@@ -46,13 +60,13 @@ def thread_note(guild: discord.Guild, channel_id: int) -> str | None:
     if not isinstance(channel, discord.TextChannel):
         return None
     allowed = channel.permissions_for(guild.me)
-    missing = [name for flag, name in THREADS if not getattr(allowed, flag)]
+    missing = [_(name) for flag, name in THREADS if not getattr(allowed, flag)]
     if not missing:
         return None
-    return (
-        f"The bot lacks {' and '.join(missing)} in {channel.mention}, so matches will be posted in the channel"
-        " itself, not in a thread each."
-    )
+    return _(
+        "The bot lacks {permissions} in {channel}, so matches will be posted in the channel itself, not in a"
+        " thread each."
+    ).format(permissions=", ".join(missing), channel=channel.mention)
 
 
 def match_channel_refusal(interaction: discord.Interaction) -> str | None:
@@ -67,8 +81,13 @@ def match_channel_refusal(interaction: discord.Interaction) -> str | None:
     problem = channel_problem(guild, channel_id)
     if problem is None:
         return None
-    return (
-        f"New matches here go to <#{channel_id}> (the server's match_channel setting), but {problem}. A moderator"
-        " can choose another with `/settings set setting:match_channel`, or `/settings reset` it to start matches"
-        " where they are asked for."
+    return _(
+        "New matches here go to {channel} (the server's match_channel setting), but {problem}. A moderator can"
+        " choose another with `{set} setting:match_channel`, or `{reset}` it to start matches where they are asked"
+        " for."
+    ).format(
+        channel=f"<#{channel_id}>",
+        problem=problem,
+        set=command_name("settings", "set"),
+        reset=command_name("settings", "reset"),
     )

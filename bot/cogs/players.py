@@ -10,8 +10,9 @@ from discord.ext import commands
 
 from bot import discord_app, discord_ids, posts
 from bot import discord_limits as limits
-from bot.cogs import START_COMMANDS
+from bot.cogs import command_name, start_commands
 from bot.cogs.base import server_id
+from bot.i18n import N_, _
 from bot.service import AWAY_DAYS, AwayAnswer
 
 NOTIFY_CHOICES = [
@@ -20,17 +21,17 @@ NOTIFY_CHOICES = [
     app_commands.Choice(name="off: no reminders", value="off"),
 ]
 NOTIFY_SAID = {
-    "dm": (
+    "dm": N_(
         "Reminders of your turn now come by direct message, in every server: one message with a link to the "
         "board, one listing them all when several games await you, at most one an hour. If Discord refuses it "
         "(your DMs are closed), the reminder goes to the match's thread and your choice goes back to thread."
     ),
-    "thread": "Reminders of your turn now come in the match's thread, mentioning you (in every server).",
-    "off": (
+    "thread": N_("Reminders of your turn now come in the match's thread, mentioning you (in every server)."),
+    "off": N_(
         "You now get no reminders of your turn (in every server); a new board still mentions you when it is your turn."
     ),
 }
-"""What /notify answers: the choice and what it means."""
+"""What /notify answers: the choice and what it means (said with `_`)."""
 
 
 class PlayersCog(commands.Cog):
@@ -43,7 +44,7 @@ class PlayersCog(commands.Cog):
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
         player = discord_ids.player(interaction.user)
         chosen = await self.bot.matches.reminding.choose(player.id, mode)
-        await interaction.response.send_message(NOTIFY_SAID[chosen], ephemeral=True, allowed_mentions=limits.NOBODY)
+        await interaction.response.send_message(_(NOTIFY_SAID[chosen]), ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(name="mygames", description="Your running matches in this server, your turn first")
     @app_commands.describe(page="which page of the list, when it is long (default 1)")
@@ -54,7 +55,7 @@ class PlayersCog(commands.Cog):
             lines = posts.my_games_lines(self.bot.matches, found, player.id, discord=True)
             text = limits.page(lines, page, command="/mygames")
         else:
-            text = NO_GAMES
+            text = no_games()
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(name="away", description="Stop the clocks of your long games here while you are away")
@@ -65,7 +66,9 @@ class PlayersCog(commands.Cog):
         guild_id = server_id(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # each match's thread is told first
         answer = await self.bot.matches.away.go_away(discord_ids.player(interaction.user), guild_id, days)
-        said = posts.away_answer(answer.period.until, self._named(answer), answer.left, answer.extended, "/back")
+        said = posts.away_answer(
+            answer.period.until, self._named(answer), answer.left, answer.extended, command_name("back")
+        )
         await interaction.followup.send(limits.clip("\n".join(said)), ephemeral=True, allowed_mentions=limits.NOBODY)
 
     @app_commands.command(name="back", description="End your away time now: your clocks run again")
@@ -86,7 +89,8 @@ class PlayersCog(commands.Cog):
         return named
 
 
-NO_GAMES = f"You have no running matches in this server. Start one with {START_COMMANDS}."
+def no_games() -> str:
+    return _("You have no running matches in this server. Start one with {commands}.").format(commands=start_commands())
 
 
 async def setup(bot: discord_app.GameBot) -> None:

@@ -11,8 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import discord_app, discord_ids
-from bot.cogs.base import Refusal
+from bot.cogs.base import Refusal, in_public
 from bot.games import GAMES
+from bot.i18n import _
 from bot.ratings import leaderboard_lines, stats_lines
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in GAMES.items()]
@@ -30,9 +31,9 @@ class RatingsCog(commands.Cog):
         guild_id = _guild(interaction)
         top = await self.bot.matches.ratings.leaderboard(guild_id, game, LEADERBOARD_SIZE)
         title = self.bot.matches.games[game].title
-        await interaction.response.send_message(
-            "\n".join(leaderboard_lines(title, top, bold=True)), allowed_mentions=discord.AllowedMentions.none()
-        )
+        with in_public(self.bot.matches, interaction):  # a leaderboard is public: the server's language
+            text = "\n".join(leaderboard_lines(title, top, bold=True))
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A player's ratings in this server, game by game")
     @app_commands.describe(user="Whose ratings (default: yours)")
@@ -40,10 +41,9 @@ class RatingsCog(commands.Cog):
         guild_id = _guild(interaction)
         who = user or interaction.user
         rows = await self.bot.matches.ratings.stats(guild_id, discord_ids.player(who).id)
-        await interaction.response.send_message(
-            "\n".join(stats_lines(discord_ids.player(who).name, rows, _titles(), bold=True)),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        with in_public(self.bot.matches, interaction):
+            text = "\n".join(stats_lines(discord_ids.player(who).name, rows, _titles(), bold=True))
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
 
 def _titles() -> dict[str, str]:
@@ -52,7 +52,7 @@ def _titles() -> dict[str, str]:
 
 def _guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise Refusal("Ratings are kept per server: ask in a server's channel, not in a direct message.")
+        raise Refusal(_("Ratings are kept per server: ask in a server's channel, not in a direct message."))
     return interaction.guild_id
 
 

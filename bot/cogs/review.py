@@ -19,6 +19,8 @@ import discord
 
 from bot import discord_ids, review
 from bot import discord_limits as limits
+from bot.cogs import in_public
+from bot.i18n import _
 from bot.models import Match, Place
 from bot.service import ServiceError
 from bot.views import Guarded, match_home, number, service_of
@@ -55,9 +57,9 @@ async def message(interaction: discord.Interaction, match_id: int, ply: int | No
     lines, at = review.window(replayed, shown)
     listed = [discord.utils.escape_markdown(limits.shorten(line, LINE)) for line in lines]
     listed[at] = f"**{listed[at]}**"
-    head = f"**{review.title(replayed, shown)}** (only you see this)"
+    head = _("**{title}** (only you see this)").format(title=review.title(replayed, shown))
     if viewer is not None and not replayed.over:
-        head += "\nYour hand as it was then; nobody else's cards are shown."
+        head += "\n" + _("Your hand as it was then; nobody else's cards are shown.")
     before = "…\n" if shown - at > 0 else ""
     after = "\n…" if shown - at + len(lines) <= replayed.last else ""
     text = limits.clip(f"{head}\n{before}" + "\n".join(listed) + after)
@@ -151,7 +153,7 @@ class MomentSelect(
         ]
         super().__init__(
             discord.ui.Select(
-                placeholder="Jump to a key moment…", options=options, custom_id=f"review-moment:{match_id}:{ply}"
+                placeholder=_("Jump to a key moment…"), options=options, custom_id=f"review-moment:{match_id}:{ply}"
             )
         )
         self.match_id, self.ply = match_id, ply
@@ -167,7 +169,7 @@ class MomentSelect(
         values = (interaction.data or {}).get("values") or []
         found = re.fullmatch(r"(\d+):(\d+)", str(values[0])) if values else None
         if found is None:
-            raise ServiceError("Pick one of the moments.")
+            raise ServiceError(_("Pick one of the moments."))
         target, ply = number(found[1]), number(found[2])
         if target != self.match_id:  # another game of the series: in this server, and of the same series
             here = await service_of(interaction).get(self.match_id)
@@ -177,7 +179,7 @@ class MomentSelect(
                 or other.series_id != here.series_id
                 or other.series_id is None
             ):
-                raise ServiceError("That moment belongs to no game of this death match.")
+                raise ServiceError(_("That moment belongs to no game of this death match."))
         await interaction.response.defer()
         await edit(interaction, await message(interaction, target, ply))
 
@@ -191,7 +193,7 @@ class ShowHereButton(
     def __init__(self, match_id: int, ply: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Show here", style=discord.ButtonStyle.primary, custom_id=f"review-show:{match_id}:{ply}"
+                label=_("Show here"), style=discord.ButtonStyle.primary, custom_id=f"review-show:{match_id}:{ply}"
             )
         )
         self.match_id, self.ply = match_id, ply
@@ -206,12 +208,14 @@ class ShowHereButton(
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)  # public: the post is for everyone here
         reviews = _reviews(interaction)
-        replayed = await reviews.replayed(self.match_id)
-        shown = review.clamp(replayed, self.ply)
-        frame = await reviews.frame(replayed, shown, None)
-        who = discord_ids.player(interaction.user).name
-        line = review.move_lines(replayed)[shown]
-        text = f"{review.title(replayed, shown)}, shown by {who}:\n{line}"
+        with in_public(service_of(interaction), interaction):  # in the server's language, picture and words
+            replayed = await reviews.replayed(self.match_id)
+            shown = review.clamp(replayed, self.ply)
+            frame = await reviews.frame(replayed, shown, None)
+            who = discord_ids.player(interaction.user).name
+            line = review.move_lines(replayed)[shown]
+            head = _("{title}, shown by {name}:").format(title=review.title(replayed, shown), name=who)
+        text = f"{head}\n{line}"
         file = discord.File(
             io.BytesIO(frame.png),
             filename=f"{replayed.match.game}-{self.match_id}-move-{shown}.png",

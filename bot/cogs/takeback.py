@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot import discord_ids
+from bot.i18n import _
 from bot.models import Place, Takeback
 from bot.service import ServiceError
 from bot.views import Guarded, match_home, number, service_of
@@ -26,7 +27,7 @@ class TakebackButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         accept = answer == "yes"
         super().__init__(
             discord.ui.Button(
-                label="Accept" if accept else "Decline",
+                label=_("Accept") if accept else _("Decline"),
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
                 custom_id=f"takeback:{answer}:{match_id}:{ply}:{seat}:{until}",
             )
@@ -45,11 +46,13 @@ class TakebackButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], te
         match = await service_of(interaction).get(self.match_id)
         seats = match.seats_of(discord_ids.player(interaction.user).id)
         if not seats:
-            raise ServiceError(f"Only the players of match #{match.id} answer its takeback requests.")
+            raise ServiceError(
+                _("Only the players of match #{number} answer its takeback requests.").format(number=match.id)
+            )
         if self.seat in seats:
-            raise ServiceError("You asked for this takeback: the others answer it.")
+            raise ServiceError(_("You asked for this takeback: the others answer it."))
         if interaction.created_at.timestamp() >= self.until:
-            raise ServiceError("This takeback request has expired.")
+            raise ServiceError(_("This takeback request has expired."))
 
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # an acceptance reposts the board

@@ -11,6 +11,7 @@ moderators adjudicate a board, replace or withdraw a player, or void the round. 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
@@ -20,17 +21,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discord_app, discord_ids, views
+from bot import discord_app, discord_ids, i18n, views
 from bot import discord_limits as limits
 from bot.clock import ClockError, parse_seconds
+from bot.cogs import command_name, in_public
 from bot.cogs.base import Refusal, server_id
 from bot.cogs.mod import require_moderator
+from bot.discord_i18n import public_language
 from bot.games import GAMES
+from bot.i18n import N_, _, ngettext
 from bot.models import Place, Player
 from bot.service import BoardGame, MatchService, TournamentNotice
 from bot.tournament_posts import FORMAT_NAMES, title
-from bot.tournaments.stored import PLAYING, SIGNUP, HeldTournament
-from bot.wording import plural
+from bot.tournaments.stored import CANCELLED, PLAYING, SIGNUP, HeldTournament
 
 log = logging.getLogger(__name__)
 
@@ -40,30 +43,46 @@ SERIES_CHOICES = [
     app_commands.Choice(name="single: one game a pairing", value="single"),
     app_commands.Choice(name='dm: a best-of-3 death match a pairing ("1, 2, 3")', value="dm"),
 ]
-BUTTONS = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary)}
+BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), discord.ButtonStyle.secondary)}
+"""Each button's label (said with `_` where the sign-up is posted: the server's language) and style."""
 
 
 def signup_text(service: MatchService, held: HeldTournament) -> str:
-    """The sign-up post: what the tournament is, how it starts, and who has signed up."""
+    """The sign-up post: what the tournament is, how it starts, and who has signed up (public: say it in the
+    server's language, `in_public` or `TournamentCog.public`)."""
     t = held.tournament
     details = [FORMAT_NAMES[t.format]]
     if t.format == "swiss" and t.rounds_wanted:
-        details.append(plural(t.rounds_wanted, "round"))
+        details.append(
+            ngettext("{count} round", "{count} rounds", t.rounds_wanted).format(count=i18n.number(t.rounds_wanted))
+        )
     if t.pods:
-        details.append(f"pods of up to {t.seats}")
+        details.append(_("pods of up to {count}").format(count=i18n.number(t.seats)))
     if t.series == "dm":
-        details.append("death matches (best of 3)")
-    details.append(f"clock {t.clock}" if t.clock else "no clock")
-    head = f"**Tournament #{held.id}**: {service.games[t.game].title}, {', '.join(details)}."
-    if held.status == SIGNUP:
-        when = f"it starts <t:{held.closes_at:.0f}:R>" if held.closes_at else "a moderator starts it"
-        how = f"Sign up with **Join** (and **Leave** to change your mind); {when} (`/tournament start`)."
+        details.append(_("death matches (best of 3)"))
+    details.append(_("clock {clock}").format(clock=t.clock) if t.clock else _("no clock"))
+    head = _("**Tournament #{number}**: {game}, {details}.").format(
+        number=held.id, game=service.games[t.game].title, details=", ".join(details)
+    )
+    start = command_name("tournament", "start")
+    if held.status == SIGNUP and held.closes_at:
+        how = _(
+            "Sign up with **{join}** (and **{leave}** to change your mind); it starts {when} (`{command}`)."
+        ).format(join=_("Join"), leave=_("Leave"), when=f"<t:{held.closes_at:.0f}:R>", command=start)
+    elif held.status == SIGNUP:
+        how = _(
+            "Sign up with **{join}** (and **{leave}** to change your mind); a moderator starts it (`{command}`)."
+        ).format(join=_("Join"), leave=_("Leave"), command=start)
     elif held.status == PLAYING:
-        how = "Sign-up is closed: the tournament is on. Rounds are announced in its thread."
+        how = _("Sign-up is closed: the tournament is on. Rounds are announced in its thread.")
+    elif held.status == CANCELLED:
+        how = _("The tournament was cancelled.")
     else:
-        how = f"The tournament is {held.status}."
+        how = _("The tournament is over.")
     names = [limits.neutral(e.name) for e in t.entrants]
-    who = f"Signed up ({len(names)}): " + (", ".join(names) if names else "nobody yet")
+    who = _("Signed up ({count}): {names}").format(
+        count=i18n.number(len(names)), names=", ".join(names) if names else _("nobody yet")
+    )
     return limits.clip("\n".join([head, how, who]))
 
 
@@ -86,7 +105,7 @@ class TournamentButton(
     def __init__(self, action: str, tournament_id: int) -> None:
         label, style = BUTTONS[action]
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, custom_id=f"tournament:{action}:{tournament_id}"
+            label=_(label), style=style, custom_id=f"tournament:{action}:{tournament_id}"
         )
         super().__init__(button)
         self.action, self.tournament_id = action, tournament_id
@@ -108,16 +127,18 @@ class TournamentButton(
             await interaction.response.defer(ephemeral=True, thinking=True)
             held = await service.tournaments.leave(self.tournament_id, me)
             await interaction.followup.send(
-                f"You withdrew from tournament #{held.id}.", ephemeral=True, allowed_mentions=limits.NOBODY
+                _("You withdrew from tournament #{number}.").format(number=held.id),
+                ephemeral=True,
+                allowed_mentions=limits.NOBODY,
             )
             return
         if self.action == "join":  # in the sign-up only the sign-up changes: answered by that change
             held = await service.tournaments.join(self.tournament_id, me)
         else:
             held = await service.tournaments.leave(self.tournament_id, me)
-        await interaction.response.edit_message(
-            content=signup_text(service, held), view=signup_view(held), allowed_mentions=limits.NOBODY
-        )
+        with in_public(service, interaction):  # the sign-up post is public: the server's language
+            text, view = signup_text(service, held), signup_view(held)
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=limits.NOBODY)
 
 
 PLACE_DIGITS = 3
@@ -135,10 +156,15 @@ def parse_places(text: str, seats: int) -> list[int] | str:
             return known[words]
     parts = words.split(",")
     if not all(p.isascii() and p.isdigit() and len(p) <= PLACE_DIGITS for p in parts):
-        two = "`1-0` (the first seat won), `0-1`, `draw`, " if seats == 2 else ""
-        raise Refusal(
-            f"Give the result as {two}places by seat like `2,1,3`, or `void`, not {limits.shorten(text, 40)!r}."
-        )
+        typed = repr(limits.shorten(text, 40))
+        if seats == 2:
+            raise Refusal(
+                _(
+                    "Give the result as `1-0` (the first seat won), `0-1`, `draw`, places by seat like `2,1,3`,"
+                    " or `void`, not {value}."
+                ).format(value=typed)
+            )
+        raise Refusal(_("Give the result as places by seat like `2,1,3`, or `void`, not {value}.").format(value=typed))
     return [int(p) for p in parts]
 
 
@@ -172,7 +198,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         if tournament_id is not None:
             held = await self.service.tournaments.get(tournament_id)
             if held.place.guild_id != guild_id:
-                raise Refusal(f"There is no tournament #{tournament_id} here.")
+                raise Refusal(_("There is no tournament #{number} here.").format(number=tournament_id))
             return held
         found = await self.service.tournaments.listing(guild_id, statuses)
         here = [h for h in found if interaction.channel_id in (h.place.thread_id, h.place.channel_id)]
@@ -183,8 +209,16 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             return chosen[0]
         if chosen:
             ids = ", ".join(f"#{h.id}" for h in chosen)
-            raise Refusal(f"Several tournaments are on here ({ids}): add `tournament:` to say which.")
-        raise Refusal("There is no tournament on here: a moderator opens one with `/tournament new`.")
+            raise Refusal(
+                _("Several tournaments are on here ({tournaments}): add `tournament:` to say which.").format(
+                    tournaments=ids
+                )
+            )
+        raise Refusal(
+            _("There is no tournament on here: a moderator opens one with `{command}`.").format(
+                command=command_name("tournament", "new")
+            )
+        )
 
     # --- sign-up ---
 
@@ -212,14 +246,16 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     ) -> None:
         require_moderator(interaction)
         if interaction.guild is None or interaction.channel is None:
-            raise Refusal("Tournaments are opened in a server channel.")
+            raise Refusal(_("Tournaments are opened in a server channel."))
         closes_at = None
         if closes is not None:
             try:
                 closes_at = interaction.created_at.timestamp() + parse_seconds(closes, "the closing time")
             except ClockError:
                 raise Refusal(
-                    f"Give `closes:` as a time like 30m, 2h or 1d, not {limits.shorten(closes, 40)!r}."
+                    _("Give `closes:` as a time like 30m, 2h or 1d, not {value}.").format(
+                        value=repr(limits.shorten(closes, 40))
+                    )
                 ) from None
         held = await self.service.tournaments.open(
             game,
@@ -232,13 +268,14 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             seats=seats,
             closes_at=closes_at,
         )
+        with in_public(self.service, interaction):
+            text, view = signup_text(self.service, held), signup_view(held)
         await interaction.response.send_message(
-            signup_text(self.service, held),
-            view=signup_view(held) or discord.utils.MISSING,
-            allowed_mentions=limits.NOBODY,
+            text, view=view or discord.utils.MISSING, allowed_mentions=limits.NOBODY
         )
         message = await interaction.original_response()
-        thread = await self._open_thread(interaction.channel, held)
+        with in_public(self.service, interaction):
+            thread = await self._open_thread(interaction.channel, held)
         await self.service.tournaments.posted(held.id, message.id, thread.id if thread else None)
 
     async def _open_thread(self, channel: Any, held: HeldTournament) -> discord.Thread | None:
@@ -247,7 +284,9 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             or not channel.permissions_for(channel.guild.me).create_public_threads
         ):
             return None
-        name = limits.shorten(f"Tournament #{held.id}: {GAMES[held.tournament.game].title}", 100)
+        name = limits.shorten(
+            _("Tournament #{number}: {game}").format(number=held.id, game=GAMES[held.tournament.game].title), 100
+        )
         try:
             thread = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
@@ -257,7 +296,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             return None
         await self._quietly(
             thread.send(
-                f"Tournament #{held.id}: rounds, pairings and results are announced here.",
+                _("Tournament #{number}: rounds, pairings and results are announced here.").format(number=held.id),
                 allowed_mentions=limits.NOBODY,
             )
         )
@@ -268,8 +307,13 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     async def join(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         held = await self._find(interaction, tournament, ("open",))
         joined = await self.service.tournaments.join(held.id, discord_ids.player(interaction.user))
+        count = len(joined.tournament.entrants)
         await interaction.response.send_message(
-            f"You signed up for tournament #{joined.id} ({plural(len(joined.tournament.entrants), 'player')} so far).",
+            ngettext(
+                "You signed up for tournament #{number} ({count} player so far).",
+                "You signed up for tournament #{number} ({count} players so far).",
+                count,
+            ).format(number=joined.id, count=i18n.number(count)),
             ephemeral=True,
         )
         await self._refresh_signup(joined)
@@ -280,11 +324,14 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament)
         me = discord_ids.player(interaction.user)
         if not any(e.id == me.id for e in held.tournament.entrants):
-            raise Refusal(f"You are not in tournament #{held.id}.")
+            raise Refusal(_("You are not in tournament #{number}.").format(number=held.id))
         await interaction.response.defer(ephemeral=True, thinking=True)  # a withdrawal posts a final board first
         left = await self.service.tournaments.leave(held.id, me)
-        words = "left the sign-up of" if left.status == SIGNUP else "withdrew from"
-        await interaction.followup.send(f"You {words} tournament #{left.id}.", ephemeral=True)
+        if left.status == SIGNUP:
+            said = _("You left the sign-up of tournament #{number}.").format(number=left.id)
+        else:
+            said = _("You withdrew from tournament #{number}.").format(number=left.id)
+        await interaction.followup.send(said, ephemeral=True)
         await self._refresh_signup(left)
 
     @app_commands.command(description="Moderators: close the sign-up and start round 1")
@@ -294,13 +341,25 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament, ("open",))
         if len(held.tournament.entrants) < 2:
             count = len(held.tournament.entrants)
-            raise Refusal(f"A tournament needs at least 2 players; {plural(count, 'has', 'have')} signed up.")
+            raise Refusal(
+                ngettext(
+                    "A tournament needs at least 2 players; {count} has signed up.",
+                    "A tournament needs at least 2 players; {count} have signed up.",
+                    count,
+                ).format(count=i18n.number(count))
+            )
         await views.defer_public(interaction)  # round 1's boards are posted before we answer
         begun = await self.service.tournaments.start_tournament(held.id, discord_ids.player(interaction.user))
-        where = f"<#{begun.place.thread_id}>" if begun.place.thread_id else "this channel"
-        await interaction.followup.send(
-            f"Tournament #{begun.id} has started: round 1's pairings are in {where}.", allowed_mentions=limits.NOBODY
-        )
+        with in_public(self.service, interaction):
+            if begun.place.thread_id:
+                said = _("Tournament #{number} has started: round 1's pairings are in {place}.").format(
+                    number=begun.id, place=f"<#{begun.place.thread_id}>"
+                )
+            else:
+                said = _("Tournament #{number} has started: round 1's pairings are in this channel.").format(
+                    number=begun.id
+                )
+        await interaction.followup.send(said, allowed_mentions=limits.NOBODY)
 
     # --- reading ---
 
@@ -312,12 +371,13 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament, ("open", "running", "over"))
         await interaction.response.defer(thinking=True)
         t = held.tournament
-        png = await asyncio.to_thread(picture.render, t)
+        with in_public(self.service, interaction):  # a public answer: picture and words in the server's language
+            png = await asyncio.to_thread(picture.render, t)
+            said = _("Standings of {tournament}.").format(tournament=title(held, self.service.games))
+            described = picture.describe(t)
         await interaction.followup.send(
-            f"Standings of {title(held, self.service.games)}.",
-            file=discord.File(
-                io.BytesIO(png), filename=f"tournament-{held.id}-standings.png", description=picture.describe(t)
-            ),
+            said,
+            file=discord.File(io.BytesIO(png), filename=f"tournament-{held.id}-standings.png", description=described),
             allowed_mentions=limits.NOBODY,
         )
 
@@ -326,8 +386,10 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     async def record(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         held = await self._find(interaction, tournament, ("open", "running", "over", "cancelled"))
         record = await self.service.tournaments.record(held.id)
+        with in_public(self.service, interaction):
+            said = _("The record of tournament #{number}.").format(number=held.id)
         await interaction.response.send_message(
-            f"The record of tournament #{held.id}.",
+            said,
             file=discord.File(io.BytesIO(record.dumps().encode()), filename=record.filename),
             allowed_mentions=limits.NOBODY,
         )
@@ -348,12 +410,19 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament, ("running",))
         t = held.tournament
         if not 1 <= round <= len(t.rounds) or not 1 <= board <= len(t.rounds[round - 1].pairings):
-            raise Refusal(f"Tournament #{held.id} has no board {board} in round {round}.")
+            raise Refusal(
+                _("Tournament #{number} has no board {board} in round {round}.").format(
+                    number=held.id, board=board, round=round
+                )
+            )
         places = parse_places(result, len(t.rounds[round - 1].pairings[board - 1].seats))
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.tournaments.adjudicate(held.id, round, board, places, discord_ids.player(interaction.user))  # type: ignore[arg-type]
         await interaction.followup.send(
-            f"Round {round}, board {board}: {result}. Announced in the thread.", ephemeral=True
+            _("Round {round}, board {board}: {result}. Announced in the thread.").format(
+                round=round, board=board, result=result
+            ),
+            ephemeral=True,
         )
 
     @app_commands.command(description="Moderators: a newcomer takes over a player's place")
@@ -367,12 +436,14 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     ) -> None:
         require_moderator(interaction)
         if newcomer.bot:
-            raise Refusal("A bot cannot play in a tournament.")
+            raise Refusal(_("A bot cannot play in a tournament."))
         held = await self._find(interaction, tournament, ("running",))
         await interaction.response.defer(ephemeral=True, thinking=True)
         old, new = discord_ids.player(player), discord_ids.player(newcomer)
         await self.service.tournaments.replace_player(held.id, old.id, new, discord_ids.player(interaction.user))
-        await interaction.followup.send(f"{new.name} takes over from {old.name}.", ephemeral=True)
+        await interaction.followup.send(
+            _("{newcomer} takes over from {name}.").format(newcomer=new.name, name=old.name), ephemeral=True
+        )
 
     @app_commands.command(description="Moderators: withdraw a player (their unplayed game is forfeited)")
     @app_commands.describe(player="who is withdrawn", tournament="tournament number")
@@ -384,7 +455,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = discord_ids.player(player)
         await self.service.tournaments.withdraw(held.id, who.id, discord_ids.player(interaction.user))
-        await interaction.followup.send(f"{who.name} is withdrawn.", ephemeral=True)
+        await interaction.followup.send(_("{name} is withdrawn.").format(name=who.name), ephemeral=True)
 
     @app_commands.command(description="Moderators: void the current round and pair it again")
     @app_commands.describe(tournament="tournament number")
@@ -394,15 +465,28 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.tournaments.void_round(held.id, discord_ids.player(interaction.user))
         await interaction.followup.send(
-            f"Round {held.tournament.current.number} is voided and paired again.", ephemeral=True
+            _("Round {round} is voided and paired again.").format(round=held.tournament.current.number),
+            ephemeral=True,
         )
 
     # --- announcements ---
+
+    def public(self, held: HeldTournament) -> contextlib.AbstractContextManager[None]:
+        """The tournament's server's language, for what is posted there (whoever caused it)."""
+        guild_id = held.place.guild_id
+        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        setting = self.service.settings.language(guild_id) if guild_id is not None else None
+        return i18n.using(public_language(setting, guild))
 
     async def on_tournament(self, notice: TournamentNotice) -> None:
         held = notice.held
         if held.place.channel_id is None:
             return  # not a Discord tournament
+        with self.public(held):  # every announcement is public: the server's language
+            await self._announced(notice)
+
+    async def _announced(self, notice: TournamentNotice) -> None:
+        held = notice.held
         if notice.kind in ("opened", "joined", "left"):
             return  # the sign-up post says it (edited by the button or command)
         if notice.kind in ("started", "cancelled", "over"):
@@ -419,19 +503,22 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         for board in notice.boards:
             names = " vs ".join(_mention(p) for p in board.players)
             if board.result == "bye":
-                lines.append(f"Bye: {names}")
+                lines.append(_("Bye: {names}").format(names=names))
             elif board.result == "forfeit":
-                lines.append(f"Board {board.board}: {names} (decided by forfeit)")
+                lines.append(_("Board {board}: {names} (decided by forfeit)").format(board=board.board, names=names))
             else:
-                lines.append(f"Board {board.board}: {names}: {await self._link(board)}")
+                link = await self._link(board)
+                lines.append(_("Board {board}: {names}: {link}").format(board=board.board, names=names, link=link))
         await self._post(held, "\n".join(lines), [p for b in notice.boards if b.result is None for p in b.players])
 
     async def _link(self, board: BoardGame) -> str:
         if board.match_id is None:
-            return "no game"
+            return _("no game")
         match = await self.service.get(board.match_id)
         where = match.place.thread_id or match.place.channel_id
-        return f"https://discord.com/channels/{match.place.guild_id}/{where} (match #{match.id})"
+        return _("{link} (match #{number})").format(
+            link=f"https://discord.com/channels/{match.place.guild_id}/{where}", number=match.id
+        )
 
     async def _post(self, held: HeldTournament, text: str, players: Any) -> None:
         """Into the tournament's thread (else its channel), split into messages of 2,000 characters, each
@@ -456,8 +543,10 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             return
         try:
             channel = await self.bot.channel(held.place.channel_id)
+            with self.public(held):
+                text, view = signup_text(self.service, held), signup_view(held)
             await channel.get_partial_message(held.message_id).edit(  # type: ignore[attr-defined]
-                content=signup_text(self.service, held), view=signup_view(held), allowed_mentions=limits.NOBODY
+                content=text, view=view, allowed_mentions=limits.NOBODY
             )
         except discord.HTTPException:
             log.info("could not update the sign-up post of tournament %s", held.id)

@@ -62,6 +62,7 @@ from bot.errors import (  # re-exported (__all__): the front-ends catch them fro
     TimeUp,
 )
 from bot.games import Game
+from bot.i18n import N_
 from bot.metrics import Metrics
 from bot.models import (
     GATEWAY,
@@ -383,7 +384,7 @@ class MatchService:
         """Discord's gateway is down for shard `shard` of `count` since `since` (default now): nobody can
         reach the bot to move there, so its servers' matches are held, their clocks stopped as of `since`
         and charged to nobody. Returns those now held."""
-        hold = Hold(GATEWAY, "Discord's gateway is unreachable", self.time.now() if since is None else since)
+        hold = Hold(GATEWAY, N_("Discord's gateway is unreachable"), self.time.now() if since is None else since)
         return await self.holds.hold_where(_on_shard(shard, count), hold)
 
     async def gateway_up(self, shard: int, count: int) -> list[tuple[Match, float]]:

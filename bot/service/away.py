@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from bot import posts
 from bot.clock import MatchClock
 from bot.errors import ServiceError
+from bot.i18n import _
 from bot.models import AwayPeriod, Match, Notice, NoticeKind, Player
 from bot.reminders import DAY, is_long
 from bot.service.flags import Flags
@@ -143,7 +144,11 @@ class AwayTime:
         until later than that."""
         low, high = AWAY_DAYS
         if isinstance(days, bool) or not isinstance(days, int) or not low <= days <= high:
-            raise ServiceError(f"Away time is {low} to {high} whole days at a time, not {days!r}.")
+            raise ServiceError(
+                _("Away time is {low} to {high} whole days at a time, not {days}.").format(
+                    low=low, high=high, days=repr(days)
+                )
+            )
         key = (guild_id, player.id)
         async with self._lock(key):
             now = self.registry.time.now()
@@ -153,12 +158,12 @@ class AwayTime:
                 raise ServiceError(posts.already_away(current.until, days))
             per_year = self.days_a_year(guild_id)
             if per_year == 0:
-                raise ServiceError("There is no away time here: the away_days setting is 0.")
+                raise ServiceError(_("There is no away time here: the away_days setting is 0."))
             left = per_year * DAY - await self._taken(key, now if current is None else current.started_at, now)
             if days * DAY > left + 1e-6:
                 raise ServiceError(posts.away_refused(left, per_year, current is not None))
             wanted = AwayPeriod(0, guild_id, player, now, until) if current is None else replace(current, until=until)
-            stored, _, waiting = await self._commit(key, wanted, start=True)
+            stored, __, waiting = await self._commit(key, wanted, start=True)
             assert stored is not None
             self._away[key] = stored
             self._arm(stored)
@@ -173,7 +178,7 @@ class AwayTime:
         async with self._lock(key):
             current = self._away.get(key)
             if current is None:
-                raise ServiceError("You are not away here, so there is nothing to end.")
+                raise ServiceError(_("You are not away here, so there is nothing to end."))
             now = self.registry.time.now()
             notices = await self._end(current, now, "back", start=True)
             left = self.days_a_year(guild_id) * DAY - await self._taken(key, current.started_at, now)
@@ -226,7 +231,7 @@ class AwayTime:
                 period = self._away.get(key)
                 if period is None:
                     continue
-                _, stopped, _ = await self._commit(key, period, start=True)
+                _period, stopped, _waiting = await self._commit(key, period, start=True)
                 line = posts.away_line(player.name, period.until)
                 notices += [Notice(NoticeKind.AWAY, m, (line,), player) for m in stopped]
         await self.registry.notify(notices)
@@ -248,7 +253,7 @@ class AwayTime:
     async def _end(self, period: AwayPeriod, at: float, how: str, start: bool) -> list[Notice]:
         """End `period` as of `at` (`how`: "back", "moved" or "time"); returns the notices to send."""
         key = (period.guild_id, period.player.id)
-        _, restarted, _ = await self._commit(key, replace(period, ended_at=at), start=start)
+        _period, restarted, _waiting = await self._commit(key, replace(period, ended_at=at), start=start)
         self._away.pop(key, None)
         line = posts.back_line(period.player.name, how)
         return [Notice(NoticeKind.BACK, match, (line,), period.player) for match in restarted]
@@ -288,7 +293,7 @@ class AwayTime:
                         clock = clock.back(seat, now, start and match.held is None)
                 if clock != match.clock:
                     changed.append((match, clock))
-            before = [(match, match.clock) for match, _ in changed]
+            before = [(match, match.clock) for match, __ in changed]
             planned: list[tuple[Match, Planned | None]] = []
             try:
                 async with store.transaction():
@@ -314,4 +319,4 @@ class AwayTime:
                 match = registry.running_match(match_id)
                 if match and match.clock and any(seat in match.clock.away for seat in match.seats_of(player_id)):
                     waiting.append(match)
-        return period, [m for m, _ in changed], waiting
+        return period, [m for m, __ in changed], waiting

@@ -15,6 +15,7 @@ from typing import Any
 from bot import posts
 from bot.clock import ClockSettings
 from bot.errors import ChallengeTaken, LimitReached, NoSuchChallenge, NotInMatch
+from bot.i18n import _
 from bot.models import Challenge, Match, Notice, NoticeKind, Place, Player
 from bot.service.limits import Limits
 from bot.service.registry import Registry, new_match
@@ -61,10 +62,10 @@ class Challenges:
         challenges were stored whole (nothing says what it was, so the challenger asks again)."""
         found = await self.registry.store.challenge(challenge)
         if found is None:
-            raise NoSuchChallenge("There is no such challenge: ask for a new one.")
+            raise NoSuchChallenge(_("There is no such challenge: ask for a new one."))
         if found.game is None:  # a challenge stored whole has its game, and its players
             raise NoSuchChallenge(
-                "This challenge was sent before the bot's update and can no longer be accepted: ask for a new one."
+                _("This challenge was sent before the bot's update and can no longer be accepted: ask for a new one.")
             )
         return found
 
@@ -73,7 +74,7 @@ class Challenges:
         (front-ends ask before they answer in public)."""
         found = await self.get_challenge(challenge)
         if found.to_id != by.id:
-            raise NotInMatch("This challenge is not yours to accept.")
+            raise NotInMatch(_("This challenge is not yours to accept."))
         await self._refuse_accepted(challenge)
 
     async def record_challenge(
@@ -110,4 +111,6 @@ class Challenges:
 
     async def _refuse_accepted(self, challenge: int) -> None:
         if (started := await self.registry.store.challenge_match(challenge)) is not None:
-            raise ChallengeTaken(f"This challenge was accepted already: it is match #{started}.")
+            raise ChallengeTaken(
+                _("This challenge was accepted already: it is match #{number}.").format(number=started)
+            )

@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot import posts
+from bot import i18n, posts
 from bot.errors import MatchPaused, ServiceError
 from bot.games import Termination
+from bot.i18n import _
 from bot.models import MoveRecord, Notice
 from bot.move_log import CLAIMED, RESIGN
 from bot.service.ending import Ending
@@ -61,33 +62,44 @@ class Claims:
             match = await registry.running_or_refuse(match_id)
             seats = registry.seats_or_refuse(match, by_id)
             if match.paused:
-                raise MatchPaused(f"Match #{match.id} is paused by a moderator: nothing can be claimed while it is.")
+                raise MatchPaused(
+                    _("Match #{number} is paused by a moderator: nothing can be claimed while it is.").format(
+                        number=match.id
+                    )
+                )
             if match.held is not None:
                 raise MatchPaused(
-                    f"Match #{match.id} is on hold (the bot could not post its board): nothing can be claimed until"
-                    " its board is posted."
+                    _(
+                        "Match #{number} is on hold (the bot could not post its board): nothing can be claimed until"
+                        " its board is posted."
+                    ).format(number=match.id)
                 )
             if match.clock is not None:
                 raise ServiceError(
-                    f"Match #{match.id} has a clock: a player who does not move runs out of time, so there is"
-                    " nothing to claim."
+                    _(
+                        "Match #{number} has a clock: a player who does not move runs out of time, so there is"
+                        " nothing to claim."
+                    ).format(number=match.id)
                 )
             playing = self.ending.seats_in(match)
             mine = [s for s in seats if s in playing]
             if not mine:
-                raise ServiceError(f"You have left match #{match.id}: only a player still in it may claim.")
+                raise ServiceError(
+                    _("You have left match #{number}: only a player still in it may claim.").format(number=match.id)
+                )
             game = registry.game(match)
             seat = game.to_move(match.state)
             assert seat is not None  # a running game has a seat to move
             if seat in seats:
-                raise ServiceError("It is your turn: move instead of claiming.")
+                raise ServiceError(_("It is your turn: move instead of claiming."))
             idle, claimer = match.players[seat], match.players[mine[0]]
             now = registry.time.now()
             away = self.away_until(idle.id, match.place.guild_id)
             if away is not None and away > now:
                 raise ServiceError(
-                    f"{idle.name} is away for {posts.wait_words(away - now)} more: nobody can claim against a"
-                    " player who is away."
+                    _("{name} is away for {wait} more: nobody can claim against a player who is away.").format(
+                        name=idle.name, wait=i18n.duration(away - now)
+                    )
                 )
             began = await registry.store.last_line_at(match.id)
             waited = now - (match.created_at if began is None else began)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot import i18n
+from bot.i18n import ngettext
 from bot.models import Lobby, Player, UserLimits
 from bot.service.registry import Registry
-from bot.wording import plural
 
 CHALLENGE_WINDOW = 24 * 3600.0
 """Seconds a challenge nobody accepted counts against its sender's limit."""
@@ -31,10 +32,13 @@ class Limits:
         store, most = self.registry.store, self.limits(guild_id).challenges
         since = self.registry.time.now() - CHALLENGE_WINDOW
         if await store.open_challenges(guild_id, by.id, since) >= most:
-            return (
-                f"You have {plural(most, 'challenge')} here that nobody has accepted yet: wait "
-                "until one is accepted (challenges older than a day no longer count)."
-            )
+            return ngettext(
+                "You have {count} challenge here that nobody has accepted yet: wait until one is accepted"
+                " (challenges older than a day no longer count).",
+                "You have {count} challenges here that nobody has accepted yet: wait until one is accepted"
+                " (challenges older than a day no longer count).",
+                most,
+            ).format(count=i18n.number(most))
         return None
 
     def computer_games_refusal(self, players: list[Player] | tuple[Player, ...], guild_id: int | None) -> str | None:
@@ -50,10 +54,13 @@ class Limits:
             ]
             if len(playing) >= most:
                 ids = ", ".join(f"#{m.id}" for m in playing)
-                return (
-                    f"{person.name} already plays {plural(len(playing), 'game')} against the computer here ({ids}): "
-                    "finish or resign one first."
-                )
+                return ngettext(
+                    "{name} already plays {count} game against the computer here ({matches}): finish or resign one"
+                    " first.",
+                    "{name} already plays {count} games against the computer here ({matches}): finish or resign one"
+                    " first.",
+                    len(playing),
+                ).format(name=person.name, count=i18n.number(len(playing)), matches=ids)
         return None
 
     async def lobby_refusal(self, lobby: Lobby) -> str | None:
@@ -66,7 +73,8 @@ class Limits:
         if len(mine) < self.limits(lobby.place.guild_id).lobbies:
             return None
         ids = ", ".join(f"#{lb.id}" for lb in mine)
-        return (
-            f"You have {plural(len(mine), 'open lobby', 'open lobbies')} here ({ids}): start one, or leave "
-            "it to cancel it, first."
-        )
+        return ngettext(
+            "You have {count} open lobby here ({lobbies}): start one, or leave it to cancel it, first.",
+            "You have {count} open lobbies here ({lobbies}): start one, or leave it to cancel it, first.",
+            len(mine),
+        ).format(count=i18n.number(len(mine)), lobbies=ids)

@@ -12,13 +12,13 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from bot import posts
+from bot import i18n, posts
 from bot.clock import ClockSettings
 from bot.errors import LimitReached, MatchNotRunning, NoSuchMatch, ServiceError
+from bot.i18n import _, ngettext
 from bot.models import CANCELLED, OPEN, STARTED, Lobby, Match, Notice, NoticeKind, Place, Player, computer
 from bot.service.limits import Limits
 from bot.service.registry import Registry, new_match
-from bot.wording import plural
 
 
 class Lobbies:
@@ -57,9 +57,9 @@ class Lobbies:
             lobby = await self._open_lobby(lobby_id)
             game = self.registry.games[lobby.game]
             if lobby.has(player.id):
-                raise ServiceError(f"You are already in lobby #{lobby.id}.")
+                raise ServiceError(_("You are already in lobby #{number}.").format(number=lobby.id))
             if len(lobby.players) >= game.max_players:
-                raise ServiceError(f"Lobby #{lobby.id} is full: {game.title} takes at most {game.max_players} players.")
+                raise ServiceError(self._full(lobby, game.title, game.max_players))
             lobby.players.append(player)
             await self._save(lobby)
         return lobby
@@ -69,10 +69,14 @@ class Lobbies:
         async with self._lock:
             lobby = await self._open_lobby(lobby_id)
             if by.id != lobby.creator.id:
-                raise ServiceError(f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can add computers.")
+                raise ServiceError(
+                    _("Only {name}, who opened lobby #{number}, can add computers.").format(
+                        name=lobby.creator.name, number=lobby.id
+                    )
+                )
             game = self.registry.games[lobby.game]
             if len(lobby.players) >= game.max_players:
-                raise ServiceError(f"Lobby #{lobby.id} is full: {game.title} takes at most {game.max_players} players.")
+                raise ServiceError(self._full(lobby, game.title, game.max_players))
             used = {int(p.id.split(":")[2]) if p.id.count(":") == 2 else 1 for p in lobby.players if p.is_computer}
             number = min(set(range(1, game.max_players + 1)) - used)  # "Computer 2", "Easy computer 3"...
             lobby.players.append(computer(level, number))
@@ -84,7 +88,7 @@ class Lobbies:
         async with self._lock:
             lobby = await self._open_lobby(lobby_id)
             if not lobby.has(player.id):
-                raise ServiceError(f"You are not in lobby #{lobby.id}.")
+                raise ServiceError(_("You are not in lobby #{number}.").format(number=lobby.id))
             if player.id == lobby.creator.id:
                 lobby.status = CANCELLED
             else:
@@ -116,15 +120,21 @@ class Lobbies:
         """Why `by` may not start `lobby` now, or None: front-ends ask before they answer in public."""
         game = self.registry.games[lobby.game]
         if by.id != lobby.creator.id:
-            return f"Only {lobby.creator.name}, who opened lobby #{lobby.id}, can start it."
+            return _("Only {name}, who opened lobby #{number}, can start it.").format(
+                name=lobby.creator.name, number=lobby.id
+            )
         if len(lobby.players) < game.min_players:
-            return f"{game.title} needs at least {plural(game.min_players, 'player')}; {len(lobby.players)} joined."
+            return ngettext(
+                "{game} needs at least {count} player; {joined} joined.",
+                "{game} needs at least {count} players; {joined} joined.",
+                game.min_players,
+            ).format(game=game.title, count=i18n.number(game.min_players), joined=i18n.number(len(lobby.players)))
         return self.limits.computer_games_refusal(lobby.players, lobby.place.guild_id)
 
     async def get_lobby(self, lobby_id: int) -> Lobby:
         lobby = await self.registry.store.load_lobby(lobby_id)
         if lobby is None:
-            raise NoSuchMatch(f"There is no lobby #{lobby_id}.")
+            raise NoSuchMatch(_("There is no lobby #{number}.").format(number=lobby_id))
         return lobby
 
     async def open_lobbies(self, guild_id: int | None = None) -> list[Lobby]:
@@ -134,8 +144,24 @@ class Lobbies:
     async def _open_lobby(self, lobby_id: int) -> Lobby:
         lobby = await self.get_lobby(lobby_id)
         if lobby.status != OPEN:
-            raise MatchNotRunning(f"Lobby #{lobby.id} is {lobby.status}: it takes no more players.")
+            if lobby.status == STARTED:
+                raise MatchNotRunning(
+                    _("Lobby #{number} is started: it takes no more players.").format(number=lobby.id)
+                )
+            if lobby.status == CANCELLED:
+                raise MatchNotRunning(
+                    _("Lobby #{number} is cancelled: it takes no more players.").format(number=lobby.id)
+                )
+            raise MatchNotRunning(_("Lobby #{number} is closed: it takes no more players.").format(number=lobby.id))
         return lobby
+
+    @staticmethod
+    def _full(lobby: Lobby, title: str, most: int) -> str:
+        return ngettext(
+            "Lobby #{number} is full: {game} takes at most {count} player.",
+            "Lobby #{number} is full: {game} takes at most {count} players.",
+            most,
+        ).format(number=lobby.id, game=title, count=i18n.number(most))
 
     async def _save(self, lobby: Lobby) -> None:
         async with self.registry.store.transaction():

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot import move_log, posts
 from bot.errors import NotInMatch, ServiceError
 from bot.games import Termination
+from bot.i18n import _
 from bot.models import ABORTED, Match, MoveRecord, Notice, NoticeKind, Player
 from bot.service.ending import Ending
 from bot.service.flags import Flags
@@ -34,9 +35,11 @@ class Moderation:
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
             if match.clock is None:
-                raise ServiceError(f"Match #{match.id} has no clock, so there is nothing to pause.")
+                raise ServiceError(
+                    _("Match #{number} has no clock, so there is nothing to pause.").format(number=match.id)
+                )
             if match.clock.paused:
-                raise ServiceError(f"Match #{match.id} is already paused.")
+                raise ServiceError(_("Match #{number} is already paused.").format(number=match.id))
             now = registry.time.now()
             match.clock = match.clock.pause(now)
             async with registry.commit(match):
@@ -53,7 +56,7 @@ class Moderation:
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
             if match.clock is None or not match.clock.paused:
-                raise ServiceError(f"Match #{match.id} is not paused.")
+                raise ServiceError(_("Match #{number} is not paused.").format(number=match.id))
             now = registry.time.now()
             match.clock = match.clock.resume(now)
             async with registry.commit(match):
@@ -72,12 +75,12 @@ class Moderation:
         async with registry.lock(match_id):
             match = await registry.running_or_refuse(match_id)
             if match.clock is None:
-                raise ServiceError(f"Match #{match.id} has no clock.")
+                raise ServiceError(_("Match #{number} has no clock.").format(number=match.id))
             seats = match.seats_of(player_id)
             if not seats:
-                raise NotInMatch(f"That player is not in match #{match.id}.")
+                raise NotInMatch(_("That player is not in match #{number}.").format(number=match.id))
             if not -86_400 <= seconds <= 86_400 or seconds == 0:
-                raise ServiceError("Add between 1 second and 24 hours (negative takes time away).")
+                raise ServiceError(_("Add between 1 second and 24 hours (negative takes time away)."))
             now = registry.time.now()
             clock = match.clock
             for seat in seats:
@@ -127,12 +130,16 @@ class Moderation:
             match = await registry.running_or_refuse(match_id)
             standing = await registry.store.moves(match.id)
             if not standing:
-                raise ServiceError(f"Match #{match.id} has no move to undo.")
+                raise ServiceError(_("Match #{number} has no move to undo.").format(number=match.id))
             cut = len(standing) - 1
             while cut >= 0 and match.players[standing[cut].seat].is_computer:
                 cut -= 1
             if cut < 0:
-                raise ServiceError(f"Match #{match.id} has no move by a person to take back: only the computer moved.")
+                raise ServiceError(
+                    _("Match #{number} has no move by a person to take back: only the computer moved.").format(
+                        number=match.id
+                    )
+                )
             taken = await self.take_back(match, standing, cut, by)
             notice = Notice(NoticeKind.UNDONE, match, (posts.taken_back(by, match, taken, registry.game(match)),), by)
         await registry.notify([notice])
@@ -197,7 +204,7 @@ class Moderation:
             else:
                 seats = match.seats_of(winner_id)
                 if not seats:
-                    raise NotInMatch(f"That player is not in match #{match.id}.")
+                    raise NotInMatch(_("That player is not in match #{number}.").format(number=match.id))
                 winners = frozenset(seats)
             reason = posts.end_reason(Termination.ADJUDICATION, by.name)
             await self.ending.end(match, winners, reason, Termination.ADJUDICATION, by.id, pending)

@@ -16,6 +16,7 @@ from typing import Any
 from bot import posts
 from bot.errors import MatchPaused, NotYourTurn, ServiceError, StaleBoard, TimeUp
 from bot.games import IllegalMove, Termination
+from bot.i18n import _
 from bot.models import POSTING, Match, MoveRecord, Notice
 from bot.move_log import RESIGN
 from bot.service.ending import Ending
@@ -65,8 +66,12 @@ class Playing:
         if match.clock is not None and match.clock.flagged(sent):
             await self.flags.flag(match, pending)
             if match.running:  # a game that goes on without the seat (see Flags.flag)
-                raise TimeUp(f"Too late: your reserve time ran out, so you are out of match #{match.id}.")
-            raise TimeUp(f"Too late: your reserve time ran out and match #{match.id} is lost on time.")
+                raise TimeUp(
+                    _("Too late: your reserve time ran out, so you are out of match #{number}.").format(number=match.id)
+                )
+            raise TimeUp(
+                _("Too late: your reserve time ran out and match #{number} is lost on time.").format(number=match.id)
+            )
         move = game.parse(match.state, text)  # raises IllegalMove; nothing is changed
         state = game.play(match.state, move)  # a move parsed here is not computed again
         canonical = game.notation(move)
@@ -89,13 +94,15 @@ class Playing:
         game = self.registry.game(match)
         seats = self.registry.seats_or_refuse(match, player_id)
         if ply is not None and ply != match.ply:
-            raise StaleBoard("The board has changed since you looked: look at the new board and try again.")
+            raise StaleBoard(_("The board has changed since you looked: look at the new board and try again."))
         seat = game.to_move(match.state)
         if seat not in seats:
             assert seat is not None
-            raise NotYourTurn(f"It is {match.players[seat].name}'s turn, not yours.")
+            raise NotYourTurn(_("It is {name}'s turn, not yours.").format(name=match.players[seat].name))
         if match.paused:
-            raise MatchPaused(f"Match #{match.id} is paused by a moderator; wait until it is resumed.")
+            raise MatchPaused(
+                _("Match #{number} is paused by a moderator; wait until it is resumed.").format(number=match.id)
+            )
         if match.held is not None:
             raise MatchPaused(match.held.refusal(match.id))
         return game, seat
@@ -113,7 +120,9 @@ class Playing:
                 try:
                     state = game.resign(match.state, seats[0])
                 except IllegalMove:  # the match runs, so the seat has left already
-                    raise ServiceError(f"You have already resigned from match #{match.id}.") from None
+                    raise ServiceError(
+                        _("You have already resigned from match #{number}.").format(number=match.id)
+                    ) from None
                 clock = match.clock
                 if clock is not None and clock.seat != game.to_move(state):
                     clock = clock.new_turn(game.to_move(state))  # the resigner's turn is charged to nobody

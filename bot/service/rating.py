@@ -14,6 +14,7 @@ from dataclasses import replace
 from bot import ratings
 from bot.errors import ServiceError
 from bot.games import Termination
+from bot.i18n import _
 from bot.models import Match
 from bot.service.registry import Pending, Registry
 
@@ -49,7 +50,7 @@ class Ratings:
         """A server's best-rated players of one game (None: offline), best first."""
         self.registry.game_or_refuse(game_key)
         if not 1 <= limit <= 100:
-            raise ServiceError("A leaderboard shows 1 to 100 players.")
+            raise ServiceError(_("A leaderboard shows 1 to 100 players."))
         return await self.registry.store.top_ratings(guild_id, game_key, limit)
 
     async def stats(self, guild_id: int | None, player_id: str) -> list[ratings.PlayerRating]:

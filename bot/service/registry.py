@@ -22,8 +22,9 @@ from bot.clock import ClockSettings, MatchClock, TimeSource
 from bot.errors import MatchNotRunning, NoSuchMatch, NotInMatch
 from bot.games import BadOptions, Game
 from bot.games.base import BadState
+from bot.i18n import _
 from bot.metrics import Metrics
-from bot.models import RUNNING, Match, MoveRecord, Notice, Place, Player, Series
+from bot.models import ABORTED, RUNNING, Match, MoveRecord, Notice, Place, Player, Series
 from bot.shards import EveryShard, NotOwner, Ownership
 from bot.store import Store
 from bot.wording import did_you_mean
@@ -147,14 +148,15 @@ class Registry:
         if game_key not in self.games:
             known = sorted(self.games)
             raise BadOptions(
-                f"There is no game {game_key!r} (games: {', '.join(known)}).{did_you_mean(game_key, known)}"
+                _("There is no game {name} (games: {games}).").format(name=repr(game_key), games=", ".join(known))
+                + did_you_mean(game_key, known)
             )
         return self.games[game_key]
 
     async def get(self, match_id: int) -> Match:
         match = self._matches.get(match_id) or await self.store.load_match(match_id)
         if match is None:
-            raise NoSuchMatch(f"There is no match #{match_id}.")
+            raise NoSuchMatch(_("There is no match #{number}.").format(number=match_id))
         return match
 
     def running_match(self, match_id: int) -> Match | None:
@@ -168,17 +170,21 @@ class Registry:
             return match
         stored = await self.store.load_match(match_id)
         if stored is None:
-            raise NoSuchMatch(f"There is no match #{match_id}.")
+            raise NoSuchMatch(_("There is no match #{number}.").format(number=match_id))
         if stored.running:  # running, but not here: its shard is another process's
-            raise NotOwner(f"Match #{match_id} is run by another bot process now; try again in a moment.")
-        raise MatchNotRunning(f"Match #{match_id} is {stored.status}: it takes no more moves.")
+            raise NotOwner(
+                _("Match #{number} is run by another bot process now; try again in a moment.").format(number=match_id)
+            )
+        if stored.status == ABORTED:
+            raise MatchNotRunning(_("Match #{number} was aborted: it takes no more moves.").format(number=match_id))
+        raise MatchNotRunning(_("Match #{number} is over: it takes no more moves.").format(number=match_id))
 
     @staticmethod
     def seats_or_refuse(match: Match, player_id: str) -> list[int]:
         """The seats `player_id` holds in `match`; refused in words if none."""
         seats = match.seats_of(player_id)
         if not seats:
-            raise NotInMatch(f"You are not playing in match #{match.id}.")
+            raise NotInMatch(_("You are not playing in match #{number}.").format(number=match.id))
         return seats
 
     def running(self, guild_id: int | None = None, game: str | None = None) -> list[Match]:
@@ -212,7 +218,7 @@ class Registry:
     async def get_series(self, series_id: int) -> Series:
         series = self._series.get(series_id) or await self.store.load_series(series_id)
         if series is None:
-            raise NoSuchMatch(f"There is no death match series #{series_id}.")
+            raise NoSuchMatch(_("There is no death match series #{number}.").format(number=series_id))
         return series
 
     def replay(self, match: Match, records: list[MoveRecord]) -> Any:

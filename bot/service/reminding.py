@@ -27,6 +27,7 @@ from functools import partial
 
 from bot import posts
 from bot.errors import ServiceError
+from bot.i18n import _
 from bot.models import Match, Notice, NoticeKind, Player
 from bot.reminders import IDLE_EVERY, IDLE_REMINDERS, reminders
 from bot.service.flags import Flags
@@ -67,7 +68,7 @@ class Reminding:
         """After a restart (the running matches loaded): arm what untimed turns still have to send. A clocked
         turn gets a fresh allowance (`MatchClock.after_restart`), so its reminders are planned again when its
         board is reposted."""
-        for match_id, ply, _, _, due, sent in await self.registry.store.load_reminders():
+        for match_id, ply, _kind, _seat, due, sent in await self.registry.store.load_reminders():
             self._planned[match_id] = ply
             match = self.registry.running_match(match_id)
             if sent is None and match is not None and match.clock is None:
@@ -108,13 +109,13 @@ class Reminding:
         if planned is None:
             return
         self._planned[match.id] = match.ply
-        for _, _, due in planned:
+        for _kind, _seat, due in planned:
             self._arm(match.id, match.ply, due)
 
     async def rearm(self, match: Match) -> None:
         """Arm the turn's unsent reminders again (its board is posted again after a hold, during which any
         that came due were held back)."""
-        for _, _, due in await self.registry.store.unsent_reminders(match.id, match.ply):
+        for _kind, _seat, due in await self.registry.store.unsent_reminders(match.id, match.ply):
             self._arm(match.id, match.ply, due)
 
     def _arm(self, match_id: int, ply: int, due: float) -> None:
@@ -140,12 +141,12 @@ class Reminding:
                 return  # sent already, or planned again for later
             async with registry.commit(match):
                 claimed = await registry.store.claim_reminders(match_id, ply, now)
-                mode, _ = await registry.store.notify_choice(player.id)
+                mode, __ = await registry.store.notify_choice(player.id)
             if not claimed or mode == OFF or self.away_until(player.id, match.place.guild_id) is not None:
                 return  # passed over: they chose no reminders, or they are away
             kind, number, due = claimed[-1]
             deadline = match.clock.deadline() if match.clock is not None else None
-            every, _ = self.idle(match.place.guild_id)
+            every, __ = self.idle(match.place.guild_id)
             with posts.publicly(match.place.guild_id):  # the server's language, whoever armed the timer
                 line = posts.reminder_line(kind, number, due, deadline, every)
             notice = Notice(NoticeKind.REMINDER, match, (line,), to=player)
@@ -163,21 +164,25 @@ class Reminding:
 
     async def mode(self, player_id: str) -> str:
         """How a person is reminded: dm, thread or off (thread until they choose)."""
-        mode, _ = await self.registry.store.notify_choice(player_id)
+        mode, __ = await self.registry.store.notify_choice(player_id)
         return mode or DEFAULT_MODE
 
     async def choose(self, player_id: str, mode: str) -> str:
         """A person chooses how they are reminded, in every server alike."""
         mode = mode.strip().lower()
         if mode not in MODES:
-            raise ServiceError(f"Choose dm, thread or off (how reminders of your turn come), not {mode[:20]!r}.")
+            raise ServiceError(
+                _("Choose dm, thread or off (how reminders of your turn come), not {value}.").format(
+                    value=repr(mode[:20])
+                )
+            )
         async with self.registry.store.transaction():
             await self.registry.store.set_notify_choice(player_id, mode)
         return mode
 
     async def last_dm(self, player_id: str) -> float | None:
         """When the last reminder DM went to this person (None: never)."""
-        _, last = await self.registry.store.notify_choice(player_id)
+        __, last = await self.registry.store.notify_choice(player_id)
         return last
 
     async def dm_sent(self, player_id: str, at: float) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from bot import posts
 from bot.clock import ClockSettings
 from bot.games import BadOptions, Game, Outcome
+from bot.i18n import _
 from bot.models import OVER, Match, Notice, NoticeKind, Place, Player, Series
 from bot.service.registry import Pending, Registry, new_match
 
@@ -40,11 +41,11 @@ class DeathMatches:
         registry = self.registry
         game = registry.game_or_refuse(game_key)
         if best_of < 1 or best_of % 2 == 0:
-            raise BadOptions("A series is best of an odd number of games (1, 3, 5...).")
+            raise BadOptions(_("A series is best of an odd number of games (1, 3, 5...)."))
         if first not in range(len(players)):
-            raise BadOptions("The first player must be one of the players.")
+            raise BadOptions(_("The first player must be one of the players."))
         if len({p.id for p in players}) != len(players):
-            raise BadOptions("A death match needs two different players.")
+            raise BadOptions(_("A death match needs two different players."))
         series = Series(
             id=0,
             game=game_key,

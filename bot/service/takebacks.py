@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot import posts
+from bot import i18n, posts
 from bot.errors import ServiceError
+from bot.i18n import _
 from bot.models import (
     DECLINED,
     EXPIRED,
@@ -102,33 +103,42 @@ class Takebacks:
             seats = registry.seats_or_refuse(match, by_id)
             if match.series_id is not None:
                 raise ServiceError(
-                    f"Match #{match.id} is a game of a death match: takebacks are for casual games only"
-                    " (a moderator can take back a mistake)."
+                    _(
+                        "Match #{number} is a game of a death match: takebacks are for casual games only"
+                        " (a moderator can take back a mistake)."
+                    ).format(number=match.id)
                 )
             playing = [s for s in seats if s in self.ending.seats_in(match)]
             if not playing:
-                raise ServiceError(f"You have left match #{match.id}: there is nothing for you to take back.")
+                raise ServiceError(
+                    _("You have left match #{number}: there is nothing for you to take back.").format(number=match.id)
+                )
             seat = playing[0]
             now = registry.time.now()
             current = self._open.get(match.id)
             if current is not None and self._live(current, match, now):
-                left = posts.wait_words(current.expires_at - now)
+                left = i18n.duration(current.expires_at - now)
                 raise ServiceError(
-                    f"{match.players[current.seat].name}'s takeback request in match #{match.id} is waiting for its"
-                    f" answers already (for {left} more)."
+                    _(
+                        "{name}'s takeback request in match #{number} is waiting for its answers already"
+                        " (for {wait} more)."
+                    ).format(name=match.players[current.seat].name, number=match.id, wait=left)
                 )
             declined = await registry.store.takebacks(match.id, DECLINED)
             if any(t.ply == match.ply and t.seat == seat for t in declined):
-                raise ServiceError("Your takeback was declined on this position: ask again after the next move.")
+                raise ServiceError(_("Your takeback was declined on this position: ask again after the next move."))
             standing = await registry.store.moves(match.id)
             cut = last_move(standing, seat)
             if cut is None:
-                raise ServiceError(f"You have no move standing in match #{match.id} to take back.")
+                raise ServiceError(
+                    _("You have no move standing in match #{number} to take back.").format(number=match.id)
+                )
             gone = next((r for r in standing[cut:] if r.kind == RESIGN), None)
             if gone is not None:
                 raise ServiceError(
-                    f"{match.players[gone.seat].name} has left the game since your move: only a moderator can"
-                    " take that back."
+                    _("{name} has left the game since your move: only a moderator can take that back.").format(
+                        name=match.players[gone.seat].name
+                    )
                 )
             if current is not None:  # expired or lapsed, and its deadline or notice not heard yet
                 notices.append(await self._close_stale(match, current, now))
@@ -165,21 +175,27 @@ class Takebacks:
                 named = [t for t in await registry.store.takebacks(match.id) if t.ply == ply and seat in (None, t.seat)]
                 if named:  # the buttons of a request that has closed, still shown somewhere
                     raise ServiceError(posts.takeback_closed_refusal(named[-1].status))
-                raise ServiceError(f"No takeback request is waiting for an answer in match #{match.id}.")
+                raise ServiceError(
+                    _("No takeback request is waiting for an answer in match #{number}.").format(number=match.id)
+                )
             if takeback.seat in seats:
-                raise ServiceError("You asked for this takeback: the others answer it.")
+                raise ServiceError(_("You asked for this takeback: the others answer it."))
             if match.ply != takeback.ply:
-                raise ServiceError("This takeback request has lapsed: the position changed.")
+                raise ServiceError(_("This takeback request has lapsed: the position changed."))
             if registry.time.now() >= takeback.expires_at:
-                raise ServiceError("This takeback request has expired.")
+                raise ServiceError(_("This takeback request has expired."))
             me = match.players[seats[0]]
             asked = self.asked(match, takeback)
             if me not in asked:
-                raise ServiceError(f"You have left match #{match.id}: the others answer this takeback.")
+                raise ServiceError(
+                    _("You have left match #{number}: the others answer this takeback.").format(number=match.id)
+                )
             requester = match.players[takeback.seat]
             if by_id in takeback.accepted:
                 waiting = listing([p.name for p in self.waiting(match, takeback)])
-                raise ServiceError(f"You have accepted this takeback already; it waits for {waiting}.")
+                raise ServiceError(
+                    _("You have accepted this takeback already; it waits for {names}.").format(names=waiting)
+                )
             if not accept:
                 notice = await self._close(match, takeback, DECLINED, posts.takeback_declined(me, requester), me)
             else:

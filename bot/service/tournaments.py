@@ -37,6 +37,7 @@ from bot import tournament_posts as words
 from bot.clock import ClockError, ClockSettings, parse_clock
 from bot.errors import NoSuchMatch, ServiceError
 from bot.games import Outcome
+from bot.i18n import _
 from bot.models import RUNNING, Match, Notice, NoticeKind, Place, Player, Series
 from bot.service.flags import Flags
 from bot.service.moderation import Moderation
@@ -174,7 +175,7 @@ class Tournaments:
     async def get(self, tournament_id: int) -> HeldTournament:
         held = self._held.get(tournament_id) or await self.registry.store.load_tournament(tournament_id)
         if held is None:
-            raise NoSuchMatch(f"There is no tournament #{tournament_id}.")
+            raise NoSuchMatch(_("There is no tournament #{number}.").format(number=tournament_id))
         return held
 
     async def listing(self, guild_id: int | None, statuses: Sequence[str] = (SIGNUP, PLAYING)) -> list[HeldTournament]:
@@ -251,15 +252,18 @@ class Tournaments:
         registry = self.registry
         if game_key not in registry.games:
             known = sorted(registry.games)
-            said = f"There is no game {game_key!r} (games: {', '.join(known)}).{did_you_mean(game_key, known)}"
+            said = _("There is no game {name} (games: {games}).").format(name=repr(game_key), games=", ".join(known))
+            said += did_you_mean(game_key, known)
             raise TournamentRefused(said)
         game = registry.games[game_key]
         if format not in FORMATS:
-            raise TournamentRefused(f"The format is knockout, roundrobin or swiss, not {format!r}.")
+            raise TournamentRefused(
+                _("The format is knockout, roundrobin or swiss, not {value}.").format(value=repr(format))
+            )
         settings = _clock(clock)
         now = registry.time.now()
         if closes_at is not None and not now < closes_at <= now + SIGNUP_MOST:
-            raise TournamentRefused("Sign-up closes between a minute and 30 days from now.")
+            raise TournamentRefused(_("Sign-up closes between a minute and 30 days from now."))
         text = None if settings is None else _clock_text(clock)
         try:
             t = Tournament.new(
@@ -268,7 +272,7 @@ class Tournaments:
         except TournamentError as error:
             raise TournamentRefused(str(error)) from None
         if series == "dm" and game.key != "fish":
-            raise TournamentRefused('Death-match series are for "1, 2, 3" (fish) only.')
+            raise TournamentRefused(_('Death-match series are for "1, 2, 3" (fish) only.'))
         held = HeldTournament(0, t, by, place or Place(), None, SIGNUP, closes_at, now, now)
         async with registry.store.transaction():
             await registry.ownership.fence(held.place.guild_id)
@@ -292,7 +296,7 @@ class Tournaments:
 
     async def join(self, tournament_id: int, player: Player) -> HeldTournament:
         if player.is_computer:
-            raise TournamentRefused("Computer players cannot enter a tournament.")
+            raise TournamentRefused(_("Computer players cannot enter a tournament."))
         rating = await self._rating(await self.get(tournament_id), player)
 
         def change(held: HeldTournament) -> HeldTournament:
@@ -316,7 +320,7 @@ class Tournaments:
             if not held.open:
                 raise TournamentRefused(_closed(held))
             if not any(e.id == player.id for e in held.tournament.entrants):
-                raise TournamentRefused(f"You have not signed up for tournament #{held.id}.")
+                raise TournamentRefused(_("You have not signed up for tournament #{number}.").format(number=held.id))
             return replace(held, tournament=held.tournament.remove_entrant(player.id))
 
         work = await self._change(tournament_id, change)
@@ -417,7 +421,7 @@ class Tournaments:
         """`new` takes over the entry of `player_id` (points, this round's unplayed game, the games to come);
         a running game of the entry starts afresh with the newcomer."""
         if new.is_computer:
-            raise TournamentRefused("Computer players cannot enter a tournament.")
+            raise TournamentRefused(_("Computer players cannot enter a tournament."))
         held = await self.get(tournament_id)
         rating = await self._rating(held, new)
         boards_before = await self.boards(held) if held.tournament.started else ()
@@ -583,7 +587,7 @@ class Tournaments:
             if held is None:
                 stored = await registry.store.load_tournament(tournament_id)
                 if stored is None:
-                    raise NoSuchMatch(f"There is no tournament #{tournament_id}.")
+                    raise NoSuchMatch(_("There is no tournament #{number}.").format(number=tournament_id))
                 if not any_status or not registry.ownership.owns(stored.place.guild_id):
                     raise TournamentRefused(_not_running(stored))
                 held = stored
@@ -622,7 +626,7 @@ class Tournaments:
                         series.games.append(match.id)
                     link = TournamentGame(0, new.id, t.current.number, board, match.id, series.id if series else None)
                     await registry.store.insert_tournament_game(link)
-            for _, match, series in to_start:
+            for __, match, series in to_start:
                 registry.add(match, series)
                 work.started.append((match, series))
             if new.status in (SIGNUP, PLAYING):
@@ -730,14 +734,18 @@ def _clock_text(text: str | None) -> str | None:
 
 def _closed(held: HeldTournament) -> str:
     if held.status == PLAYING:
-        return f"Tournament #{held.id} has started: sign-up is closed."
-    return f"Tournament #{held.id} is {held.status}: sign-up is closed."
+        return _("Tournament #{number} has started: sign-up is closed.").format(number=held.id)
+    if held.status == CANCELLED:
+        return _("Tournament #{number} was cancelled: sign-up is closed.").format(number=held.id)
+    return _("Tournament #{number} is over: sign-up is closed.").format(number=held.id)
 
 
 def _not_running(held: HeldTournament) -> str:
     if held.status == SIGNUP:
-        return f"Tournament #{held.id} has not started yet."
-    return f"Tournament #{held.id} is {held.status}."
+        return _("Tournament #{number} has not started yet.").format(number=held.id)
+    if held.status == CANCELLED:
+        return _("Tournament #{number} was cancelled.").format(number=held.id)
+    return _("Tournament #{number} is over.").format(number=held.id)
 
 
 __all__ = [

@@ -20,9 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from bot import i18n
 from bot.games import GAMES, Game, Outcome
+from bot.i18n import _, ngettext
 from bot.tournaments import pairing
-from bot.wording import plural
 
 FORMAT = "boardgame-bot tournament"
 VERSION = 1
@@ -90,7 +91,7 @@ def places_from_outcome(outcome: Outcome) -> tuple[int, ...]:
     others follow by their scores, higher first, equal scores sharing a place."""
     seats = range(len(outcome.scores))
     if not outcome.winners:
-        return tuple(1 for _ in seats)
+        return tuple(1 for __ in seats)
     others = sorted({outcome.scores[s] for s in seats if s not in outcome.winners}, reverse=True)
     start = 1 + len(outcome.winners)
     place_of_score: dict[float, int] = {}
@@ -236,28 +237,41 @@ class Tournament:
         (default every game; the service passes its own, which tests extend with a toy game)."""
         games = GAMES if games is None else games
         if game not in games:
-            raise TournamentError(f"There is no game {game!r} (games: {', '.join(sorted(games))}).")
+            raise TournamentError(
+                _("There is no game {name} (games: {games}).").format(name=repr(game), games=", ".join(sorted(games)))
+            )
         rules = games[game]
         if format not in FORMATS:
-            raise TournamentError(f"The format is knockout, roundrobin or swiss, not {format!r}.")
+            raise TournamentError(
+                _("The format is knockout, roundrobin or swiss, not {value}.").format(value=repr(format))
+            )
         top = rules.max_players
         seats = top if seats is None else seats
         if not 2 <= seats <= top:
-            limit = "2" if top == 2 else f"2 to {top}"
-            raise TournamentError(f"A {rules.title} pairing seats {limit} players, not {seats}.")
+            if top == 2:
+                said = _("A {game} pairing seats 2 players, not {seats}.")
+            else:
+                said = _("A {game} pairing seats 2 to {most} players, not {seats}.")
+            raise TournamentError(said.format(game=rules.title, most=top, seats=seats))
         if format == "knockout" and seats > 2:
             raise TournamentError(
-                f"Knockout needs one winner a pairing, so it seats two players: use seats:2, or swiss or "
-                f"roundrobin for {rules.title} pods of up to {seats}."
+                _(
+                    "Knockout needs one winner a pairing, so it seats two players: use seats:2, or swiss or"
+                    " roundrobin for {game} pods of up to {seats}."
+                ).format(game=rules.title, seats=seats)
             )
         if rounds is not None and format != "swiss":
-            raise TournamentError(f"Only Swiss takes a number of rounds; {_format_name(format)} sets its own.")
+            raise TournamentError(
+                _("Only Swiss takes a number of rounds; {format} sets its own.").format(format=_format_name(format))
+            )
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentError(f"A Swiss has 1 to {MAX_ROUNDS} rounds, not {rounds}.")
+            raise TournamentError(
+                _("A Swiss has 1 to {most} rounds, not {rounds}.").format(most=MAX_ROUNDS, rounds=rounds)
+            )
         if series not in SERIES:
-            raise TournamentError(f"The series is single or dm, not {series!r}.")
+            raise TournamentError(_("The series is single or dm, not {value}.").format(value=repr(series)))
         if series == "dm" and seats != 2:
-            raise TournamentError("A death-match series is for two players a pairing.")
+            raise TournamentError(_("A death-match series is for two players a pairing."))
         return cls(game, format, seats, rounds, clock, series)
 
     @property
@@ -274,19 +288,21 @@ class Tournament:
         for index, entrant in enumerate(self.entrants):
             if entrant.id == player_id:
                 return index
-        raise TournamentError("That player is not in this tournament.")
+        raise TournamentError(_("That player is not in this tournament."))
 
     def add_entrant(self, player_id: str, name: str, rating: float = 1500.0) -> Tournament:
-        self._before_start("Sign-up is closed: the tournament has started.")
+        self._before_start(_("Sign-up is closed: the tournament has started."))
         if any(e.id == player_id for e in self.entrants):
-            raise TournamentError(f"{name} has already signed up.")
+            raise TournamentError(_("{name} has already signed up.").format(name=name))
         if len(self.entrants) >= MAX_ENTRANTS:
-            raise TournamentError(f"The tournament is full ({MAX_ENTRANTS} players).")
+            raise TournamentError(
+                _("The tournament is full ({count} players).").format(count=i18n.number(MAX_ENTRANTS))
+            )
         _check_player(player_id, name, rating)
         return replace(self, entrants=(*self.entrants, Entrant(player_id, name, float(rating))))
 
     def remove_entrant(self, player_id: str) -> Tournament:
-        self._before_start("The tournament has started: a player who leaves now is withdrawn instead.")
+        self._before_start(_("The tournament has started: a player who leaves now is withdrawn instead."))
         index = self.entry_of(player_id)
         return replace(self, entrants=self.entrants[:index] + self.entrants[index + 1 :])
 
@@ -296,16 +312,28 @@ class Tournament:
 
     def start(self) -> Tournament:
         """Closes sign-up, fixes the seeds (and a Swiss's rounds) and pairs round 1."""
-        self._before_start("The tournament has already started.")
+        self._before_start(_("The tournament has already started."))
         count = len(self.entrants)
         if count < 2:
-            raise TournamentError(f"A tournament needs at least 2 players; {plural(count, 'has', 'have')} signed up.")
+            raise TournamentError(
+                ngettext(
+                    "A tournament needs at least 2 players; {count} has signed up.",
+                    "A tournament needs at least 2 players; {count} have signed up.",
+                    count,
+                ).format(count=i18n.number(count))
+            )
         rounds = self.rounds_wanted
         if self.format == "swiss":
             rounds = rounds or max(1, math.ceil(math.log2(count)))
             most = count if self.pods else count - 1 + count % 2
             if rounds > most:
-                raise TournamentError(f"A Swiss of {count} players has at most {plural(most, 'round')}.")
+                raise TournamentError(
+                    ngettext(
+                        "A Swiss of {players} players has at most {count} round.",
+                        "A Swiss of {players} players has at most {count} rounds.",
+                        most,
+                    ).format(players=i18n.number(count), count=i18n.number(most))
+                )
         seeds = tuple(sorted(range(count), key=lambda i: (-self.entrants[i].rating, i)))
         begun = replace(self, seeds=seeds, rounds_wanted=rounds)
         return begun._with_round(begun._pair(1))
@@ -315,7 +343,7 @@ class Tournament:
     @property
     def current(self) -> Round:
         if not self.rounds:
-            raise TournamentError("The tournament has not started.")
+            raise TournamentError(_("The tournament has not started."))
         return self.rounds[-1]
 
     @property
@@ -350,12 +378,18 @@ class Tournament:
     def next_round(self) -> Tournament:
         """Pairs the next round; refused until every pairing of this one has a result, and once finished."""
         if not self.started:
-            raise TournamentError("The tournament has not started.")
+            raise TournamentError(_("The tournament has not started."))
         if not self.current.complete:
             waiting = sum(1 for p in self.current.pairings if p.result is None)
-            raise TournamentError(f"Round {self.current.number} still has {plural(waiting, 'game')} to finish.")
+            raise TournamentError(
+                ngettext(
+                    "Round {round} still has {count} game to finish.",
+                    "Round {round} still has {count} games to finish.",
+                    waiting,
+                ).format(round=self.current.number, count=i18n.number(waiting))
+            )
         if self.finished:
-            raise TournamentError("The tournament is over.")
+            raise TournamentError(_("The tournament is over."))
         return self._with_round(self._pair(len(self.rounds) + 1))
 
     def advance(self) -> Tournament:
@@ -380,10 +414,10 @@ class Tournament:
 
     def pairing_at(self, round_no: int, board: int) -> Pairing:
         if not 1 <= round_no <= len(self.rounds):
-            raise TournamentError(f"There is no round {round_no}.")
+            raise TournamentError(_("There is no round {round}.").format(round=round_no))
         pairings = self.rounds[round_no - 1].pairings
         if not 1 <= board <= len(pairings):
-            raise TournamentError(f"Round {round_no} has no board {board}.")
+            raise TournamentError(_("Round {round} has no board {board}.").format(round=round_no, board=board))
         return pairings[board - 1]
 
     def board_of(self, entry: int) -> int | None:
@@ -404,7 +438,11 @@ class Tournament:
         if existing.result is not None:
             if replace(existing.result, adjudicated=False) == result:
                 return self
-            raise TournamentError(f"Round {round_no}, board {board} already has a result; a moderator can adjudicate.")
+            raise TournamentError(
+                _("Round {round}, board {board} already has a result; a moderator can adjudicate.").format(
+                    round=round_no, board=board
+                )
+            )
         return self._set(round_no, board, replace(existing, result=result))
 
     def record_outcome(self, round_no: int, board: int, outcome: Outcome) -> Tournament:
@@ -416,10 +454,10 @@ class Tournament:
         the game count for nobody (refused in a knockout, which needs a winner: adjudicate one instead)."""
         existing = self._open_pairing(round_no, board, "adjudicate")
         if existing.is_bye:
-            raise TournamentError("A bye has no game to adjudicate.")
+            raise TournamentError(_("A bye has no game to adjudicate."))
         if places == "void":
             if self.format == "knockout":
-                raise TournamentError("A knockout pairing needs a winner: adjudicate one, or void the round.")
+                raise TournamentError(_("A knockout pairing needs a winner: adjudicate one, or void the round."))
             result = Result("void", adjudicated=True)
         else:
             result = self._result(existing, places, adjudicated=True)
@@ -427,13 +465,17 @@ class Tournament:
 
     def _open_pairing(self, round_no: int, board: int, what: str) -> Pairing:
         if not self.started:
-            raise TournamentError("The tournament has not started.")
+            raise TournamentError(_("The tournament has not started."))
         existing = self.pairing_at(round_no, board)
         if round_no != len(self.rounds):
             current = len(self.rounds)
-            raise TournamentError(f"Only the current round ({current}) can be changed; round {round_no} is over.")
+            raise TournamentError(
+                _("Only the current round ({current}) can be changed; round {round} is over.").format(
+                    current=current, round=round_no
+                )
+            )
         if existing.is_bye and what == "record":
-            raise TournamentError("A bye has no game to record.")
+            raise TournamentError(_("A bye has no game to record."))
         return existing
 
     def _result(self, existing: Pairing, places: Sequence[int], adjudicated: bool) -> Result:
@@ -441,9 +483,11 @@ class Tournament:
         try:
             cleaned = tuple(int(p) for p in places)
         except (TypeError, ValueError):
-            raise TournamentError("Places are whole numbers, 1 for first.") from None
+            raise TournamentError(_("Places are whole numbers, 1 for first.")) from None
         if len(cleaned) != seats or any(not 1 <= p <= seats for p in cleaned):
-            raise TournamentError(f"Give a place from 1 to {seats} for each of the {seats} players.")
+            raise TournamentError(
+                _("Give a place from 1 to {seats} for each of the {seats} players.").format(seats=seats)
+            )
         # a seat whose player withdrew during the game finishes last; a moderator's places stand as given
         forfeited = () if adjudicated else tuple(s for s, e in enumerate(existing.seats) if self.entrants[e].withdrawn)
         return Result("played", _normal_places(cleaned), forfeited, adjudicated)
@@ -461,11 +505,11 @@ class Tournament:
         index = self.entry_of(player_id)
         entrant = self.entrants[index]
         if entrant.withdrawn:
-            raise TournamentError(f"{entrant.name} has already withdrawn.")
+            raise TournamentError(_("{name} has already withdrawn.").format(name=entrant.name))
         if not self.started:
-            raise TournamentError("The tournament has not started: remove the player from the sign-up instead.")
+            raise TournamentError(_("The tournament has not started: remove the player from the sign-up instead."))
         if self.finished:
-            raise TournamentError("The tournament is over.")
+            raise TournamentError(_("The tournament is over."))
         round_no = len(self.rounds)
         entrants = list(self.entrants)
         entrants[index] = replace(entrant, withdrawn=True, withdrawn_in=round_no)
@@ -482,22 +526,24 @@ class Tournament:
         gone = tuple(s for s, e in enumerate(p.seats) if self.entrants[e].withdrawn)
         if len(p.seats) - len(gone) > 1:
             return p
-        return replace(p, result=Result("forfeit", tuple(1 for _ in p.seats), gone))
+        return replace(p, result=Result("forfeit", tuple(1 for __ in p.seats), gone))
 
     def replace_player(self, player_id: str, new_id: str, new_name: str, rating: float | None = None) -> Tournament:
         """The newcomer takes over the entry: its points so far, its unplayed game of this round and all its
         future ones. A withdrawn entry is reinstated for the rounds to come (its forfeits stand)."""
         if not self.started:
-            raise TournamentError("The tournament has not started: change the sign-up instead.")
+            raise TournamentError(_("The tournament has not started: change the sign-up instead."))
         if self.finished:
-            raise TournamentError("The tournament is over.")
+            raise TournamentError(_("The tournament is over."))
         index = self.entry_of(player_id)
         if any(e.id == new_id for e in self.entrants):
-            raise TournamentError(f"{new_name} is already in this tournament.")
+            raise TournamentError(_("{name} is already in this tournament.").format(name=new_name))
         old = self.entrants[index]
         _check_player(new_id, new_name, old.rating if rating is None else rating)
         if old.withdrawn and self.format == "knockout":
-            raise TournamentError(f"{old.name} is out of the knockout; nobody can take the place over.")
+            raise TournamentError(
+                _("{name} is out of the knockout; nobody can take the place over.").format(name=old.name)
+            )
         former = Former(old.id, old.name, len(self.rounds) + (1 if old.withdrawn else 0))
         new = Entrant(new_id, new_name, float(old.rating if rating is None else rating), formers=(*old.formers, former))
         entrants = self.entrants[:index] + (new,) + self.entrants[index + 1 :]
@@ -507,9 +553,9 @@ class Tournament:
         """Discards the current round's results and pairings (kept under `voided` for the record) and pairs the
         round again from the standings before it; withdrawals stand."""
         if not self.started:
-            raise TournamentError("The tournament has not started.")
+            raise TournamentError(_("The tournament has not started."))
         if self.finished:
-            raise TournamentError("The tournament is over.")
+            raise TournamentError(_("The tournament is over."))
         dropped = self.current
         before = replace(self, rounds=self.rounds[:-1], voided=(*self.voided, dropped))
         return before._with_round(before._pair(dropped.number))
@@ -525,7 +571,7 @@ class Tournament:
     def points(self) -> dict[int, float]:
         """Tournament points by entry."""
         totals = {i: 0.0 for i in range(len(self.entrants))}
-        for _, p in self.scored():
+        for __, p in self.scored():
             assert p.result is not None
             for entry, pts in zip(p.seats, p.result.points, strict=True):
                 totals[entry] += pts
@@ -541,7 +587,7 @@ class Tournament:
         byes: Counter[int] = Counter()
         last_first: dict[int, bool] = {}
         met: dict[int, Counter[int]] = {i: Counter() for i in range(len(self.entrants))}
-        for _, p in self.scored():
+        for __, p in self.scored():
             if p.is_bye:
                 byes[p.seats[0]] += 1
                 continue
@@ -651,7 +697,7 @@ class Tournament:
         left = 0
         while not t._pods_all_met() and left < MAX_ROUNDS:
             pods = t._pair(len(t.rounds) + 1)
-            done = [replace(p, result=p.result or Result("played", tuple(1 for _ in p.seats))) for p in pods]
+            done = [replace(p, result=p.result or Result("played", tuple(1 for __ in p.seats))) for p in pods]
             t = replace(t, rounds=(*t.rounds, Round(len(t.rounds) + 1, tuple(done))))
             left += 1
         return left
@@ -727,7 +773,9 @@ class Tournament:
 
 
 def _format_name(format: str) -> str:
-    return {"roundrobin": "a round robin", "knockout": "a knockout"}.get(format, format)
+    if format == "roundrobin":
+        return _("a round robin")
+    return _("a knockout") if format == "knockout" else format
 
 
 def _normal_places(places: tuple[int, ...]) -> tuple[int, ...]:
