@@ -45,7 +45,7 @@ async def test_a_german_user_is_refused_in_german_and_an_english_user_in_english
     itself = await fake.slash("alice", "fish challenge", {"opponent": "alice"}, locale="de")
     assert itself.ephemeral and itself.content == "Du kannst dich nicht selbst herausfordern."
     stranger = await fake.slash("carol", "fish takeback", {"match": 1}, locale="de")
-    assert stranger.content == "Du spielst nicht in Partie #1."
+    assert stranger.content == "Du spielst nicht in Partie #1 mit."
 
     played = await fake.slash(mover.lower(), "fish move", {"move": f"{legal}@0"}, channel=thread)
     assert was_played(played)

@@ -14,7 +14,7 @@ from bot import i18n
 from bot.discord_app import GameBot
 from bot.discord_reminders import ReminderPoster
 from tests.discord_fake import DiscordFake
-from tests.discord_helpers import RATE_SCALE, boards
+from tests.discord_helpers import RATE_SCALE, boards, custom_ids
 
 german = pytest.mark.parametrize("guild_locale", ["de"])
 
@@ -35,7 +35,8 @@ async def fake(guild_locale: str) -> AsyncIterator[DiscordFake]:
 async def challenge(fake: DiscordFake, locale: str = "en-US") -> Any:
     """alice (in `locale`) challenges bob to Fish and bob accepts: the match's thread."""
     asked = await fake.slash("alice", "fish challenge", {"opponent": "bob"}, locale=locale)
-    await fake.click("bob", asked.message, label="Accept")
+    accept = next(button for button in custom_ids(asked.message) if button.startswith("challenge:"))
+    await fake.click("bob", asked.message, accept)  # its label is in the server's language
     return fake.threads[-1]
 
 

@@ -36,6 +36,11 @@ LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in COMPU
 TEXT_HELP = "the position in words (for a screen reader), only for you, instead of the picture"
 
 
+with i18n.using(i18n.ENGLISH):
+    CLAIM_AFTER_WORDS = i18n.unmarked(posts.wait_words(CLAIM_AFTER))
+    """The default wait in `/claim`'s description, in English: the description is the catalog's key."""
+
+
 class Refusal(ServiceError):
     """A command that cannot be done as asked (bad argument, wrong place); the message says why."""
 
@@ -408,7 +413,7 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         await interaction.followup.send(answer, ephemeral=True)
 
     @app_commands.command(
-        description=f"Claim an untimed game whose player to move has been idle {posts.wait_words(CLAIM_AFTER)} (or the"
+        description=f"Claim an untimed game whose player to move has been idle {CLAIM_AFTER_WORDS} (or the"
         " server's wait)"
     )
     @app_commands.describe(match="match number, if you play several")
