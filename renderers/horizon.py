@@ -8,14 +8,15 @@ right, with the space numbers on one shared row between the two mats, so space N
 a Mimic copies). The viewer's mat is at the bottom (seat 0's for a spectator). Going outwards from the
 numbers, a mat has its card slots, its token lane (a track from the hole to the exit holding the active
 token) and its name row. A known card is a face: a band in its kind's colour with the code
-(T3, F2, B1, MI) over a cream body with the words (Move To 3, Fwd 2, Back 1, Mimic); a face-up card (shown
-by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock marks a
-card a Swap put there, a dot in a seat's colour who placed it, and a rounded outline in the mover's colour
-the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
+(T3, F2, B1, MI) over a cream body with the kind's symbol and the card's number (`SYMBOLS`: a pin and 3, an
+arrow right and 2, an arrow left and 1, two cards), named by a key at the foot of the board; a face-up card
+(shown by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock
+marks a card a Swap put there, a dot in a seat's colour who placed it, and corner marks in the mover's
+colour the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
 a die in the mover's name row; the last chain is told in the slots its cards left on the mover's mat, each
-numbered in order with its code and where it sent the token ("→5"), so no two links hide each other. The
-viewer's hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
-Sprites depend on few inputs, so they are painted once and pasted.
+numbered in order (two digits on a pill) with its code and where it sent the token ("→5"), so no two
+links hide each other. The viewer's hand is drawn face up under the board ("Your hand"); a spectator sees
+only counts and backs. Sprites depend on few inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
