@@ -8,14 +8,15 @@ right, with the space numbers on one shared row between the two mats, so space N
 a Mimic copies). The viewer's mat is at the bottom (seat 0's for a spectator). Going outwards from the
 numbers, a mat has its card slots, its token lane (a track from the hole to the exit holding the active
 token) and its name row. A known card is a face: a band in its kind's colour with the code
-(T3, F2, B1, MI) over a cream body with the words (Move To 3, Fwd 2, Back 1, Mimic); a face-up card (shown
-by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock marks a
-card a Swap put there, a dot in a seat's colour who placed it, and a rounded outline in the mover's colour
-the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
+(T3, F2, B1, MI) over a cream body with the kind's symbol and the card's number (`SYMBOLS`: a pin and 3, an
+arrow right and 2, an arrow left and 1, two cards), named by a key at the foot of the board; a face-up card
+(shown by a Mimic) has a gold rim, and a face-down card only the viewer knows a violet rim. A small lock
+marks a card a Swap put there, a dot in a seat's colour who placed it, and corner marks in the mover's
+colour the slot the last play went to. Waiting tokens sit in the hole, escaped ones in the exit. The last roll is
 a die in the mover's name row; the last chain is told in the slots its cards left on the mover's mat, each
-numbered in order with its code and where it sent the token ("→5"), so no two links hide each other. The
-viewer's hand is drawn face up under the board ("Your hand"); a spectator sees only counts and backs.
-Sprites depend on few inputs, so they are painted once and pasted.
+numbered in order (two digits on a pill) with its code and where it sent the token ("→5"), so no two
+links hide each other. The viewer's hand is drawn face up under the board ("Your hand"); a spectator sees
+only counts and backs. Sprites depend on few inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.games.horizon import CHAIN_CAP, DECK, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
+from bot.i18n import pgettext
 from renderers.draw import (
     HIGHLIGHT,
     INK,
@@ -40,7 +43,6 @@ from renderers.draw import (
     arrow_layer,
     disc,
     fit,
-    font,
     length,
     paste,
     seat_token,
@@ -100,6 +102,7 @@ SLOT_FILL: Colour = (20, 28, 50)
 SLOT_EDGE: Colour = (78, 94, 136)
 NUMBER: Colour = (214, 224, 240)
 CARD_FACE: Colour = (248, 243, 230)
+KEY_FACE: Colour = (226, 220, 206)  # the card key's small faces: greyer, never taken for a card shown
 BACK: Colour = (60, 40, 116)
 BACK_LINE: Colour = (134, 104, 206)
 BACK_CORE: Colour = (8, 6, 18)
@@ -232,21 +235,72 @@ def hand_area(view: HorizonState, viewer: int | None) -> tuple[int, int, int, in
     return BOARD_LEFT, HAND_TOP, BOARD_RIGHT, image_height(view, viewer)
 
 
-def label(card: str) -> list[str]:
-    """A card's words on its face, one or two short lines."""
-    kind, rest = card[0], card[1:]
-    if kind == "T":
-        return ["Move", f"To {rest}"]
-    if kind == "F":
-        return [f"Fwd {rest}"]
-    if kind == "B":
-        return [f"Back {rest}"]
-    return [{"MI": "Mimic", "SW": "Swap"}.get(card, card)]
+SYMBOLS = {"F": "forward", "B": "back", "T": "to", "M": "mimic", "S": "swap"}
+"""What a card's face draws under its code, by the card's kind: an arrow right towards the exit (Forward), an
+arrow left towards the hole (Backward), a map pin (Move To), two overlapping cards (Mimic: it copies the card
+across) and two opposite arrows (Swap), with the card's number beside the first three. The key under the
+board names them (`card_key`); a card's words ("Fwd 3") had no room for phone-sized type."""
+
+
+def face(card: str) -> tuple[str, str]:
+    """(symbol, number) a card's face draws under its code: ("forward", "3") for F3, ("mimic", "") for MI."""
+    symbol = SYMBOLS.get(card[0], "")
+    return symbol, card[1:] if symbol in ("forward", "back", "to") else ""
+
+
+def card_key() -> tuple[tuple[str, str], ...]:
+    """The key under the board: each card symbol (`SYMBOLS`) and the card it stands for, in the reader's
+    language (the card names the rules use)."""
+    return (
+        ("forward", pgettext("Event Horizon card", "Forward")),
+        ("back", pgettext("Event Horizon card", "Backward")),
+        ("to", pgettext("Event Horizon card", "Move To")),
+        ("swap", pgettext("Event Horizon card", "Swap")),
+        ("mimic", pgettext("Event Horizon card", "Mimic: copies the card across")),
+    )
+
+
+def _paint_arrow(draw: ImageDraw.ImageDraw, tail: float, tip: float, y: float, shaft: float, head: float,
+                 neck: float, ink: Colour) -> None:  # fmt: skip
+    """A level arrow from x `tail` to x `tip` on `y`: a shaft `shaft` thick, a head `head` wide and `neck` long."""
+    d = 1 if tip > tail else -1
+    n = tip - neck * d
+    corners = [(tail, y - shaft / 2), (n, y - shaft / 2), (n, y - head / 2), (tip, y), (n, y + head / 2),
+               (n, y + shaft / 2), (tail, y + shaft / 2)]  # fmt: skip
+    draw.polygon(corners, fill=ink)
+
+
+def _paint_symbol(
+    draw: ImageDraw.ImageDraw, symbol: str, cx: float, cy: float, u: float, ink: Colour, ground: Colour
+) -> None:
+    """A card symbol centred on (cx, cy), `u` px a unit (about 20 units wide and tall), in scaled coordinates,
+    on `ground` (the colour of the face under it)."""
+    if symbol in ("forward", "back"):
+        d = 1 if symbol == "forward" else -1
+        _paint_arrow(draw, cx - 10 * u * d, cx + 10 * u * d, cy, 5.2 * u, 15 * u, 8 * u, ink)
+    elif symbol == "to":  # a map pin: a round head with a hole, pointing down at the space
+        r, top = 6.5 * u, cy - 10 * u
+        draw.polygon([(cx - r * 0.86, top + r * 1.5), (cx + r * 0.86, top + r * 1.5), (cx, cy + 10 * u)], fill=ink)
+        draw.ellipse((cx - r, top, cx + r, top + 2 * r), fill=ink)
+        hole = 2.6 * u
+        draw.ellipse((cx - hole, top + r - hole, cx + hole, top + r + hole), fill=ground)
+    elif symbol == "mimic":  # two cards, one over the other: a copy
+        w, h, off = 11 * u, 15 * u, 3.5 * u
+        back = (cx - w / 2 - off, cy - h / 2 - off, cx + w / 2 - off, cy + h / 2 - off)
+        draw.rounded_rectangle(back, radius=2.5 * u, outline=ink, width=round(2.4 * u))
+        front = (cx - w / 2 + off, cy - h / 2 + off, cx + w / 2 + off, cy + h / 2 + off)
+        draw.rounded_rectangle(front, radius=2.5 * u, fill=ink)
+    elif symbol == "swap":  # an arrow right over an arrow left
+        _paint_arrow(draw, cx - 10 * u, cx + 10 * u, cy - 4.5 * u, 3.4 * u, 10 * u, 6 * u, ink)
+        _paint_arrow(draw, cx + 10 * u, cx - 10 * u, cy + 4.5 * u, 3.4 * u, 10 * u, 6 * u, ink)
 
 
 # --- sprites ---
 
 RIM = 3  # a card sprite has this margin around the card, for its rim
+FACE_Y = 61  # the middle of a card face's symbol and number, from the card's top
+FACE_SIZE = 20  # the number's type beside the symbol
+SYMBOL_SHIFT, NUMBER_SHIFT = 8, 13  # from the card's middle: the symbol left of it, the number right
 
 
 @cache
@@ -279,17 +333,18 @@ def card_sprite(card: str, rim: Colour | None = None) -> Image.Image:
         split = box[1] + 44 * s
         draw.rounded_rectangle((inner[0], inner[1], inner[2], split), radius=5 * s, fill=band)
         draw.rectangle((inner[0], split - 6 * s, inner[2], split), fill=band)
+        symbol, number = face(card)
+        x = size[0] / 2 - (SYMBOL_SHIFT if number else 0)
+        _paint_symbol(draw, symbol, x * s, (RIM + FACE_Y) * s, (1.1 if number else 1.3) * s, INK, CARD_FACE)
 
     sprite = antialiased(size, paint)
     if not hidden:
         layer = ImageDraw.Draw(sprite)
         cx = size[0] / 2
         text(layer, (cx, RIM + 23), card, 21, WHITE, bold=True, anchor="mm", outline=INK, outline_width=1)
-        lines = label(card)
-        for k, line in enumerate(lines):
-            size_ = 12 if font(12, True).getlength(line) <= CARD_W - 6 else 10
-            y = RIM + 62 + (k - (len(lines) - 1) / 2) * 15
-            text(layer, (cx, y), line, size_, INK, bold=True, anchor="mm")
+        number = face(card)[1]
+        if number:
+            text(layer, (cx + NUMBER_SHIFT, RIM + FACE_Y + 0.5), number, FACE_SIZE, INK, bold=True, anchor="mm")
     return sprite
 
 
@@ -398,20 +453,82 @@ def die_face(value: int, rim: Colour) -> Image.Image:
 
 @cache
 def _number(n: int, colour: Colour) -> Image.Image:
-    """A chain link's number on a white disc rimmed in the mover's colour."""
-    badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
-    size = MIN_SIZE if n < 10 else 13
-    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), size, INK, bold=True, anchor="mm")
+    """A chain link's number on a white disc rimmed in the mover's colour; two digits (a chain of 10 links or
+    more) on a pill as wide as they need, in the same 16 px type (an empty slot is 51 px wide)."""
+    words = str(n)
+    if n < 10:
+        badge = disc(10, WHITE, ring=colour, ring_width=2.5).copy()
+    else:
+        w, h = round(length(words, MIN_SIZE, True)) + 12, 22
+
+        def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+            draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=h * s / 2, fill=INK)
+            draw.rounded_rectangle((s, s, (w - 1) * s - 1, (h - 1) * s - 1), radius=(h / 2 - 1) * s, fill=colour)
+            draw.rounded_rectangle((3.5 * s, 3.5 * s, (w - 3.5) * s - 1, (h - 3.5) * s - 1), radius=(h / 2 - 3.5) * s,
+                                   fill=WHITE)  # fmt: skip
+
+        badge = antialiased((w, h), paint)
+    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), words, MIN_SIZE, INK, bold=True,
+         anchor="mm")  # fmt: skip
     return badge
 
 
+KEY_ROW = 30  # the card key's rows, at the foot of the board
+KEY_COLUMN = (BOARD_RIGHT - BOARD_LEFT) // 3
+
+
+KEY_PLACES = {"forward": (0, 0, 1), "back": (0, 1, 1), "to": (0, 2, 1), "swap": (1, 0, 1), "mimic": (1, 1, 2)}
+"""Each card key entry's (row, column, columns it takes): Mimic's words take two."""
+
+
+def key_boxes(height: int) -> list[tuple[str, str, tuple[int, int, int, int]]]:
+    """(symbol, words, box) of each entry of the card key at the foot of a board `height` tall: two rows of
+    three columns, Forward, Backward and Move To, then Swap and Mimic."""
+    boxes = []
+    for symbol, words in card_key():
+        row, column, span = KEY_PLACES[symbol]
+        left, top = BOARD_LEFT + column * KEY_COLUMN, height - 2 * KEY_ROW - 4 + row * KEY_ROW
+        boxes.append((symbol, words, (left, top, left + span * KEY_COLUMN, top + KEY_ROW)))
+    return boxes
+
+
 @cache
+def _key_card(symbol: str) -> Image.Image:
+    """The key's sample of a card symbol: a small card face (a little greyer than a card's) with the symbol."""
+    w, h = 30, 26
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=5 * s, fill=INK)
+        draw.rounded_rectangle((1.5 * s, 1.5 * s, (w - 1.5) * s, (h - 1.5) * s), radius=4 * s, fill=KEY_FACE)
+        _paint_symbol(draw, symbol, w * s / 2, h * s / 2, 0.9 * s, INK, KEY_FACE)
+
+    return antialiased((w, h), paint)
+
+
+def _draw_card_key(image: Image.Image, height: int) -> None:
+    """What each card symbol means, at the foot of the board (below the hands)."""
+    draw = ImageDraw.Draw(image)
+    for symbol, words, (left, top, right, bottom) in key_boxes(height):
+        sprite, cy = _key_card(symbol), (top + bottom) // 2
+        paste(image, sprite, (left + sprite.width // 2, cy))
+        x = left + sprite.width + 6
+        room = right - x - (0 if right >= BOARD_RIGHT - 2 else 10)  # the last column's words may reach the edge
+        text(draw, (x, cy), fit(words, MIN_SIZE, room), MIN_SIZE, MUTED, anchor="lm")
+
+
 def _background(height: int) -> Image.Image:
-    """Space, the tracks, empty slots, the holes, the exits, the numbers and the panel: what never changes."""
+    """Space, the tracks, empty slots, the holes, the exits, the numbers, the card key and the panel: what
+    never changes, in the reader's language (the key has words)."""
+    return _background_in(height, i18n.current())
+
+
+@cache
+def _background_in(height: int, language: str) -> Image.Image:
+    """`_background` in `language` (the cache's key: the key's words are drawn in the language current now)."""
     image = Image.new("RGB", (WIDTH, height), BOARD_BG)
     draw = ImageDraw.Draw(image)
     stars = random.Random(20240917)  # fixed: the same sky everywhere
-    for _ in range(70):
+    for _star in range(70):
         x, y = stars.randrange(BOARD_RIGHT), stars.randrange(height)
         draw.point((x, y), fill=STAR)
     draw.rectangle((PANEL_LEFT - 4, 0, WIDTH, height), fill=PANEL)
@@ -439,6 +556,7 @@ def _background(height: int) -> Image.Image:
     for k in range(ESCAPE + 1):
         words = str(k)
         text(draw, (column_x(k), cy), words, 17, NUMBER if 1 <= k <= SPACES else MUTED, bold=True, anchor="mm")
+    _draw_card_key(image, height)
     return image
 
 
@@ -785,13 +903,15 @@ __all__ = [
     "HEIGHT",
     "PANEL_LEFT",
     "WIDTH",
+    "card_key",
     "card_sprite",
     "chain_marks",
     "die_box",
     "draw",
+    "face",
     "hand_box",
     "image_height",
-    "label",
+    "key_boxes",
     "last_play_marks",
     "mat_box",
     "placer_dot_box",

@@ -1,13 +1,15 @@
 """Draws a Volcano board: the 5x5 grid of stacks on the left, scores, captures and clocks on the right.
 
-Each stack is seen from the side, bottom to top, every piece a pyramid layer whose width, height and pips
-(1-3) give its size and whose fill gives its colour; clear pieces are pale lavender with a dark rim. Stacks
-taller than three show their top three pieces and a count badge. Caps are black pyramids with a white rim on
-top of everything. The last turn is drawn as numbered arrows in the mover's colour, its landings as dashed
-squares and its captures as gold badges holding the captured piece; steps of the turn in progress are white
-arrows. Arrows run from stack edge to stack edge, side by side when they join the same two squares, and
-their numbers sit where no piece is (`step_marks`, renderers/overlays.py). Piece, cap and badge sprites
-depend on few inputs, so they are painted once and pasted.
+Each stack is seen from the side, bottom to top, every piece a pyramid layer whose width and height give its
+size and whose fill gives its colour, with a pattern across it as a second cue for the colour (`PATTERNS`:
+red diagonal stripes, yellow dots, green upright stripes, blue level stripes, clear plain); clear pieces are
+pale lavender with a dark rim. Stacks taller than three show their top three pieces and a count badge. Caps
+are black pyramids with a white rim on top of everything. The last turn tints the squares its steps left and
+reached (the turn in progress in white), its landings are dashed squares and its captures gold badges holding
+the captured piece; a turn of several steps numbers them at the edge of the square each reached, where no
+piece is (`step_marks`, renderers/overlays.py): one digit on a disc, two on a pill. A key under the board says
+what the marks mean and shows each colour's piece with its name. Piece, cap and badge sprites depend on few
+inputs, so they are painted once and pasted.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
+from bot import i18n
 from bot.games.volcano import COLOURS, SIZE, VOLCANO, Step, VolcanoState
+from bot.i18n import pgettext
 from bot.wording import listing
 from renderers.draw import (
     FROM_SHARE,
@@ -26,6 +30,7 @@ from renderers.draw import (
     MUTED,
     PANEL,
     SEAT_COLOURS,
+    SUPERSAMPLE,
     TEXT,
     TO_SHARE,
     WHITE,
@@ -34,8 +39,8 @@ from renderers.draw import (
     Point,
     antialiased,
     disc,
+    fit,
     font,
-    length,
     paste,
     seat_token,
     text,
@@ -50,9 +55,10 @@ BOARD_TOP = 16
 BOARD_SIDE = SIZE * SQUARE
 PANEL_LEFT = BOARD_LEFT + BOARD_SIDE + 14
 WIDTH = 800
-HEIGHT = 640  # the board, its letters and the key under them
-KEY_TOP = 572  # the key's first row (its second is KEY_ROW lower)
+KEY_TOP = 572  # the key's first row (the others are KEY_ROW lower each)
 KEY_ROW = 32
+KEY_COLUMN = 176  # the key has three entries a row
+HEIGHT = KEY_TOP + 3 * KEY_ROW + 22  # the board, its letters and the key's four rows under them
 STACK_BASE = 40  # the bottom piece rests this far below the square's centre
 SHOWN = 3  # pieces drawn per stack; taller stacks get a count badge
 
@@ -70,11 +76,14 @@ PIECE_FILL: dict[str, Colour] = {
     "C": (218, 212, 240),
 }
 """Apart by at least ΔE 25 under every common colour vision (a darker red, a lighter green: the pair
-deuteranopia merges otherwise); each piece also carries its colour's letter."""
-LETTER_INK: dict[str, Colour] = {"R": WHITE, "Y": INK, "G": INK, "B": WHITE, "C": INK}
+deuteranopia merges otherwise); each piece also carries its colour's pattern."""
+PATTERNS: dict[str, str | None] = {"R": "diagonal", "Y": "dots", "G": "upright", "B": "level", "C": None}
+"""Each colour's second cue, drawn across its pieces (on the board, in the captures, in the key) in a pale
+tint of a dark colour or a dark shade of a light one: the colours are what a player collects, so they read
+without colour vision too, and the pattern keeps the piece's hue. Clear pieces are plain. A text letter
+was tried first: a small piece had room for 11 px type only (6 px on a phone)."""
 PIECE_W = {"1": 30, "2": 44, "3": 58}  # base width of a piece on the board
 PIECE_H = {"1": 14, "2": 18, "3": 22}
-LETTER_SIZE = {"1": 11, "2": 14, "3": 17}  # the colour's letter on a piece
 MINI_W = {"1": 11, "2": 16, "3": 21}  # captured pieces in the panel
 MINI_H = {"1": 7, "2": 9, "3": 11}
 
@@ -107,36 +116,94 @@ def _trapezoid(x: float, base: float, width: float, height: float, top_ratio: fl
     ]
 
 
+def colour_name(colour: str) -> str:
+    """A piece colour's name in the reader's language, as the key under the board writes it."""
+    names = {
+        "R": pgettext("Volcano piece colour", "red"),
+        "Y": pgettext("Volcano piece colour", "yellow"),
+        "G": pgettext("Volcano piece colour", "green"),
+        "B": pgettext("Volcano piece colour", "blue"),
+        "C": pgettext("Volcano piece colour", "clear"),
+    }
+    return names[colour]
+
+
+def pattern_ink(colour: str) -> Colour:
+    """The pattern's colour on a piece: a pale tint of a dark fill, a dark shade of a light one."""
+    fill = PIECE_FILL[colour]
+    light = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 120
+    towards, share = (INK, 0.6) if light else (WHITE, 0.5)
+    r, g, b = (round(a + (c - a) * share) for a, c in zip(fill, towards, strict=True))
+    return r, g, b
+
+
+def _pattern_mask(kind: str, size: tuple[int, int], base: float, period: float, line: float) -> Image.Image:
+    """The pattern's ink as an "L" mask of `size` (already scaled), anchored on the piece's base line and
+    its middle, so every piece of a colour shows it alike."""
+    mask = Image.new("L", size, 0)
+    draw = ImageDraw.Draw(mask)
+    w, h = size
+    if kind == "upright":
+        x = (w / 2) % period - period
+        while x < w:
+            draw.rectangle((x - line / 2, 0, x + line / 2, h), fill=255)
+            x += period
+    elif kind == "level":
+        y = base - period / 2
+        while y > -line:
+            draw.rectangle((0, y - line / 2, w, y + line / 2), fill=255)
+            y -= period
+    elif kind == "diagonal":  # rising to the right
+        step, thick = period * 1.41, line * 1.41
+        x = (w / 2) % step - h - step
+        while x < w + step:
+            draw.polygon([(x, h), (x + thick, h), (x + thick + h, 0), (x + h, 0)], fill=255)
+            x += step
+    elif kind == "dots":
+        radius, row, y = line * 0.75, 0, base - period / 2
+        while y > -radius:
+            x = (w / 2) % period + (period / 2 if row % 2 else 0) - period
+            while x < w + period:
+                draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=255)
+                x += period
+            y -= period * 0.87
+            row += 1
+    return mask
+
+
+def _pyramid(piece: str, w: int, h: int, *, margin: int, top: float, outline: float, period: float,
+             line: float) -> Image.Image:  # fmt: skip
+    """A piece as a truncated pyramid of `w` x `h` filled in its colour, its colour's pattern across it
+    (clipped inside the outline), its base centred on the sprite's bottom middle, `margin` px all round."""
+    colour = piece[0]
+    side = (w + 2 * margin, h + 2 * margin)
+    s = SUPERSAMPLE
+    big = Image.new("RGBA", (side[0] * s, side[1] * s), (0, 0, 0, 0))
+    corners = _trapezoid(side[0] / 2, h + margin, w, h, top, s)
+    ImageDraw.Draw(big).polygon(corners, fill=PIECE_FILL[colour])
+    kind = PATTERNS[colour]
+    if kind is not None:
+        inside = Image.new("L", big.size, 0)
+        ImageDraw.Draw(inside).polygon(corners, fill=255)
+        mask = _pattern_mask(kind, big.size, (h + margin) * s, period * s, line * s)
+        big.paste((*pattern_ink(colour), 255), (0, 0), ImageChops.multiply(mask, inside))
+    ImageDraw.Draw(big).polygon(corners, outline=INK, width=round(outline * s))
+    return big.convert("RGBa").reduce(s).convert("RGBA")  # premultiplied, as `antialiased` reduces
+
+
 @cache
 def _piece(piece: str) -> Image.Image:
-    """A board piece: a truncated pyramid whose width gives its size and whose fill and letter (R, Y, G, B,
-    C) its colour, so the colour reads without colour vision; base centred on the sprite's bottom middle."""
-    colour, size = piece[0], piece[1]
-    w, h = PIECE_W[size], PIECE_H[size]
-    side = (w + 4, h + 4)
-
-    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
-        corners = _trapezoid(side[0] / 2, h + 2, w, h, 0.55, s)
-        draw.polygon(corners, fill=PIECE_FILL[colour], outline=INK, width=round(2 * s))
-
-    sprite = antialiased(side, paint)
-    letter = LETTER_SIZE[size]
-    text(ImageDraw.Draw(sprite), (side[0] / 2, 2 + h * 0.55), colour, letter, LETTER_INK[colour], bold=True,
-         anchor="mm")  # fmt: skip
-    return sprite
+    """A board piece: a truncated pyramid whose width gives its size and whose fill and pattern (`PATTERNS`)
+    its colour, so the colour reads without colour vision; base centred on the sprite's bottom middle."""
+    size = piece[1]
+    return _pyramid(piece, PIECE_W[size], PIECE_H[size], margin=2, top=0.55, outline=2, period=6, line=2.2)
 
 
 @cache
 def _mini(piece: str) -> Image.Image:
-    """A captured piece in the panel: a small pyramid layer without pips."""
-    colour, size = piece[0], piece[1]
-    w, h = MINI_W[size], MINI_H[size]
-
-    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
-        corners = _trapezoid((w + 2) / 2, h + 1, w, h, 0.5, s)
-        draw.polygon(corners, fill=PIECE_FILL[colour], outline=INK, width=round(1.2 * s))
-
-    return antialiased((w + 2, h + 2), paint)
+    """A captured piece in the panel: a small pyramid layer, its colour's pattern finer."""
+    size = piece[1]
+    return _pyramid(piece, MINI_W[size], MINI_H[size], margin=1, top=0.5, outline=1.2, period=4, line=1.4)
 
 
 @cache
@@ -196,16 +263,36 @@ def _dashed_square(colour: Colour) -> Image.Image:
 
 @cache
 def _number(n: int, colour: Colour) -> Image.Image:
-    """A step number: a dark digit on a disc of its turn's tint."""
-    badge = disc(LABEL // 2 - 1, colour, ring=None).copy()
-    text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), MIN_SIZE if n < 10 else 13, INK,
-         bold=True, anchor="mm")  # fmt: skip
+    """A step number: a dark digit on a disc of its turn's tint; two digits (a turn of 10 steps or more) on
+    a pill, in the same 16 px type drawn 12% narrower, so they keep clear of its rim."""
+    if n < 10:
+        badge = disc(LABEL // 2 - 1, colour, ring=None).copy()
+        text(ImageDraw.Draw(badge), (badge.width / 2, badge.height / 2 + 0.5), str(n), MIN_SIZE, INK, bold=True,
+             anchor="mm")  # fmt: skip
+        return badge
+    w, h = PILL, LABEL
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=h * s / 2, fill=INK)
+        draw.rounded_rectangle((s, s, (w - 1) * s - 1, (h - 1) * s - 1), radius=(h / 2 - 1) * s, fill=colour)
+
+    badge = antialiased((w, h), paint)
+    words = Image.new("RGBA", (2 * w, h), (0, 0, 0, 0))
+    text(ImageDraw.Draw(words), (w, h / 2 + 0.5), str(n), MIN_SIZE, INK, bold=True, anchor="mm")
+    words = words.resize((round(words.width * 0.88), h), Image.Resampling.LANCZOS)
+    badge.alpha_composite(words, ((w - words.width) // 2, 0))
     return badge
 
 
-@cache
 def _background() -> Image.Image:
-    """The board squares, coordinates and the panel: everything that never changes."""
+    """The board squares, coordinates, the key and the panel: everything that never changes, in the reader's
+    language (the key names the colours)."""
+    return _background_in(i18n.current())
+
+
+@cache
+def _background_in(language: str) -> Image.Image:
+    """`_background` in `language` (the cache's key: the key's words are drawn in the language current now)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BOARD_BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((PANEL_LEFT - 4, 0, WIDTH, HEIGHT), fill=PANEL)
@@ -227,22 +314,29 @@ def _background() -> Image.Image:
 
 
 def key_entries() -> tuple[tuple[tuple[Image.Image, str], ...], ...]:
-    """The key under the board, two rows: what each of the board's marks means."""
+    """The key under the board, four rows of at most three: what each of the board's marks means, then each
+    colour's piece (its fill and pattern) with its name."""
+    colours = [(_piece(f"{colour}2"), colour_name(colour)) for colour in PIECE_FILL]
     return (
         ((_key_square(LAST_MOVE, TO_SHARE), "last turn"), (_key_square(IN_TURN, IN_TURN_SHARES[1]), "this turn"),
          (_number(2, LAST_MOVE), "its 2nd step")),
         ((_key_dashes(), "a piece landed"), (_capture_badge("R2"), "captured"), (_count_badge(7), "stack height")),
+        tuple(colours[:3]),
+        tuple(colours[3:]),
     )  # fmt: skip
 
 
 def _draw_key(image: Image.Image) -> None:
+    """The key in a grid of KEY_COLUMN-wide entries (a sprite, then its words, cut short if a language's
+    words would not fit)."""
     draw = ImageDraw.Draw(image)
     for row, entries in enumerate(key_entries()):
-        x, y = BOARD_LEFT, KEY_TOP + row * KEY_ROW
-        for sprite, words in entries:
+        y = KEY_TOP + row * KEY_ROW
+        for column, (sprite, words) in enumerate(entries):
+            x = BOARD_LEFT + column * KEY_COLUMN
             paste(image, sprite, (x + sprite.width // 2, y))
-            text(draw, (x + sprite.width + 6, y), words, MIN_SIZE, MUTED, anchor="lm")
-            x += sprite.width + 6 + round(length(words, MIN_SIZE)) + 24
+            room = KEY_COLUMN - sprite.width - 6 - 10
+            text(draw, (x + sprite.width + 6, y), fit(words, MIN_SIZE, room), MIN_SIZE, MUTED, anchor="lm")
 
 
 @cache
@@ -282,9 +376,21 @@ LABEL = 22  # a step number's disc, the side of its box
 IN_TURN: Colour = WHITE
 """The turn in progress tints its squares white (the last turn's are LAST_MOVE), so the two never mix."""
 IN_TURN_SHARES = (0.18, 0.3)  # white shows strongly on the dark squares: less of it
-_LABEL_SPOTS = ((-45, 41), (45, 41), (-45, 0), (45, 0), (-45, -41), (45, -41), (0, -41), (0, 41))
-"""Where a step's number may go, from its square's centre, best first: at the square's edges, 4 px over its
-grid line, where no stack reaches (a stack is at most 62 px wide) and the corners' badges are not."""
+PILL = 25  # a step number of two digits: a pill this wide, LABEL high
+_LABEL_SPOTS = ((-1, 41), (1, 41), (-1, 0), (1, 0), (-1, -41), (1, -41), (0, -41), (0, 41))
+"""Where a step's number may go, from its square's centre, best first: at the square's left (-1), right (1)
+or middle (0), reaching 4 px over its grid line at the sides, where no stack reaches (a stack's box is at
+most 62 px wide: 21 px of the square's side are free, 25 with the 4 over the line, a pill's width) and the
+corners' badges are not."""
+
+
+def label_box(square: int, spot: tuple[int, int], number: int) -> Box:
+    """The box of step `number`'s mark at `spot` (one of `_LABEL_SPOTS`) of `square`: a disc for one digit, a
+    pill for two, its outer edge 4 px over the grid line at a side spot."""
+    cx, cy = square_centre(square)
+    width = LABEL if number < 10 else PILL
+    x = cx + spot[0] * (SQUARE // 2 + 4 - width / 2) + (width % 2 / 2 if spot[0] == 0 else 0)
+    return box_at((x, cy + spot[1]), width, LABEL)  # on whole pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,8 +475,7 @@ def step_marks(state: VolcanoState) -> tuple[StepMark, ...]:
             continue
         for k, step in enumerate(steps):
             square = Step.parse(step).dst
-            cx, cy = square_centre(square)
-            spots = [box_at((cx + dx, cy + dy), LABEL) for dx, dy in _LABEL_SPOTS]
+            spots = [label_box(square, spot, k + 1) for spot in _LABEL_SPOTS]
             inside = [
                 b for b in spots if board[0] <= b[0] and b[2] <= board[2] and board[1] <= b[1] and b[3] <= board[3]
             ]
@@ -381,9 +486,10 @@ def step_marks(state: VolcanoState) -> tuple[StepMark, ...]:
 
 
 def _draw_numbers(image: Image.Image, marks: tuple[StepMark, ...]) -> None:
+    """Each step's number with its top-left on its box's (the boxes lie on whole pixels)."""
     for mark in marks:
-        centre = (round((mark.label[0] + mark.label[2]) / 2), round((mark.label[1] + mark.label[3]) / 2))
-        paste(image, _number(mark.number, mark.colour), centre)
+        badge = _number(mark.number, mark.colour)
+        image.paste(badge, (round(mark.label[0]), round(mark.label[1])), badge)
 
 
 def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Image:

@@ -8,6 +8,7 @@ something it can see (a face-up card, its own hand, a card it placed) must.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import random
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState, Slot
 from renderers import Caption, SeatClock, horizon, render
 from renderers.draw import INK, MUTED, TEXT, WHITE, text_extent
@@ -285,13 +287,44 @@ def test_a_known_face_and_a_back_differ_on_a_slot() -> None:
     assert horizon.BACK not in colours(empty, box)
 
 
-def test_every_card_has_its_own_face_and_words() -> None:
+def test_every_card_has_its_own_face_a_symbol_and_its_number() -> None:
     faces = {horizon.card_sprite(card).tobytes() for card in set(DECK)}
     assert len(faces) == len(set(DECK))
     back = horizon.card_sprite(HIDDEN).tobytes()
     assert back not in faces
-    assert horizon.label("T3") == ["Move", "To 3"]
-    assert horizon.label("F2") == ["Fwd 2"] and horizon.label("B1") == ["Back 1"] and horizon.label("MI") == ["Mimic"]
+    assert horizon.face("T3") == ("to", "3") and horizon.face("F2") == ("forward", "2")
+    assert horizon.face("B1") == ("back", "1")
+    assert horizon.face("MI") == ("mimic", "") and horizon.face("SW") == ("swap", "")
+    # the symbol is drawn in ink on the face, under the band: not the same for two kinds of card
+    bodies = {}
+    for card in ("T3", "F3", "B3", "MI", "SW"):
+        sprite = horizon.card_sprite(card).convert("RGB")
+        body = sprite.crop((horizon.RIM + 4, horizon.RIM + 48, horizon.RIM + horizon.CARD_W // 2, horizon.RIM + 76))
+        inked = [p == horizon.INK for p in body.get_flattened_data()]
+        assert sum(inked) >= 40, card
+        bodies[card] = inked
+    for a, b in itertools.combinations(bodies, 2):
+        assert sum(p != q for p, q in zip(bodies[a], bodies[b], strict=True)) >= 40, (a, b)
+
+
+@pytest.mark.parametrize("viewer", [0, None])
+def test_a_key_under_the_board_names_every_card_symbol(viewer: int | None) -> None:
+    """At the foot of the board, clear of the hands: a small card with each symbol (greyer than a card, so no
+    test of hidden cards takes it for one) and the card's name."""
+    state = first_state(lambda s: not s.setup)
+    image = shot(state, viewer)
+    height = horizon.image_height(HORIZON.view(state, viewer), viewer)
+    assert image.height == height
+    boxes = horizon.key_boxes(height)
+    assert [(symbol, words) for symbol, words, _ in boxes] == [
+        ("forward", "Forward"), ("back", "Backward"), ("to", "Move To"), ("swap", "Swap"),
+        ("mimic", "Mimic: copies the card across"),
+    ]  # fmt: skip
+    spectators = horizon.HAND_TOP + horizon.HAND_LABEL_H + 8 + 44 + 36  # the second hand's row
+    hands = horizon.hand_box(len(state.hands[0]) - 1)[3] if viewer == 0 else spectators
+    for symbol, _, (left, top, right, bottom) in boxes:
+        assert hands < top and bottom <= height and left >= horizon.BOARD_LEFT and right <= horizon.BOARD_RIGHT
+        assert horizon.KEY_FACE in colours(image, (left, top, left + 30, bottom)), symbol  # the small card
 
 
 def test_face_up_locked_and_placer_marks_show() -> None:
@@ -634,3 +667,35 @@ def test_the_final_board_shows_each_hand_by_its_codes_and_a_running_board_hides_
     shot(HORIZON.view(running, None))
     assert "Hands (hidden)" in written and "Hands" not in written
     assert all(" ".join(hand) not in written for hand in running.hands)  # nor its codes, were the view to hold them
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_the_card_key_speaks_the_readers_language_whole(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card key's words in the reader's language, none cut short (German is the longest)."""
+    drawn: list[str] = []
+    real = horizon.text
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        drawn.append(args[2])
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(horizon, "text", recording)
+    horizon._background_in.cache_clear()
+    with i18n.using(language):
+        words = [words for _, words in horizon.card_key()]
+        shot(first_state(lambda s: not s.setup))
+    horizon._background_in.cache_clear()
+    assert all(w in drawn for w in words), (words, drawn)
+    if language == "de":
+        assert words == ["Vorwärts", "Rückwärts", "Gehe zu", "Tausch", "Nachahmen: kopiert die Karte gegenüber"]
+
+
+def test_a_german_card_key_leaves_the_english_one_english() -> None:
+    state = first_state(lambda s: not s.setup)
+    english = shot(state)
+    with i18n.using("de"):
+        german = shot(state)
+    assert shot(state).tobytes() == english.tobytes()
+    top = horizon.key_boxes(english.height)[0][2][1]
+    assert not same(english, german, (0, top, horizon.BOARD_RIGHT, english.height))
+    assert same(english, german, (0, 0, horizon.BOARD_RIGHT, top))  # the cards themselves have no words

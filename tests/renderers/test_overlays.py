@@ -4,8 +4,9 @@ and over many random legal positions of every game the marks each renderer compu
 - Every game: the last move is a tint under the pieces (lichess-style), so every piece on the board is
   drawn pixel for pixel as without it, and nothing changes outside the move's own squares (and, in
   Event Horizon, the slots its chain's cards left).
-- Volcano: a step's number sits at the edge of the square the step reached, never over a stack (nor a
-  count or capture badge, nor another number), and is drawn where it was placed.
+- Volcano: a step's number (one digit on a disc, two on a wider pill) sits at the edge of the square the step
+  reached, never over a stack (nor a count or capture badge, nor another number), and is drawn where it
+  was placed.
 - Horizon: the placer's dot and the last play's corner marks never meet.
 """
 
@@ -83,7 +84,7 @@ def test_place_falls_back_to_the_candidate_covering_least_of_the_pieces() -> Non
 
 
 def test_volcano_step_numbers_never_cover_a_stack_a_badge_or_each_other() -> None:
-    checked = 0
+    checked = two_digits = 0
     for state in volcano_states():
         marks = volcano.step_marks(state)
         pieces = volcano.piece_boxes(state)
@@ -104,17 +105,20 @@ def test_volcano_step_numbers_never_cover_a_stack_a_badge_or_each_other() -> Non
             assert board[0] <= label[0] and label[2] <= board[2] and board[1] <= label[1] and label[3] <= board[3]
         for a, b in combinations(marks, 2):
             assert not intersects(a.label, b.label), (state.last_steps, state.steps, a, b)
-    assert checked >= 500
+        two_digits += sum(mark.number >= 10 for mark in marks)
+    assert checked >= 500 and two_digits >= 100  # the wider pills of turns of 10 steps or more too
 
 
 def test_volcano_numbers_are_drawn_where_they_were_placed() -> None:
     states = [s for s in volcano_states() if len(s.last_steps) > 1 or len(s.steps) > 1][::40]
+    states.append(next(s for s in volcano_states() if len(s.last_steps) >= 12))  # pills for 10 to 12
     assert len(states) >= 10
     for state in states:
         image = png(render("volcano", state))
         for mark in volcano.step_marks(state):
-            cx, cy = (mark.label[0] + mark.label[2]) / 2, (mark.label[1] + mark.label[3]) / 2
-            assert image.getpixel((round(cx - 7), round(cy))) == mark.colour, mark  # the disc, left of its digit
+            cx = round((mark.label[0] + mark.label[2]) / 2)
+            above, below = round(mark.label[1]) + 3, round(mark.label[3]) - 4  # the disc or pill, off its digits
+            assert image.getpixel((cx, above)) == mark.colour == image.getpixel((cx, below)), mark
 
 
 def test_volcano_a_step_and_its_return_in_one_picture_are_both_numbered_apart() -> None:

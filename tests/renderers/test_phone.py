@@ -18,10 +18,11 @@ from PIL import Image
 
 import renderers
 from bot.games import GAMES
-from renderers import PANELS, draw, geyser, render
+from bot.games.horizon import CHAIN_CAP, DECK
+from renderers import PANELS, draw, geyser, horizon, render, volcano
 from renderers.draw import WHITE, Caption, SeatClock, font
 from renderers.horizon import board_texts
-from renderers.panel import PHONE_SIZE, PHONE_WIDTH, lay_out
+from renderers.panel import MIN_SIZE, PHONE_SIZE, PHONE_WIDTH, lay_out
 from renderers.replay import replay_gif, same_size
 
 NAMES = (
@@ -76,15 +77,6 @@ def test_the_smallest_panel_text_shows_at_9_px_on_a_phone(key: str) -> None:
     assert smallest >= PHONE_SIZE
 
 
-SMALL_ON_PURPOSE = {
-    ("horizon", "card_sprite"): "a card's reminder lines ('Fwd 3', 'Move to 8') under its 21 px code, which names "
-    "the card; the alt text names every face-up card in full",
-    ("volcano", "_piece"): "the letter inside a piece, a second cue for its colour, as large as the smallest piece "
-    "allows",
-}
-"""Texts drawn smaller than phone size on purpose, by game and the function drawing them, and why."""
-
-
 @pytest.fixture
 def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, str, str]]]:
     """Every text the renderers draw while the test runs, as (size, words, the function calling `draw.text`):
@@ -111,21 +103,36 @@ def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, str
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_text_in_the_picture_shows_at_9_px_on_a_phone(key: str, drawn_texts: list[tuple[int, str, str]]) -> None:
-    """Not only the panel's: board labels, badges, keys, the texts painted into seat cards' strips too."""
-    smallest, purposely = 99.0, set()
+    """Not only the panel's: board labels, badges, keys, card faces, the texts painted into seat cards' strips
+    too. None is smaller on purpose: what had no room for phone-sized type is drawn (Volcano's colour
+    patterns, Event Horizon's card symbols) and explained in a key in phone-sized type."""
+    smallest = 99.0
     for state in sampled(playout(key, seed=3), 8):
         for drawn in (caption(key, state), caption(key, state, result=NAMES[0])):
             drawn_texts.clear()
             width = Image.open(io.BytesIO(render(key, GAMES[key].view(state, None), caption=drawn))).width
             assert drawn_texts
             for size, words, where in drawn_texts:
-                if (key, where) in SMALL_ON_PURPOSE:
-                    purposely.add(where)
-                    continue
                 assert size * PHONE_WIDTH / width >= PHONE_SIZE, (key, words, size, where)
                 smallest = min(smallest, size * PHONE_WIDTH / width)
-    print(f"{key}: smallest text {smallest:.1f} px at {PHONE_WIDTH} px wide; small on purpose: {sorted(purposely)}")
-    assert purposely == {where for game, where in SMALL_ON_PURPOSE if game == key}  # each exception still drawn
+    print(f"{key}: smallest text {smallest:.1f} px at {PHONE_WIDTH} px wide")
+
+
+def test_step_and_chain_numbers_of_two_digits_are_phone_sized_and_fit(drawn_texts: list[tuple[int, str, str]]) -> None:
+    """A Volcano turn of 10 steps or more and an Event Horizon chain of 10 links or more number them in the
+    same 16 px type as one digit: Volcano's on a pill that fits the edge of a square beside the widest stack
+    (tests/renderers/test_overlays.py places them over random games), Event Horizon's inside the empty slot
+    the link left. And every card face's number, in every player's hand too."""
+    for n in range(1, 100):
+        pill = volcano._number(n, volcano.LAST_MOVE)
+        assert pill.size == ((volcano.LABEL if n < 10 else volcano.PILL), volcano.LABEL), n
+    for n in range(1, CHAIN_CAP + 1):
+        assert horizon._number(n, WHITE).width <= horizon.CARD_W - 6, n
+    for card in set(DECK):
+        horizon.card_sprite(card)
+    assert {words for _, words, _ in drawn_texts} >= {str(n) for n in range(1, 100)}
+    for size, words, where in drawn_texts:
+        assert size >= MIN_SIZE, (words, size, where)
 
 
 def test_geysers_ring_tags_and_badges_show_at_9_px_and_hide_no_token() -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.games import GAMES
 from bot.games.volcano import VolcanoState, parse_square
 from renderers import Caption, SeatClock, render, volcano
@@ -350,3 +352,42 @@ def test_the_column_letters_and_row_numbers_are_drawn_at_the_board_edges() -> No
             assert abs((bounds[axis] + bounds[axis + 2]) / 2 - middle) <= 3, (k, box)
             marks.append(image.crop(bounds).tobytes())
     assert len(set(marks)) == 10
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_the_key_names_every_colour_in_the_readers_language_whole(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key under the board shows each colour's piece (its fill and its pattern) and names it in the
+    reader's language, uncut in every language (German is the longest)."""
+    drawn: list[str] = []
+    real = volcano.text
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        drawn.append(args[2])
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(volcano, "text", recording)
+    volcano._background_in.cache_clear()
+    with i18n.using(language):
+        names = [volcano.colour_name(colour) for colour in volcano.PIECE_FILL]
+        render("volcano", VOLCANO.new(2, 1))
+    volcano._background_in.cache_clear()
+    assert all(name in drawn for name in names), (names, drawn)
+    assert len(set(names)) == 5
+    if language == "de":
+        assert names == ["rot", "gelb", "grün", "blau", "transparent"]
+
+
+def test_a_german_key_is_drawn_in_german_and_the_english_one_stays_english() -> None:
+    """Each language's background (the key has words) is its own: drawing a German board between two
+    English ones changes neither, and the German one differs from them in the key only."""
+    state = playout(4, 3)[30]
+    english = open_png(render("volcano", state))
+    with i18n.using("de"):
+        german = open_png(render("volcano", state))
+    assert open_png(render("volcano", state)).tobytes() == english.tobytes()
+    key = (0, volcano.KEY_TOP + 2 * volcano.KEY_ROW - 16, volcano.PANEL_LEFT - 4, volcano.HEIGHT)
+    assert not same(english, german, key)
+    above = (0, 0, volcano.PANEL_LEFT - 4, key[1])
+    assert same(english, german, above)  # the board itself has no words to translate
