@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.clock import format_short
+from bot.i18n import _
 from renderers.draw import (
     ALERT,
     HIGHLIGHT,
@@ -33,6 +34,7 @@ from renderers.draw import (
     Colour,
     SeatClock,
     length,
+    marked_lines,
     metrics,
     paste,
     rounded_box,
@@ -346,7 +348,7 @@ def _status(layout: Layout, flow: _Flow, panel: Panel, left: int, right: int, y:
     if panel.banner:
         words, fill, ink, x = panel.banner, HIGHLIGHT, INK, left + 10
     elif panel.paused and panel.turn is not None:
-        words, fill, ink, x = f"Paused · {panel.turn.words}", ALERT, WHITE, left + 10
+        words, fill, ink, x = _("Paused · {turn}").format(turn=panel.turn.words), ALERT, WHITE, left + 10
     elif panel.turn is not None:
         words, fill, ink, x = panel.turn.words, None, TEXT, left + 26
         layout.sprites.append((panel.turn.token, (left + 10, start + 8 + step(STATUS_SIZE) // 2)))
@@ -397,7 +399,8 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
     name_size = MIN_SIZE if compact else 17
     score_size = 20 if compact else 24
     layout.sprites.append((card.token, (left + 16, top + 6 + step(name_size) // 2)))
-    name = card.name + ("\u00a0(you)" if card.you else "") + ("\u00a0▶" if card.to_move else "")
+    name = _("{name}\u00a0(you)").format(name=card.name) if card.you else card.name
+    name += "\u00a0▶" if card.to_move else ""
     y = flow.text(name, left + 32, right - 8, top + 6, name_size, bold=True,
                   colour=MUTED if card.tag else TEXT, max_lines=2, shrink=1)  # fmt: skip
     row = max(card.strip.height if card.strip is not None else 0, step(score_size) if card.score is not None else 0)
@@ -410,7 +413,7 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
         if card.score_icon is not None:
             layout.sprites.append((card.score_icon, (right_edge - card.score_icon.width // 2, int(y + row / 2))))
             right_edge -= card.score_icon.width + 4
-    tag = "★ wins" if card.won and not card.tag else card.tag
+    tag = _("★ wins") if card.won and not card.tag else card.tag
     if tag:
         tag_w = length(tag, MIN_SIZE, True)
         flow.text(tag, right_edge - tag_w - 2, right_edge + 1, y + (row - step(MIN_SIZE)) / 2, MIN_SIZE, bold=True,
@@ -439,8 +442,10 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
 def clock_words(clock: SeatClock, paused: bool) -> str:
     """The clock in a card: `move 0:30 + 1:00` (the move allowance left, then the reserve), `❚❚ ...` (stopped)
     while a moderator holds the match."""
-    words = f"{format_short(clock.move_seconds)} + {format_short(clock.reserve_seconds)}"
-    return f"❚❚ {words}" if paused and clock.running else f"move {words}"
+    move, reserve = format_short(clock.move_seconds), format_short(clock.reserve_seconds)
+    if paused and clock.running:
+        return f"❚❚ {move} + {reserve}"
+    return _("move {move} + {reserve}").format(move=move, reserve=reserve)
 
 
 def _clock_pill(layout: Layout, flow: _Flow, clock: SeatClock, paused: bool, left: int, right: int, top: int) -> float:
@@ -483,7 +488,7 @@ def fitted(
 
 def paint_text(draw: ImageDraw.ImageDraw, placed: PlacedText) -> None:
     """Draws a laid-out text, line by line."""
-    for origin, line in zip(placed.origins, placed.lines, strict=True):
+    for origin, line in zip(placed.origins, marked_lines(placed.lines), strict=True):
         text(draw, origin, line, placed.size, placed.colour, bold=placed.bold, anchor="la")
 
 
