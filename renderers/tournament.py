@@ -104,7 +104,7 @@ class Column:
     @property
     def label(self) -> str:
         """The heading as drawn, in the reader's language."""
-        return pgettext("standings", HEADINGS[self.heading]) if self.heading in HEADINGS else self.heading
+        return _(HEADINGS[self.heading]) if self.heading in HEADINGS else self.heading
 
 
 HEADINGS = {
@@ -118,7 +118,7 @@ HEADINGS = {
     "Out in": N_("Out in"),
     "H2H": N_("H2H"),
 }
-"""The standings' column headings (`pgettext("standings", ...)`); "#" and the tie-breaks' names (Bh
+"""The standings' column headings (said with `_`); "#" and the tie-breaks' names (Bh
 Buchholz, SB Sonneborn-Berger) are the same in every language."""
 
 
@@ -441,7 +441,7 @@ def _row_words(t: Tournament, s: Standing) -> str:
     values = {"buchholz": f"Bh {number(s.buchholz)}", "sonneborn_berger": f"SB {number(s.sonneborn_berger)}"}
     breaks = [values[b] for b in TIE_BREAKS[t.format]]
     if s.head_to_head is not None:
-        breaks.append(f"{pgettext('standings', 'H2H')} {number(s.head_to_head)}")
+        breaks.append(f"{_(HEADINGS['H2H'])} {number(s.head_to_head)}")
     points = number(s.points)
     if s.byes:
         points = ngettext("{points} with {count} bye", "{points} with {count} byes", s.byes).format(
