@@ -276,7 +276,7 @@ def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
         turn=Turn(seat_token(turn, 9), turn_words) if turn is not None else None,
         notes=(
             Line(last, colour=TEXT, bold=True),
-            Line(_("Scored: {tiles}").format(tiles=scored) if scored else "", colour=CLEARED_DOTS),
+            Line(_("Scored: {tiles}").format(tiles=scored) if scored else "", colour=CLEARED_DOTS, max_lines=2),
         ),
         key=(KeyEntry(_("tinted: the last move"), _key_tint()), KeyEntry(_("dotted: scored alone"), _key_dots())),
     )

@@ -521,9 +521,12 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 tag=pgettext("player", "out") if seat in state.out else None,
                 info=(
                     Line(
-                        _("{on_board} in play · {supply} left").format(
+                        ""
+                        if seat in state.out or state.phase == "over"  # the tag and the result say what counts
+                        else _("{on_board} in play · {supply} left").format(
                             on_board=state.on_board(seat), supply=state.supply[seat]
-                        )
+                        ),
+                        max_lines=2,  # beside the score: wraps in a longer language
                     ),
                 ),
             )
@@ -531,12 +534,15 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
     last_round = state.phase == "play" and state.round >= state.rounds
     if state.phase == "start":
         setup = _("Setup · {rounds} rounds").format(rounds=state.rounds)
-        lead = (Line(setup, colour=TEXT, bold=True), Line(""))
+        lead = (Line(setup, colour=TEXT, bold=True, max_lines=2), Line("", max_lines=2))
     else:
         ending = last_round or state.phase == "over"
         roller = _("Last round") if ending else _("Next fire roll: {name}").format(name=caption.name(state.roller))
         round_words = _("Round {round} of {rounds}").format(round=state.round, rounds=state.rounds)
-        lead = (Line(round_words, colour=HIGHLIGHT if last_round else TEXT, bold=True), Line(roller))
+        lead = (
+            Line(round_words, colour=HIGHLIGHT if last_round else TEXT, bold=True, max_lines=2),
+            Line(roller, max_lines=2),
+        )
     banner = caption.result
     if banner is None and state.phase == "over":
         names = [caption.name(s) for s in state.winners]
@@ -561,7 +567,7 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
             if turn is None or banner is not None
             else Turn(seat_token(turn, 9), _("{name} to move").format(name=caption.name(turn)))
         ),
-        notes=(Line(choice, colour=HIGHLIGHT, bold=True, max_lines=2), Line(last, colour=TEXT)),
+        notes=(Line(choice, colour=HIGHLIGHT, bold=True, max_lines=3), Line(last, colour=TEXT)),
         blocks=_dice_blocks(state, caption),
         key=(KeyEntry(_("geysers held"), _geyser_icon()),),
     )
@@ -618,7 +624,7 @@ def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ..
         Strip(DIE + 2, partial(_paint_dice, battle)),
         Line(battle_words, colour=TEXT, max_lines=2),
         Strip(DIE + 2, partial(_paint_dice, fire)),
-        Line(fire_words, colour=HIGHLIGHT),
+        Line(fire_words, colour=HIGHLIGHT, max_lines=2),
     )
 
 

@@ -339,7 +339,7 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
             if turn is not None
             else None
         ),
-        notes=(Line(setup, colour=TEXT, bold=True), Line(last, colour=TEXT, bold=True)),
+        notes=(Line(setup, colour=TEXT, bold=True, max_lines=2), Line(last, colour=TEXT, bold=True)),
         key=(KeyEntry(_("shaded: open areas") if areas else "", _area_swatch() if areas else None),),
     )
 
