@@ -5,7 +5,8 @@ Prints p50/p99 render time (draw + PNG) over mid-game positions of random games.
 
 `--phone` writes instead every game's start, middle and end at its most seats with 32-character names
 (Latin, CJK, Thai, an emoji), each also scaled to 450 px wide as a phone shows it (`*_phone.png`): the
-pictures to open when judging a board as a player would.
+pictures to open when judging a board as a player would. `--lang de` (or es, fr, pt_BR, qps) draws them in that
+language, as a server set to it sees them; the files are named with it (`volcano_end_de.png`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot import i18n
 from bot.games import GAMES
 from bot.games.fish import FishMove, FishState
 from renderers import Caption, SeatClock, render
@@ -83,7 +85,7 @@ def bench(runs: int = 100) -> tuple[float, float]:
     return percentiles[49], percentiles[98]
 
 
-def phone_samples(out: Path, seed: int = 3) -> list[Path]:
+def phone_samples(out: Path, seed: int = 3, language: str = i18n.ENGLISH) -> list[Path]:
     """Each game's start, middle and end (a random game at its most seats), full size and 450 px wide."""
     from tests.renderers.test_phone import NAMES  # the phone test's long names: one list for both
 
@@ -97,19 +99,26 @@ def phone_samples(out: Path, seed: int = 3) -> list[Path]:
             turn = game.to_move(state)
             clocks = tuple(SeatClock(25, 3_600 * 5 + 62, running=seat == turn) for seat in range(seats))
             caption = Caption(names=NAMES[:seats], clocks=clocks, header="Match #1234")
-            full = out / f"{key}_{when}.png"
-            full.write_bytes(render(key, game.view(state, None), caption=caption))
+            tail = "" if language == i18n.ENGLISH else f"_{language}"
+            full = out / f"{key}_{when}{tail}.png"
+            with i18n.using(language):
+                full.write_bytes(render(key, game.view(state, None), caption=caption))
             image = Image.open(full)
-            phone = out / f"{key}_{when}_phone.png"
+            phone = out / f"{key}_{when}{tail}_phone.png"
             image.resize((450, round(image.height * 450 / image.width)), Image.Resampling.LANCZOS).save(phone)
             paths += [full, phone]
     return paths
 
 
 if __name__ == "__main__":
+    language = i18n.ENGLISH
+    if "--lang" in sys.argv:
+        at = sys.argv.index("--lang")
+        language = sys.argv[at + 1]
+        del sys.argv[at : at + 2]
     if "--phone" in sys.argv:
         sys.argv.remove("--phone")
-        for path in phone_samples(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp")):
+        for path in phone_samples(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp"), language=language):
             print(path)
         sys.exit()
     out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp")

@@ -29,8 +29,8 @@ from bot.games import horizon as horizon_rules
 from bot.games import themiscyra as themiscyra_rules
 from bot.games import volcano as volcano_rules
 from bot.games.registration import resolve
-from bot.wording import listing, plural
-from renderers.draw import SEAT_COLOUR_NAMES, Caption, SeatClock
+from bot.i18n import _, ngettext
+from renderers.draw import Caption, SeatClock, and_list, colour_name
 
 ALT_LIMIT = 1024
 """Characters of an attachment's description (alt text) that Discord takes."""
@@ -48,10 +48,10 @@ class Account:
     """What one game says about a (viewed) position, for `describe` and `text_board`.
 
     `labels` name each seat as the status says it ("alice (orange)"); `out` are seats no longer playing.
-    `turn` follows "alice to move" (", placing tokens"). `position` is the short form, one part a sentence
-    (each kept or left out whole; all of it fits with six names of 32 characters), read with `legend`;
-    `extras` are what the alt text may leave out (captures, supply, the deck). `rows` are the text board's
-    lines, one a row or region, read with `key` (a line before them), and `notes` its lines after them.
+    `turn` says what the mover is doing ("placing tokens", after "alice to move, "). `position` is the short
+    form, one part a sentence (each kept or left out whole; all of it fits with six names of 32 characters),
+    read with `legend`; `extras` are what the alt text may leave out (captures, supply, the deck). `rows` are
+    the text board's lines, one a row or region, read with `key` (a line before them), and `notes` its lines after them.
     """
 
     labels: tuple[str, ...]
@@ -85,7 +85,7 @@ def describe(
     parts = [_Part(lead, KEEP)] if lead else []
     parts.append(_Part(_intro(game, caption), KEEP))
     if caption.paused:
-        parts.append(_Part("Paused by a moderator.", KEEP))
+        parts.append(_Part(_("Paused by a moderator."), KEEP))
     parts.append(_Part(_status(game, view, caption, account), KEEP))
     if viewer is not None:
         names = _names(caption, len(account.labels))
@@ -95,10 +95,10 @@ def describe(
         parts.append(_Part(scores, USEFUL))
     lines = _events(game, view, caption, len(account.labels))
     if lines:
-        parts.append(_Part("Last move: " + _clip_words(lines[0], LAST_CAP), MAIN))
+        parts.append(_Part(_("Last move: {move}").format(move=_clip_words(lines[0], LAST_CAP)), MAIN))
         parts += [_Part(line, DETAIL) for line in lines[1:]]
     else:
-        parts.append(_Part("No move yet.", MAIN))
+        parts.append(_Part(_("No move yet."), MAIN))
     if account.legend:
         parts.append(_Part(account.legend, USEFUL))
     parts += [_Part(text, MAIN) for text in account.position]
@@ -119,16 +119,18 @@ def text_board(key: str, state: Any, caption: Caption) -> str:
     if scores:
         lines.append(scores)
     if caption.paused:
-        lines.append("Paused by a moderator.")
+        lines.append(_("Paused by a moderator."))
     lines.append(_status(game, view, caption, account))
     if caption.clocks:
         clocks = [
-            f"{caption.typed(seat)} {_clock(clock)}{', running' if clock.running else ''}"
+            (_("{name} {clock}, running") if clock.running else _("{name} {clock}")).format(
+                name=caption.typed(seat), clock=_clock(clock)
+            )
             for seat, clock in enumerate(caption.clocks)
         ]
-        lines.append("Clocks: " + "; ".join(clocks) + ".")
+        lines.append(_("Clocks: {clocks}.").format(clocks="; ".join(clocks)))
     events = _events(game, view, caption, len(account.labels))
-    lines += [f"Last move: {events[0]}", *events[1:]] if events else ["No move yet."]
+    lines += [_("Last move: {move}").format(move=events[0]), *events[1:]] if events else [_("No move yet.")]
     return "\n".join(lines)
 
 
@@ -149,7 +151,9 @@ def _names(caption: Caption, seats: int) -> list[str]:
 def _intro(game: Any, caption: Caption) -> str:
     """`"1, 2, 3" board, Match #3.`: the game and the caption's header (its dots read as commas)."""
     header = (caption.header or "").strip().rstrip(".").replace(" · ", ", ")
-    return f"{game.title} board{f', {header}' if header else ''}."
+    if header:
+        return _("{game} board, {header}.").format(game=game.title, header=header)
+    return _("{game} board.").format(game=game.title)
 
 
 def _sentence(text: str) -> str:
@@ -158,7 +162,9 @@ def _sentence(text: str) -> str:
 
 
 def _clock(clock: SeatClock) -> str:
-    return f"move {format_short(clock.move_seconds)}, reserve {format_short(clock.reserve_seconds)}"
+    return _("move {move}, reserve {reserve}").format(
+        move=format_short(clock.move_seconds), reserve=format_short(clock.reserve_seconds)
+    )
 
 
 def _status(game: Any, view: Any, caption: Caption, account: Account) -> str:
@@ -170,20 +176,23 @@ def _status(game: Any, view: Any, caption: Caption, account: Account) -> str:
     seat = game.to_move(view)
     if outcome is not None or seat is None:
         if outcome is None:
-            return "Game over."
+            return _("Game over.")
         if not outcome.winners:  # a solitaire game without a winner is no draw
-            return (
-                f"Game over: a draw ({outcome.reason})."
-                if len(account.labels) > 1
-                else f"Game over ({outcome.reason})."
-            )
+            if len(account.labels) > 1:
+                return _("Game over: a draw ({reason}).").format(reason=outcome.reason)
+            return _("Game over ({reason}).").format(reason=outcome.reason)
         winners = [caption.typed(s) for s in sorted(outcome.winners)]
-        verb = "wins" if len(winners) == 1 else "win"
-        return f"Game over: {listing(winners)} {verb} ({outcome.reason})."
-    turn = f"{account.labels[seat]} to move{account.turn}"
+        return ngettext(
+            "Game over: {names} wins ({reason}).", "Game over: {names} win ({reason}).", len(winners)
+        ).format(names=and_list(winners), reason=outcome.reason)
+    name = account.labels[seat]
+    turn = _("{name} to move, {doing}").format(name=name, doing=account.turn) if account.turn else None
     if caption.clocks and seat < len(caption.clocks):
-        turn += f" ({_clock(caption.clocks[seat])})"
-    return turn + "."
+        clock = _clock(caption.clocks[seat])
+        if turn is None:
+            return _("{name} to move ({clock}).").format(name=name, clock=clock)
+        return f"{turn} ({clock})."
+    return _sentence(turn) if turn is not None else _("{name} to move.").format(name=name)
 
 
 def _scores(game: Any, view: Any, caption: Caption, account: Account) -> str:
@@ -191,10 +200,12 @@ def _scores(game: Any, view: Any, caption: Caption, account: Account) -> str:
     if not scores:
         return ""
     shown = [
-        f"{caption.typed(seat)} {score:g}" + (" (out)" if seat in account.out else "")
+        (_("{name} {score} (out)") if seat in account.out else _("{name} {score}")).format(
+            name=caption.typed(seat), score=f"{score:g}"
+        )
         for seat, score in enumerate(scores)
     ]
-    return f"{game.score_label}: {', '.join(shown)}."
+    return _("{label}: {scores}.").format(label=_(game.score_label), scores=", ".join(shown))
 
 
 def _events(game: Any, view: Any, caption: Caption, seats: int) -> list[str]:
@@ -253,15 +264,19 @@ def _runs(cells: Sequence[tuple[str, str]]) -> str:
     for index in range(1, len(cells) + 1):
         if index == len(cells) or cells[index][1] != cells[start][1]:
             first, last = cells[start][0], cells[index - 1][0]
-            joint = " and " if index - start == 2 else " to "
-            where = first if first == last else f"{first}{joint}{last}"
+            if first == last:
+                where = first
+            elif index - start == 2:
+                where = and_list([first, last])
+            else:
+                where = _("{first} to {last}").format(first=first, last=last)
             out.append(f"{where} {cells[start][1]}")
             start = index
     return ", ".join(out)
 
 
 def _squares(names: Sequence[str]) -> str:
-    return ", ".join(names) if names else "none"
+    return ", ".join(names) if names else _("none")
 
 
 # --- the games ---
@@ -270,40 +285,50 @@ def _squares(names: Sequence[str]) -> str:
 def fish(view: fish_rules.FishState, caption: Caption) -> Account:
     """Tokens by tile for each player, then the tiles left by their worth; rows A (top) to H."""
     names = _names(caption, 2)
-    colours = SEAT_COLOUR_NAMES[:2]
+    colours = [colour_name(seat) for seat in range(2)]
     owner = {tile: seat for seat, tiles in enumerate(view.tokens) for tile in tiles}
     turn = ""
     if view.placing and view.turn is not None:
-        turn = f", placing tokens on 1-fish tiles ({sum(view.placed)} of {2 * fish_rules.TOKENS_PER_PLAYER} placed)"
+        turn = _("placing tokens on 1-fish tiles ({placed} of {total} placed)").format(
+            placed=sum(view.placed), total=2 * fish_rules.TOKENS_PER_PLAYER
+        )
     position = []
     for seat in range(2):
-        tiles = [fish_rules.TILE_NAMES[t] for t in view.tokens[seat]]
+        tiles = _squares([fish_rules.TILE_NAMES[t] for t in view.tokens[seat]])
         left = fish_rules.TOKENS_PER_PLAYER - view.placed[seat]
-        more = f"; {left} still to place" if left and view.turn is not None else ""
-        position.append(f"{colours[seat].capitalize()} tokens ({names[seat]}): {_squares(tiles)}{more}.")
+        said = {"name": names[seat], "colour": colours[seat], "tiles": tiles}
+        if left and view.turn is not None:
+            position.append(_("Tokens of {name} ({colour}): {tiles}; {left} still to place.").format(left=left, **said))
+        else:
+            position.append(_("Tokens of {name} ({colour}): {tiles}.").format(**said))
     for worth in (3, 2, 1):
-        tiles = [fish_rules.TILE_NAMES[t] for t in range(fish_rules.TILES) if view.values[t] == worth]
-        position.append(f"{worth}-fish tiles: {_squares(tiles)}.")
+        tiles = _squares([fish_rules.TILE_NAMES[t] for t in range(fish_rules.TILES) if view.values[t] == worth])
+        position.append(_("{worth}-fish tiles: {tiles}.").format(worth=worth, tiles=tiles))
     rows = []
     for row, letter in enumerate(fish_rules.ROW_LETTERS):
         cells = []
         for tile in range(fish_rules.ROW_STARTS[row], fish_rules.ROW_STARTS[row] + fish_rules.ROW_LENGTHS[row]):
             worth = view.values[tile]
-            what = f"{worth} fish" if worth else "gap"
+            what = ngettext("{count} fish", "{count} fish", worth).format(count=worth) if worth else _("gap")
             if tile in owner:
-                what += f" with {_a(colours[owner[tile]])} {colours[owner[tile]]} token"
+                what = _("{what}, {colour} token").format(what=what, colour=colours[owner[tile]])
             cells.append(f"{fish_rules.TILE_NAMES[tile]} {what}")
-        rows.append(f"Row {letter}: {', '.join(cells)}.")
+        rows.append(_("Row {row}: {cells}.").format(row=letter, cells=", ".join(cells)))
     taken = sum(1 for worth in view.values if not worth)
-    notes = [f"{plural(fish_rules.TILES - taken, 'tile')} left, {plural(taken, 'tile')} taken."]
+    left = fish_rules.TILES - taken
+    notes = [
+        ngettext("{count} tile left", "{count} tiles left", left).format(count=left)
+        + ", "
+        + ngettext("{count} tile taken.", "{count} tiles taken.", taken).format(count=taken)
+    ]
     return Account(
         labels=tuple(f"{names[seat]} ({colours[seat]})" for seat in range(2)),
         turn=turn,
         position=tuple(position),
-        key=(
-            f"Tokens: {names[0]} orange, {names[1]} blue. Rows A (top) to H; rows B, D, F and H sit half a tile"
-            " to the right. Each tile says its fish; a gap is a tile already taken."
-        ),
+        key=_(
+            "Tokens: {first} {first_colour}, {second} {second_colour}. Rows A (top) to H; rows B, D, F and H sit half"
+            " a tile to the right. Each tile says its fish; a gap is a tile already taken."
+        ).format(first=names[0], first_colour=colours[0], second=names[1], second_colour=colours[1]),
         rows=tuple(rows),
         notes=tuple(notes),
     )
@@ -317,18 +342,21 @@ def volcano(view: volcano_rules.VolcanoState, caption: Caption) -> Account:
     caps = set(view.caps)
     turn = ""
     if view.steps and view.turn is not None:
-        turn = ", in the middle of a turn: " + _clip_words(", ".join(view.steps), 120) + " so far"
+        turn = _("in the middle of a turn: {steps} so far").format(steps=_clip_words(", ".join(view.steps), 120))
     short = []
     for square, stack in enumerate(view.board):
         name = volcano_rules.SQUARE_NAMES[square]
-        what = " ".join(stack) if stack else "empty"
-        short.append(f"{name} {what}{' capped' if square in caps else ''}")
+        what = " ".join(stack) if stack else _("empty")
+        short.append(_("{square} {stack} capped") if square in caps else "{square} {stack}")
+        short[-1] = short[-1].format(square=name, stack=what)
     position = [
-        f"Caps on {', '.join(volcano_rules.SQUARE_NAMES[s] for s in view.caps)}.",
+        _("Caps on {squares}.").format(squares=", ".join(volcano_rules.SQUARE_NAMES[s] for s in view.caps)),
         *(_sentence(", ".join(short[column * 5 : column * 5 + 5])) for column in range(5)),
     ]
     extras = [
-        f"{names[seat]} captured {' '.join(captures) if captures else 'nothing'}."
+        _("{name} captured {pieces}.").format(name=names[seat], pieces=" ".join(captures))
+        if captures
+        else _("{name} captured nothing.").format(name=names[seat])
         for seat, captures in enumerate(view.captures)
     ]
     rows = []
@@ -337,98 +365,126 @@ def volcano(view: volcano_rules.VolcanoState, caption: Caption) -> Account:
         for column in range(volcano_rules.SIZE):
             square = column * volcano_rules.SIZE + row
             stack = view.board[square]
-            pieces = ", ".join(volcano_rules.piece_name(p) for p in stack) if stack else "empty"
-            cells.append(f"{volcano_rules.SQUARE_NAMES[square]} {pieces}{', with a cap' if square in caps else ''}")
-        rows.append(f"Row {row + 1}: {'; '.join(cells)}.")
+            pieces = ", ".join(volcano_rules.piece_name(p) for p in stack) if stack else _("empty")
+            said = _("{square} {pieces}, with a cap") if square in caps else "{square} {pieces}"
+            cells.append(said.format(square=volcano_rules.SQUARE_NAMES[square], pieces=pieces))
+        rows.append(_("Row {row}: {cells}.").format(row=row + 1, cells="; ".join(cells)))
     notes = []
     for seat, captures in enumerate(view.captures):
-        taken = ", ".join(volcano_rules.piece_name(p) for p in captures)
-        notes.append(f"{names[seat]} has captured {plural(len(captures), 'piece')}" + (f": {taken}." if taken else "."))
+        count = len(captures)
+        if captures:
+            taken = ", ".join(volcano_rules.piece_name(p) for p in captures)
+            said = ngettext(
+                "{name} has captured {count} piece: {pieces}.", "{name} has captured {count} pieces: {pieces}.", count
+            ).format(name=names[seat], count=count, pieces=taken)
+        else:
+            said = _("{name} has captured 0 pieces.").format(name=names[seat])
+        notes.append(said)
     resigned = frozenset(view.resigned)
     return Account(
         labels=tuple(names),
         turn=turn,
-        legend=(
+        legend=_(
             "Stacks bottom to top, R red, Y yellow, G green, B blue, C clear; 1 small, 2 medium, 3 large;"
             " capped: a cap on top."
         ),
         position=tuple(position),
         extras=tuple(extras),
-        key="Rows 5 (top) to 1, columns a to e; each square's stack from the bottom up (clear is drawn purple).",
+        key=_("Rows 5 (top) to 1, columns a to e; each square's stack from the bottom up (clear is drawn purple)."),
         rows=tuple(rows),
         notes=tuple(notes),
         out=resigned,
     )
 
 
+def _stones(seat: int, name: str, stones: Sequence[str], rings: Sequence[str]) -> str:
+    said = {"name": name, "count": len(stones), "stones": _squares(stones), "rings": _squares(rings)}
+    if seat == 0:
+        return _("Black stones ({name}), {count}: {stones}; rings on {rings}.").format(**said)
+    return _("White stones ({name}), {count}: {stones}; rings on {rings}.").format(**said)
+
+
 def themiscyra(view: themiscyra_rules.ThemiscyraState, caption: Caption) -> Account:
     """Each colour's stones and ringed stones; rows 10 (top) to 1 with runs of empty squares merged."""
     names = _names(caption, 2)
-    colours = themiscyra_rules.COLOUR_NAMES
+    sides = (_("Black"), _("White"))
     turn = ""
     if view.setup and view.turn is not None:
-        turn = f", setup: {view.rings.bit_count()} of {themiscyra_rules.RINGS} rings down"
+        turn = _("setup: {placed} of {rings} rings down").format(
+            placed=view.rings.bit_count(), rings=themiscyra_rules.RINGS
+        )
     position = []
     for seat in range(2):
         stones = [name for s, name in enumerate(themiscyra_rules.SQUARE_NAMES) if view.stones[seat] >> s & 1]
         rings = [themiscyra_rules.SQUARE_NAMES[s] for s in view.rings_of(seat)]
-        position.append(
-            f"{colours[seat]} stones ({names[seat]}), {len(stones)}: {_squares(stones)}; rings on {_squares(rings)}."
-        )
+        position.append(_stones(seat, names[seat], stones, rings))
+    stone_words = ((_("black"), _("black with a ring")), (_("white"), _("white with a ring")))
     rows = []
     for row in range(themiscyra_rules.SIZE - 1, -1, -1):
         cells = []
         for column in range(themiscyra_rules.SIZE):
             square = row * themiscyra_rules.SIZE + column
-            what = "empty"
+            what = _("empty")
             for seat in range(2):
                 if view.stones[seat] >> square & 1:
-                    what = colours[seat].lower() + (" with a ring" if view.rings >> square & 1 else "")
+                    what = stone_words[seat][view.rings >> square & 1]
             cells.append((themiscyra_rules.SQUARE_NAMES[square], what))
-        rows.append(f"Row {row + 1}: {_runs(cells)}.")
+        rows.append(_("Row {row}: {cells}.").format(row=row + 1, cells=_runs(cells)))
     return Account(
-        labels=tuple(f"{names[seat]} ({colours[seat]})" for seat in range(2)),
+        labels=tuple(f"{names[seat]} ({sides[seat]})" for seat in range(2)),
         turn=turn,
         position=tuple(position),
-        key=f"Black {names[0]}, White {names[1]}. Rows 10 (top) to 1, columns a to j.",
+        key=_("Black {black}, White {white}. Rows 10 (top) to 1, columns a to j.").format(
+            black=names[0], white=names[1]
+        ),
         rows=tuple(rows),
     )
 
 
 def _geyser_cell(square: int, starts: set[int]) -> str:
     if square not in geyser_rules.LAND:
-        return "water"
+        return _("water")
     if square == geyser_rules.MOTHER:
-        return "Mother Geyser"
+        return _("Mother Geyser")
     if square in geyser_rules.RING_OF:
-        return f"{geyser_rules.RING_NAMES[geyser_rules.RING_OF[square]]} geyser"
-    return "start" if square in starts else "land"
+        return _("{ring} geyser").format(ring=geyser_rules.RING_NAMES[geyser_rules.RING_OF[square]])
+    return _("start") if square in starts else _("land")
 
 
 def geyser(view: geyser_rules.GeyserState, caption: Caption) -> Account:
     """Each player's tokens by square and supply; the island's rows 1 (top) to 11, runs merged."""
     seats = view.seats
     names = _names(caption, seats)
-    colours = [SEAT_COLOUR_NAMES[s % len(SEAT_COLOUR_NAMES)] for s in range(seats)]
+    colours = [colour_name(s) for s in range(seats)]
     turn = ""
     if view.phase == "start":
-        turn = ", choosing a starting square"
+        turn = _("choosing a starting square")
     elif view.pending is not None and view.pending[0] == "place":
-        turn = f", who may place a new token next to the geyser on {geyser_rules.SQUARE_NAMES[view.pending[1]]} or skip"
+        turn = _("who may place a new token next to the geyser on {square} or skip").format(
+            square=geyser_rules.SQUARE_NAMES[view.pending[1]]
+        )
     elif view.pending is not None and view.pending[0] == "tie":
         src, dst = (geyser_rules.SQUARE_NAMES[s] for s in view.pending[1:3])
-        turn = f", after a tied battle {src}-{dst}: roll again or retreat"
+        turn = _("after a tied battle {battle}: roll again or retreat").format(battle=f"{src}-{dst}")
     position = []
     for seat in range(seats):
         held = [
-            geyser_rules.SQUARE_NAMES[s] if count == 1 else f"{count} on {geyser_rules.SQUARE_NAMES[s]}"
+            geyser_rules.SQUARE_NAMES[s]
+            if count == 1
+            else _("{count} on {square}").format(count=count, square=geyser_rules.SQUARE_NAMES[s])
             for s, (owner, count) in ((s, h) for s, h in enumerate(view.board) if h is not None)
             if owner == seat
         ]
-        out = ", out of the game" if seat in view.out else ""
-        supply = f"{view.supply[seat]} in supply"
-        position.append(f"{colours[seat].capitalize()} tokens ({names[seat]}{out}): {_squares(held)}; {supply}.")
-    round_line = "" if view.phase == "start" else f"Round {view.round} of {view.rounds}."
+        said = {"name": names[seat], "colour": colours[seat], "squares": _squares(held), "supply": view.supply[seat]}
+        if seat in view.out:
+            position.append(
+                _("Tokens of {name} ({colour}), out of the game: {squares}; {supply} in supply.").format(**said)
+            )
+        else:
+            position.append(_("Tokens of {name} ({colour}): {squares}; {supply} in supply.").format(**said))
+    round_line = (
+        "" if view.phase == "start" else _("Round {round} of {rounds}.").format(round=view.round, rounds=view.rounds)
+    )
     starts = set(view.start_squares)
     rows = []
     for row in range(geyser_rules.SIZE):
@@ -438,73 +494,103 @@ def geyser(view: geyser_rules.GeyserState, caption: Caption) -> Account:
             what = _geyser_cell(square, starts)
             if (held := view.board[square]) is not None:
                 owner, count = held
-                colour = colours[owner]
-                what += f" with {count} {colour} tokens" if count > 1 else f" with {_a(colour)} {colour} token"
+                what = ngettext("{what}, {count} {colour} token", "{what}, {count} {colour} tokens", count).format(
+                    what=what, count=count, colour=colours[owner]
+                )
             cells.append((geyser_rules.SQUARE_NAMES[square], what))
-        rows.append(f"Row {row + 1}: {_runs(cells)}.")
-    seven = "the Mother Geyser" if view.seven == "mother" else "nothing"
-    notes = [f"{round_line} A roll of 7 fires {seven}.".strip()]
+        rows.append(_("Row {row}: {cells}.").format(row=row + 1, cells=_runs(cells)))
+    seven = _("A roll of 7 fires the Mother Geyser.") if view.seven == "mother" else _("A roll of 7 fires nothing.")
+    notes = [f"{round_line} {seven}".strip()]
     tokens = ", ".join(f"{names[s]} {colours[s]}" for s in range(seats))
     return Account(
         labels=tuple(f"{names[seat]} ({colours[seat]})" for seat in range(seats)),
         turn=turn,
         legend=round_line,
         position=tuple(position),
-        key=f"Tokens: {tokens}. Rows 1 (top) to 11, columns a to k.",
+        key=_("Tokens: {tokens}. Rows 1 (top) to 11, columns a to k.").format(tokens=tokens),
         rows=tuple(rows),
         notes=tuple(notes),
         out=frozenset(view.out),
     )
 
 
-def _a(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
 def _slot_words(slot: horizon_rules.Slot, seat: int, names: Sequence[str] | None = None) -> str:
     """A card on `seat`'s path as anyone may see it: face up with its name, else face down; whose it is
     (by name with `names`, else "own" or "opponent's") and whether a Swap locked it."""
-    card = f"{horizon_rules.card_name(slot.card)} face up" if slot.face_up else "face down"
+    card = _("{card} face up").format(card=horizon_rules.card_name(slot.card)) if slot.face_up else _("face down")
     if names is not None:
-        whose = f"placed by {names[slot.placed_by]}"
+        whose = _("placed by {name}").format(name=names[slot.placed_by])
     else:
-        whose = "own" if slot.placed_by == seat else "opponent's"
-    return f"{card} ({whose}{', locked' if slot.locked else ''})"
+        whose = _("own") if slot.placed_by == seat else _("opponent's")
+    return (_("{card} ({whose}, locked)") if slot.locked else "{card} ({whose})").format(card=card, whose=whose)
+
+
+def _cards(count: int) -> str:
+    return ngettext("{count} card", "{count} cards", count).format(count=count)
 
 
 def horizon(view: horizon_rules.HorizonState, caption: Caption) -> Account:
     """Each path: the active token, the cards on its spaces (face down, or face up by name), the tokens
     escaped and the hand's size; the deck and the discard pile. Only what the spectator's view shows."""
     names = _names(caption, 2)
-    colours = SEAT_COLOUR_NAMES[:2]
+    colours = [colour_name(seat) for seat in range(2)]
     turn = ""
     if view.setup and view.turn is not None:
-        turn = f", setup: placing cards face down ({sum(view.placed)} of {2 * horizon_rules.SETUP_PLACEMENTS} placed)"
+        turn = _("setup: placing cards face down ({placed} of {total} placed)").format(
+            placed=sum(view.placed), total=2 * horizon_rules.SETUP_PLACEMENTS
+        )
     position, rows = [], []
     for seat in range(2):
         place = view.positions[seat]
-        token = f"token on space {place}" if place else "token in the black hole"
-        escaped = f"{view.escaped[seat]} of {horizon_rules.TOKENS} escaped"
-        hand = f"{plural(len(view.hands[seat]), 'card')} in hand"
+        said = {
+            "name": names[seat],
+            "colour": colours[seat],
+            "token": _("token on space {space}").format(space=place) if place else _("token in the black hole"),
+            "escaped": _("{escaped} of {tokens} escaped").format(
+                escaped=view.escaped[seat], tokens=horizon_rules.TOKENS
+            ),
+            "hand": ngettext("{count} card in hand", "{count} cards in hand", len(view.hands[seat])).format(
+                count=len(view.hands[seat])
+            ),
+        }
         cards = [
             f"{space} {_slot_words(slot, seat)}" for space, slot in enumerate(view.mats[seat], 1) if slot is not None
         ]
-        on = "; cards on spaces " + "; ".join(cards) if cards else "; no cards on it"
-        position.append(f"{names[seat]}'s path ({colours[seat]}): {token}, {escaped}, {hand}{on}.")
+        if cards:
+            position.append(
+                _("{name}'s path ({colour}): {token}, {escaped}, {hand}; cards on spaces {cards}.").format(
+                    cards="; ".join(cards), **said
+                )
+            )
+        else:
+            position.append(_("{name}'s path ({colour}): {token}, {escaped}, {hand}; no cards on it.").format(**said))
         spaces = []
         for space, slot in enumerate(view.mats[seat], 1):
-            what = _slot_words(slot, seat, names) if slot is not None else "empty"
-            spaces.append(f"{space} {what}{', the token' if space == place else ''}")
-        rows.append(f"{names[seat]}'s path ({colours[seat]}): {token}; spaces {'; '.join(spaces)}; {escaped}; {hand}.")
-    top = f", top {horizon_rules.card_name(view.discard[-1])}" if view.discard else ""
-    deck = f"Deck {plural(len(view.deck), 'card')}, discard pile {plural(len(view.discard), 'card')}{top}."
-    turns = f"Turns played: {names[0]} {view.turns[0]}, {names[1]} {view.turns[1]}, of {view.turn_cap} each."
+            what = _slot_words(slot, seat, names) if slot is not None else _("empty")
+            spaces.append(
+                (_("{space} {what}, the token") if space == place else "{space} {what}").format(space=space, what=what)
+            )
+        rows.append(
+            _("{name}'s path ({colour}): {token}; spaces {spaces}; {escaped}; {hand}.").format(
+                spaces="; ".join(spaces), **said
+            )
+        )
+    if view.discard:
+        deck = _("Deck {deck}, discard pile {discard}, top {card}.").format(
+            deck=_cards(len(view.deck)), discard=_cards(len(view.discard)),
+            card=horizon_rules.card_name(view.discard[-1]),
+        )  # fmt: skip
+    else:
+        deck = _("Deck {deck}, discard pile {discard}.").format(deck=_cards(len(view.deck)), discard=_cards(0))
+    turns = _("Turns played: {first} {first_turns}, {second} {second_turns}, of {cap} each.").format(
+        first=names[0], first_turns=view.turns[0], second=names[1], second_turns=view.turns[1], cap=view.turn_cap
+    )
     return Account(
         labels=tuple(f"{names[seat]} ({colours[seat]})" for seat in range(2)),
         turn=turn,
         position=tuple(position),
         extras=(deck,),
-        key="Each path from the black hole (0) through spaces 1 to 8 to the exit (9).",
+        key=_("Each path from the black hole (0) through spaces 1 to 8 to the exit (9)."),
         rows=tuple(rows),
         notes=(deck, turns),
     )

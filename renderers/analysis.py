@@ -15,17 +15,18 @@ from collections.abc import Callable, Sequence
 from PIL import Image, ImageDraw
 
 from bot.analysis import Analysis, Point, Report, message, percent
+from bot.i18n import N_, _, ngettext, pgettext
 from renderers.draw import (
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
-    SEAT_COLOUR_NAMES,
     SEAT_COLOURS,
-    SEAT_SHAPES,
     TEXT,
     Caption,
     Colour,
+    and_list,
+    colour_name,
     fit,
     length,
     seat_token,
@@ -53,6 +54,15 @@ MARKS = 10
 """Shapes drawn along each seat's line at most (evenly spread, the last point always)."""
 GRID: Colour = (52, 80, 110)
 Scale = Callable[[float], float]
+LINES = (
+    N_("{colour} line with dots"),
+    N_("{colour} line with squares"),
+    N_("{colour} line with triangles"),
+    N_("{colour} line with diamonds"),
+    N_("{colour} line with crosses"),
+    N_("{colour} line with stars"),
+)
+"""Each seat's line in words, by its shape (`draw.SEAT_SHAPES`): say one with `_` and its colour."""
 
 
 def report(analysis: Analysis) -> Report:
@@ -82,8 +92,12 @@ def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
         return where(analysis, 0, chance)[1] * s
 
     # title and result
-    match = f"Match #{analysis.match_id} · " if analysis.match_id is not None else ""
-    title = header or f"{match}{analysis.title} · chances to win"
+    if header:
+        title = header
+    elif analysis.match_id is not None:
+        title = _("Match #{number} · {game} · chances to win").format(number=analysis.match_id, game=analysis.title)
+    else:
+        title = _("{game} · chances to win").format(game=analysis.title)
     text(pen, (18 * s, 14 * s), fit(title, TITLE_SIZE * s, (WIDTH - 36) * s, bold=True), TITLE_SIZE * s, bold=True)
     for k, line in enumerate(subtitle(analysis, names)):
         text(pen, (18 * s, (48 + k * 26) * s), line, LABEL_SIZE * s, MUTED)
@@ -92,7 +106,8 @@ def draw(analysis: Analysis, header: str | None = None) -> Image.Image:
         _multiples(image, pen, analysis)
     else:
         _one_plot(image, pen, analysis, x_of, y_of)
-    text(pen, ((LEFT - 14) * s, (BOTTOM + 9) * s), "move", LABEL_SIZE * s, MUTED, anchor="ra")
+    move = fit(pgettext("axis", "move"), LABEL_SIZE, LEFT - 18)
+    text(pen, ((LEFT - 14) * s, (BOTTOM + 9) * s), move, LABEL_SIZE * s, MUTED, anchor="ra")
 
     # the legend: each seat's token, name and share of the result
     y = BOTTOM + 58
@@ -113,11 +128,14 @@ def subtitle(analysis: Analysis, names: Sequence[str]) -> list[str]:
     count = len(analysis.winners)
     wordings = [_result(analysis, names)]
     if count > 1:
-        wordings += [f"{count} players shared the win ({analysis.reason})", f"{count} players shared the win"]
+        wordings += [
+            _("{count} players shared the win ({reason})").format(count=count, reason=analysis.reason),
+            _("{count} players shared the win").format(count=count),
+        ]
     elif count:
-        wordings.append(f"{names[min(analysis.winners)]} won")
+        wordings.append(_("{name} won").format(name=names[min(analysis.winners)]))
     else:
-        wordings.append("A draw")
+        wordings.append(_("A draw"))
     for words in wordings:
         lines = break_lines(words, LABEL_SIZE, WIDTH - 36, False)
         if len(lines) <= SUBTITLE_LINES:
@@ -270,18 +288,30 @@ def describe(analysis: Analysis, limit: int = 1024) -> str:
     caption = Caption(names=analysis.names)
     names = [caption.name(seat) for seat in range(len(analysis.names))]
     seats = [
-        f"{names[seat]} ({SEAT_COLOUR_NAMES[seat % 6]} line with {SEAT_SHAPES[seat % 6]}s)"
-        for seat in range(len(names))
+        f"{names[seat]} ({_(LINES[seat % len(LINES)]).format(colour=colour_name(seat))})" for seat in range(len(names))
     ]
     parts = [
-        f"Graph of each player's chance to win, move by move, over {analysis.moves} moves: {_and(seats)}.",
+        ngettext(
+            "Graph of each player's chance to win, move by move, over {count} move: {seats}.",
+            "Graph of each player's chance to win, move by move, over {count} moves: {seats}.",
+            analysis.moves,
+        ).format(count=analysis.moves, seats=and_list(seats)),
         _result(analysis, names) + ".",
     ]
     for swing in analysis.swings:
-        moves = f"move {swing.end}" if swing.end - swing.start == 1 else f"moves {swing.start + 1} to {swing.end}"
-        parts.append(
-            f"Swing {swing.number}, {moves}: {names[swing.seat]} {percent(swing.before)} to {percent(swing.after)}."
-        )
+        said = {
+            "number": swing.number,
+            "name": names[swing.seat],
+            "before": percent(swing.before),
+            "after": percent(swing.after),
+        }
+        if swing.end - swing.start == 1:
+            words = _("Swing {number}, move {move}: {name} {before} to {after}.").format(move=swing.end, **said)
+        else:
+            words = _("Swing {number}, moves {first} to {last}: {name} {before} to {after}.").format(
+                first=swing.start + 1, last=swing.end, **said
+            )
+        parts.append(words)
     words = " ".join(parts)
     if len(words.encode("utf-16-le")) // 2 <= limit:
         return words
@@ -295,13 +325,11 @@ def describe(analysis: Analysis, limit: int = 1024) -> str:
 
 def _result(analysis: Analysis, names: Sequence[str]) -> str:
     if not analysis.winners:
-        return f"A draw ({analysis.reason})"
-    won = _and([names[s] for s in sorted(analysis.winners)])
-    return f"{won} {'won' if len(analysis.winners) == 1 else 'shared the win'} ({analysis.reason})"
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+        return _("A draw ({reason})").format(reason=analysis.reason)
+    won = and_list([names[s] for s in sorted(analysis.winners)])
+    if len(analysis.winners) == 1:
+        return _("{name} won ({reason})").format(name=won, reason=analysis.reason)
+    return _("{names} shared the win ({reason})").format(names=won, reason=analysis.reason)
 
 
 def _end_chance(analysis: Analysis, seat: int) -> float:
@@ -378,12 +406,12 @@ def _legend_rows(analysis: Analysis, names: Sequence[str]) -> list[list[tuple[in
     width = 18.0
     for seat, name in enumerate(names):
         if not analysis.winners:
-            said = "draw"
+            said = _("{name} · draw")
         elif seat in analysis.winners:
-            said = "won" if len(analysis.winners) == 1 else "shared the win"
+            said = _("{name} · won") if len(analysis.winners) == 1 else _("{name} · shared the win")
         else:
-            said = "lost"
-        label = fit(f"{name} · {said}", LEGEND_SIZE, WIDTH - 36 - 28)
+            said = _("{name} · lost")
+        label = fit(said.format(name=name), LEGEND_SIZE, WIDTH - 36 - 28)
         needed = 28 + length(label, LEGEND_SIZE) + 26
         if rows[-1] and width + needed > WIDTH - 18:
             rows.append([])

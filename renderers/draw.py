@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot import i18n
 from bot.clock import format_short
+from bot.i18n import N_, _
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 SUPERSAMPLE = 4
@@ -64,7 +65,8 @@ SEAT_COLOURS: tuple[Colour, ...] = (
 Chosen to keep every pair apart as seen with protanopia, deuteranopia and tritanopia as well as normal
 vision (tests/renderers/test_colour_vision.py prints the smallest difference); each seat's token also
 carries its own shape (`SEAT_SHAPES`), so colour is never the only cue."""
-SEAT_COLOUR_NAMES = ("orange", "blue", "aqua", "brick", "peach", "violet")
+SEAT_COLOUR_NAMES = (N_("orange"), N_("blue"), N_("aqua"), N_("brick"), N_("peach"), N_("violet"))
+"""Each seat's colour in words (English, marked: say one with `colour_name`)."""
 SEAT_SHAPES = ("dot", "square", "triangle", "diamond", "cross", "star")
 """The mark inside each seat's tokens, in seat order: a second cue beside the colour."""
 
@@ -79,8 +81,11 @@ class SeatClock:
 
     @property
     def words(self) -> str:
-        """`move 0:30 · reserve 1:00` (`move 1d · reserve 6d 18h`), as every panel writes it."""
-        return f"move {format_short(self.move_seconds)} · reserve {format_short(self.reserve_seconds)}"
+        """`move 0:30 · reserve 1:00` (`move 1d · reserve 6d 18h`), as every panel writes it, in the reader's
+        language."""
+        return _("move {move} · reserve {reserve}").format(
+            move=format_short(self.move_seconds), reserve=format_short(self.reserve_seconds)
+        )
 
     @property
     def low(self) -> bool:
@@ -105,7 +110,7 @@ class Caption:
         if seat < len(self.names) and self.names[seat].strip():
             name = self.names[seat].strip()
             return name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
-        return f"Player {seat + 1}"
+        return player_n(seat)
 
     def name(self, seat: int) -> str:
         """The seat's name, at most NAME_CAP characters (a longer one ends in an ellipsis), else Player N.
@@ -119,7 +124,43 @@ class Caption:
             shown = drawable(name).strip()
             if 2 * len("".join(shown.split())) >= len("".join(name.split())):
                 return shown
-        return f"Player {seat + 1}"
+        return player_n(seat)
+
+
+def player_n(seat: int) -> str:
+    """The stand-in for a seat without a name we can show: `Player 2`, in the reader's language."""
+    return _("Player {number}").format(number=i18n.number(seat + 1))
+
+
+def colour_name(seat: int) -> str:
+    """A seat's colour in the reader's language (`orange`, `blau`), as a noun: "alice (blue)"."""
+    return _(SEAT_COLOUR_NAMES[seat % len(SEAT_COLOUR_NAMES)])
+
+
+def and_list(items: Sequence[str]) -> str:
+    """Items in words in the reader's language: "a", "a and b", "a, b and c"."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def marked_lines(lines: Sequence[str]) -> list[str]:
+    """Lines wrapped from one text, each closed and reopened within the catalog's marks (a marking run's:
+    bot/i18n.py) as the whole text had them, so each drawn line is read on its own; unmarked text is
+    returned as it is."""
+    if not any(i18n.MARK in line or i18n.END in line for line in lines):
+        return list(lines)
+    out, depth = [], 0
+    for line in lines:
+        before = depth
+        for char in line:
+            if char == i18n.MARK:
+                depth += 1
+            elif char == i18n.END:
+                depth = max(0, depth - 1)
+        out.append(i18n.MARK * before + line + i18n.END * depth)
+    return out
 
 
 @cache

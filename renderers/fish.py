@@ -16,6 +16,7 @@ from functools import cache, partial
 from PIL import Image, ImageDraw
 
 from bot.games.fish import FISH, ROW_LETTERS, TILE_NAMES, TILES, FishMove, FishState, row_col
+from bot.i18n import _
 from renderers.draw import (
     LAST_MOVE,
     MUTED,
@@ -256,20 +257,28 @@ def panel(state: FishState, viewer: int | None, caption: Caption) -> Panel:
         a, b = state.scores
         if outcome.winners:
             (winner,) = outcome.winners
-            banner = f"{caption.name(winner)} wins {max(a, b)}–{min(a, b)}"
+            banner = _("{name} wins {high}–{low}").format(name=caption.name(winner), high=max(a, b), low=min(a, b))
         else:
-            banner = f"Draw, {a}–{b}"
-    last = f"Last: {state.last_move}" if state.last_move else ""
+            banner = _("Draw, {first}–{second}").format(first=a, second=b)
+    last = _("Last: {move}").format(move=state.last_move) if state.last_move else ""
     scored = " ".join(TILE_NAMES[t] for t in state.cleared)
-    verb = "to place a token" if state.placing else "to move"
+    if turn is None:
+        turn_words = ""
+    elif state.placing:
+        turn_words = _("{name} to place a token").format(name=caption.name(turn))
+    else:
+        turn_words = _("{name} to move").format(name=caption.name(turn))
     return captioned(
         "1, 2, 3",
         caption,
         seats=tuple(seats),
         banner=banner,
-        turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} {verb}") if turn is not None else None,
-        notes=(Line(last, colour=TEXT, bold=True), Line(f"Scored: {scored}" if scored else "", colour=CLEARED_DOTS)),
-        key=(KeyEntry("tinted: the last move", _key_tint()), KeyEntry("dotted: scored alone", _key_dots())),
+        turn=Turn(seat_token(turn, 9), turn_words) if turn is not None else None,
+        notes=(
+            Line(last, colour=TEXT, bold=True),
+            Line(_("Scored: {tiles}").format(tiles=scored) if scored else "", colour=CLEARED_DOTS, max_lines=2),
+        ),
+        key=(KeyEntry(_("tinted: the last move"), _key_tint()), KeyEntry(_("dotted: scored alone"), _key_dots())),
     )
 
 

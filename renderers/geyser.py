@@ -41,7 +41,7 @@ from bot.games.geyser import (
     TWO_PLAYER_STARTS,
     GeyserState,
 )
-from bot.wording import listing
+from bot.i18n import _, pgettext
 from renderers.draw import (
     FROM_SHARE,
     HIGHLIGHT,
@@ -54,6 +54,7 @@ from renderers.draw import (
     WHITE,
     Caption,
     Colour,
+    and_list,
     antialiased,
     font,
     paste,
@@ -143,8 +144,8 @@ def fired_label(state: GeyserState) -> str:
         return ""
     total = sum(state.last_fire)
     if total == 7:
-        return "Mother fires" if state.seven == "mother" else "7: calm"
-    return f"{RING_NAMES[FIRES[total]]} fires"
+        return _("Mother fires") if state.seven == "mother" else _("7: calm")
+    return _("{ring} fires").format(ring=RING_NAMES[FIRES[total]])
 
 
 def _circle(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, s: int, fill: Colour) -> None:
@@ -298,7 +299,7 @@ def token_box(square: int, starts: tuple[int, ...] = STARTS) -> Box:
 
 def _badge_centre(square: int, count: int, starts: tuple[int, ...]) -> tuple[int, int]:
     """On the token's top-right, kept inside its square."""
-    (tx, ty), (_, top, right, _) = token_centre(square, starts), square_box(square)
+    (tx, ty), (_left, top, right, _bottom) = token_centre(square, starts), square_box(square)
     width = _count_badge(count).width
     return min(tx + 13, right - 1 - width // 2), max(ty - 13, top + 1 + BADGE // 2)
 
@@ -312,7 +313,7 @@ def tag_box(square: int, starts: tuple[int, ...] = STARTS) -> Box:
     """The box of a square's label (`label_of`), centred along the square's bottom edge."""
     label = label_of(square, starts)
     assert label is not None
-    cx, _ = square_centre(square)
+    cx, _y = square_centre(square)
     width, bottom = _label_width(label), square_box(square)[3] - 1
     left = cx - width // 2
     return left, bottom - LABEL_H, left + width, bottom
@@ -435,15 +436,15 @@ def _ground(starts: tuple[int, ...]) -> Image.Image:
         draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=4, fill=INK)
         text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "S", LABEL_SIZE, START_MARK, bold=True, anchor="mm")
     for k in range(SIZE):
-        cx, _ = square_centre(k)
+        cx, _y = square_centre(k)
         text(draw, (cx, BOARD_TOP + BOARD_SIDE + 15), "abcdefghijk"[k], 18, COORD, bold=True, anchor="mm")
-        _, cy = square_centre(k * SIZE)
+        _x, cy = square_centre(k * SIZE)
         text(draw, (BOARD_LEFT // 2 - 1, cy), str(k + 1), 17, COORD, bold=True, anchor="mm")
     return image
 
 
 def _paste_tag(image: Image.Image, square: int) -> None:
-    left, top, _, _ = tag_box(square)
+    left, top, _right, _bottom = tag_box(square)
     tag = _tag(label_of(square) or "")
     image.paste(tag, (left, top), tag)
 
@@ -517,38 +518,58 @@ def panel(state: GeyserState, viewer: int | None, caption: Caption) -> Panel:
                 score_colour=HIGHLIGHT if held >= 3 else TEXT,
                 score_icon=_geyser_icon(),
                 won=seat in winners,
-                tag="out" if seat in state.out else None,
-                info=(Line(f"{state.on_board(seat)} in play · {state.supply[seat]} left"),),
+                tag=pgettext("player", "out") if seat in state.out else None,
+                info=(
+                    Line(
+                        ""
+                        if seat in state.out or state.phase == "over"  # the tag and the result say what counts
+                        else _("{on_board} in play · {supply} left").format(
+                            on_board=state.on_board(seat), supply=state.supply[seat]
+                        ),
+                        max_lines=2,  # beside the score: wraps in a longer language
+                    ),
+                ),
             )
         )
     last_round = state.phase == "play" and state.round >= state.rounds
     if state.phase == "start":
-        lead = (Line(f"Setup · {state.rounds} rounds", colour=TEXT, bold=True), Line(""))
+        setup = _("Setup · {rounds} rounds").format(rounds=state.rounds)
+        lead = (Line(setup, colour=TEXT, bold=True, max_lines=2), Line("", max_lines=2))
     else:
         ending = last_round or state.phase == "over"
-        roller = "Last round" if ending else f"Next fire roll: {caption.name(state.roller)}"
+        roller = _("Last round") if ending else _("Next fire roll: {name}").format(name=caption.name(state.roller))
+        round_words = _("Round {round} of {rounds}").format(round=state.round, rounds=state.rounds)
         lead = (
-            Line(f"Round {state.round} of {state.rounds}", colour=HIGHLIGHT if last_round else TEXT, bold=True),
-            Line(roller),
+            Line(round_words, colour=HIGHLIGHT if last_round else TEXT, bold=True, max_lines=2),
+            Line(roller, max_lines=2),
         )
     banner = caption.result
     if banner is None and state.phase == "over":
         names = [caption.name(s) for s in state.winners]
-        verb = "wins" if len(names) == 1 else "share the win"
-        banner = f"{listing(names)} {verb}" if names else "Game over"
+        if len(names) == 1:
+            banner = _("{name} wins").format(name=names[0])
+        elif names:
+            banner = _("{names} share the win").format(names=and_list(names))
+        else:
+            banner = _("Game over")
     pending = turn is not None and banner is None and (state.pending is not None or state.phase == "start")
     choice = _choice_text(state, turn) if pending and turn is not None else ""
-    last = f"Last: {_move_words(state)}" if state.last_move is not None and state.last_seat is not None else ""
+    moved = state.last_move is not None and state.last_seat is not None
+    last = _("Last: {move}").format(move=_move_words(state)) if moved else ""
     return captioned(
         "Geyser",
         caption,
         seats=tuple(seats),
         lead=lead,
         banner=banner,
-        turn=None if turn is None or banner is not None else Turn(seat_token(turn, 9), f"{caption.name(turn)} to move"),
-        notes=(Line(choice, colour=HIGHLIGHT, bold=True, max_lines=2), Line(last, colour=TEXT)),
+        turn=(
+            None
+            if turn is None or banner is not None
+            else Turn(seat_token(turn, 9), _("{name} to move").format(name=caption.name(turn)))
+        ),
+        notes=(Line(choice, colour=HIGHLIGHT, bold=True, max_lines=3), Line(last, colour=TEXT)),
         blocks=_dice_blocks(state, caption),
-        key=(KeyEntry("geysers held", _geyser_icon()),),
+        key=(KeyEntry(_("geysers held"), _geyser_icon()),),
     )
 
 
@@ -557,15 +578,14 @@ def _move_words(state: GeyserState) -> str:
     assert state.last_move is not None
     src, dst = state.last_move
     held = state.board[dst]
+    step = f"{SQUARE_NAMES[src]}-{SQUARE_NAMES[dst]}"
     if held is not None and held[0] == state.last_seat:
-        how = ""
-    elif state.pending is not None and state.pending[0] == "tie":
-        how = " (tied)"
-    elif not state.last_battle:
-        how = " (retreated)"
-    else:
-        how = " (lost the battle)"
-    return f"{SQUARE_NAMES[src]}-{SQUARE_NAMES[dst]}{how}"
+        return step
+    if state.pending is not None and state.pending[0] == "tie":
+        return _("{step} (tied)").format(step=step)
+    if not state.last_battle:
+        return _("{step} (retreated)").format(step=step)
+    return _("{step} (lost the battle)").format(step=step)
 
 
 def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ...]:
@@ -577,21 +597,34 @@ def _dice_blocks(state: GeyserState, caption: Caption) -> tuple[Strip | Line, ..
         attacker, a_die, a_bonus, defender, d_die, d_bonus = state.last_battle
         a_total, d_total = a_die + a_bonus, d_die + d_bonus
         battle = ((a_die, seat_colour(attacker)), (d_die, seat_colour(defender)))
-        verdict = "tie!" if a_total == d_total else f"{caption.name(attacker if a_total > d_total else defender)} wins"
-        sides = f"{caption.name(attacker)} {a_die}+{a_bonus} v {caption.name(defender)} {d_die}+{d_bonus}"
-        battle_words = f"Battle: {sides}: {verdict}"
+        sides = {
+            "attacker": caption.name(attacker),
+            "attack": f"{a_die}+{a_bonus}",
+            "defender": caption.name(defender),
+            "defence": f"{d_die}+{d_bonus}",
+        }
+        if a_total == d_total:
+            battle_words = _("Battle: {attacker} {attack} v {defender} {defence}: tie!").format(**sides)
+        else:
+            winner = caption.name(attacker if a_total > d_total else defender)
+            battle_words = _("Battle: {attacker} {attack} v {defender} {defence}: {winner} wins").format(
+                winner=winner, **sides
+            )
     fire: tuple[tuple[int, Colour], ...] = ()
     fire_words = ""
     if state.last_fire is not None:
         one, two = state.last_fire
         fire = ((one, FIRE_RIM), (two, FIRE_RIM))
-        fired = "calm" if one + two == 7 and state.seven != "mother" else fired_label(state)
-        fire_words = f"Fire {one}+{two} = {one + two}: {fired}"
+        dice = {"one": one, "two": two, "total": one + two}
+        if one + two == 7 and state.seven != "mother":
+            fire_words = _("Fire {one}+{two} = {total}: calm").format(**dice)
+        else:
+            fire_words = _("Fire {one}+{two} = {total}: {fired}").format(fired=fired_label(state), **dice)
     return (
         Strip(DIE + 2, partial(_paint_dice, battle)),
         Line(battle_words, colour=TEXT, max_lines=2),
         Strip(DIE + 2, partial(_paint_dice, fire)),
-        Line(fire_words, colour=HIGHLIGHT),
+        Line(fire_words, colour=HIGHLIGHT, max_lines=2),
     )
 
 
@@ -603,21 +636,23 @@ def _paint_dice(dice: tuple[tuple[int, Colour], ...], image: Image.Image, box: t
 def _choice_text(state: GeyserState, seat: int) -> str:
     """What the player to move has to do, in a line or two."""
     if state.phase == "start" and state.start_squares == TWO_PLAYER_STARTS:
-        return "Start on f1 or f11 (dotted); the other player starts opposite."
+        return _("Start on f1 or f11 (dotted); the other player starts opposite.")
     if state.phase == "start":
-        return "Put a token on a free start (S, dotted)."
+        return _("Put a token on a free start (S, dotted).")
     if state.pending is not None and state.pending[0] == "place":
-        return f"Place a token around {SQUARE_NAMES[state.pending[1]]} (dotted) or skip."
+        return _("Place a token around {square} (dotted) or skip.").format(square=SQUARE_NAMES[state.pending[1]])
     if state.pending is not None and state.pending[0] == "tie":
-        _, src, dst = state.pending
-        return f"Tie on {SQUARE_NAMES[dst]}: roll again, or retreat to {SQUARE_NAMES[src]}."
+        _kind, src, dst = state.pending
+        return _("Tie on {square}: roll again, or retreat to {back}.").format(
+            square=SQUARE_NAMES[dst], back=SQUARE_NAMES[src]
+        )
     if GEYSER.legal_moves(state) == ["pass"]:  # boxed in, or no start free to re-enter on
-        return "No move is possible: pass."
+        return _("No move is possible: pass.")
     if not state.tokens_of(seat):
-        return "No token on the island: re-enter on a free start (dotted)."
+        return _("No token on the island: re-enter on a free start (dotted).")
     if state.controls(seat) >= 3:
-        return f"Move a token one square. The Mother ({SQUARE_NAMES[MOTHER]}) is open to you."
-    return f"Move a token one square. Mother ({SQUARE_NAMES[MOTHER]}) needs 3 geysers."
+        return _("Move a token one square. The Mother ({square}) is open to you.").format(square=SQUARE_NAMES[MOTHER])
+    return _("Move a token one square. Mother ({square}) needs 3 geysers.").format(square=SQUARE_NAMES[MOTHER])
 
 
 __all__ = [

@@ -11,6 +11,7 @@ every text's drawn extent lies inside its box, and its lines join back to the te
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.clock import format_short
+from bot.i18n import _
 from renderers.draw import (
     ALERT,
     HIGHLIGHT,
@@ -33,6 +35,7 @@ from renderers.draw import (
     Colour,
     SeatClock,
     length,
+    marked_lines,
     metrics,
     paste,
     rounded_box,
@@ -288,12 +291,25 @@ class _Flow:
         lines = cut_lines(lines, size, width, bold, max_lines)
         ascent, descent = metrics(f"{words} {like}", nominal, bold)  # a fallback font (CJK) may need more room
         line_step = max(step(nominal), ascent + descent + 1)  # the slot's, whatever size its words shrank to
-        origins = tuple((left + BEARING, y + k * line_step) for k in range(len(lines)))
+        origins = tuple(
+            (left + BEARING + _overhang(line, size, bold), y + k * line_step) for k, line in enumerate(lines)
+        )
         bottom = y + max_lines * line_step
         box = (int(left), int(y), int(right + 0.999), int(bottom + 0.999))
         if words:
             self.layout.texts.append(PlacedText(box, words, tuple(lines), size, bold, colour, origins))
         return bottom
+
+
+def _overhang(line: str, size: int, bold: bool) -> int:
+    """How far past BEARING the line's first glyph inks left of where it starts (a hooked ƒ does): the line
+    starts that much further in, so it never inks outside its box."""
+    return _glyph_overhang(line[:1], size, bold) if line and not line[0].isascii() else 0
+
+
+@functools.lru_cache(maxsize=1024)
+def _glyph_overhang(char: str, size: int, bold: bool) -> int:
+    return max(0, math.ceil(-text_extent((0, 0), char, size, bold=bold)[0]) - BEARING)
 
 
 def lay_out(panel: Panel, left: int, right: int, top: int = 10) -> Layout:
@@ -334,7 +350,9 @@ def lay_out(panel: Panel, left: int, right: int, top: int = 10) -> Layout:
         for entry in panel.key:
             if entry.sprite is not None:
                 layout.sprites.append((entry.sprite, (inner_left + 9, int(y) + step(MIN_SIZE) // 2)))
-            y = flow.text(entry.words, inner_left + 22, inner_right, y, MIN_SIZE, colour=MUTED) + 2
+            width = inner_right - inner_left - 22 - 2 * BEARING
+            lines = 1 if length(entry.words, MIN_SIZE) <= width else 2  # a longer word in another language wraps
+            y = flow.text(entry.words, inner_left + 22, inner_right, y, MIN_SIZE, colour=MUTED, max_lines=lines) + 2
     layout.height = int(y) + PAD
     return layout
 
@@ -346,7 +364,7 @@ def _status(layout: Layout, flow: _Flow, panel: Panel, left: int, right: int, y:
     if panel.banner:
         words, fill, ink, x = panel.banner, HIGHLIGHT, INK, left + 10
     elif panel.paused and panel.turn is not None:
-        words, fill, ink, x = f"Paused · {panel.turn.words}", ALERT, WHITE, left + 10
+        words, fill, ink, x = _("Paused · {turn}").format(turn=panel.turn.words), ALERT, WHITE, left + 10
     elif panel.turn is not None:
         words, fill, ink, x = panel.turn.words, None, TEXT, left + 26
         layout.sprites.append((panel.turn.token, (left + 10, start + 8 + step(STATUS_SIZE) // 2)))
@@ -397,10 +415,16 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
     name_size = MIN_SIZE if compact else 17
     score_size = 20 if compact else 24
     layout.sprites.append((card.token, (left + 16, top + 6 + step(name_size) // 2)))
-    name = card.name + ("\u00a0(you)" if card.you else "") + ("\u00a0▶" if card.to_move else "")
+    name = _("{name}\u00a0(you)").format(name=card.name) if card.you else card.name
+    name += "\u00a0▶" if card.to_move else ""
     y = flow.text(name, left + 32, right - 8, top + 6, name_size, bold=True,
                   colour=MUTED if card.tag else TEXT, max_lines=2, shrink=1)  # fmt: skip
-    row = max(card.strip.height if card.strip is not None else 0, step(score_size) if card.score is not None else 0)
+    beside = card.info[0] if card.strip is None and card.info else None  # the first info line, beside the score
+    row = max(
+        card.strip.height if card.strip is not None else 0,
+        step(score_size) if card.score is not None else 0,
+        beside.max_lines * step(beside.size) if beside is not None and beside.max_lines > 1 else 0,
+    )
     right_edge = right - 8
     if card.score is not None:
         score_w = length(card.score, score_size, True)
@@ -410,7 +434,7 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
         if card.score_icon is not None:
             layout.sprites.append((card.score_icon, (right_edge - card.score_icon.width // 2, int(y + row / 2))))
             right_edge -= card.score_icon.width + 4
-    tag = "★ wins" if card.won and not card.tag else card.tag
+    tag = _("★ wins") if card.won and not card.tag else card.tag
     if tag:
         tag_w = length(tag, MIN_SIZE, True)
         flow.text(tag, right_edge - tag_w - 2, right_edge + 1, y + (row - step(MIN_SIZE)) / 2, MIN_SIZE, bold=True,
@@ -422,8 +446,8 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
         layout.strips.append((card.strip, (left + 10, strip_top, right_edge, strip_top + card.strip.height)))
     elif info:  # no strip: the first info line takes its place, beside the score
         first, info = info[0], info[1:]
-        flow.text(first.words, left + 12, right_edge, y + (row - step(first.size)) / 2, first.size, bold=first.bold,
-                  colour=first.colour)  # fmt: skip
+        flow.text(first.words, left + 12, right_edge, y + (row - first.max_lines * step(first.size)) / 2, first.size,
+                  bold=first.bold, colour=first.colour, max_lines=first.max_lines)  # fmt: skip
     y += row + 2
     for line in info:
         y = flow.text(line.words, left + 12, right - 8, y, line.size, bold=line.bold, colour=line.colour,
@@ -439,8 +463,10 @@ def _seat_card(layout: Layout, flow: _Flow, card: SeatCard, left: int, right: in
 def clock_words(clock: SeatClock, paused: bool) -> str:
     """The clock in a card: `move 0:30 + 1:00` (the move allowance left, then the reserve), `❚❚ ...` (stopped)
     while a moderator holds the match."""
-    words = f"{format_short(clock.move_seconds)} + {format_short(clock.reserve_seconds)}"
-    return f"❚❚ {words}" if paused and clock.running else f"move {words}"
+    move, reserve = format_short(clock.move_seconds), format_short(clock.reserve_seconds)
+    if paused and clock.running:
+        return f"❚❚ {move} + {reserve}"
+    return _("move {move} + {reserve}").format(move=move, reserve=reserve)
 
 
 def _clock_pill(layout: Layout, flow: _Flow, clock: SeatClock, paused: bool, left: int, right: int, top: int) -> float:
@@ -483,7 +509,7 @@ def fitted(
 
 def paint_text(draw: ImageDraw.ImageDraw, placed: PlacedText) -> None:
     """Draws a laid-out text, line by line."""
-    for origin, line in zip(placed.origins, placed.lines, strict=True):
+    for origin, line in zip(placed.origins, marked_lines(placed.lines), strict=True):
         text(draw, origin, line, placed.size, placed.colour, bold=placed.bold, anchor="la")
 
 

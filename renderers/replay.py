@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image
 
 from bot.games import GAMES
+from bot.i18n import _
 from renderers import DRAWERS
 from renderers.draw import Caption
 
@@ -65,8 +66,12 @@ def replay_gif(
     keep = sample(len(states), max_frames)
     frames = []
     for index in keep:
-        where = "start" if index == 0 else f"move {index} of {moves}"
-        header = f"{title} · {where}" if title else where.capitalize()
+        if index == 0:
+            header = _("{title} · start").format(title=title) if title else _("Start")
+        elif title:
+            header = _("{title} · move {number} of {moves}").format(title=title, number=index, moves=moves)
+        else:
+            header = _("Move {number} of {moves}").format(number=index, moves=moves)
         caption = Caption(names=tuple(names), header=header, result=result if index == moves else None)
         frames.append(draw(game.view(states[index], None), None, caption).convert("RGB"))
     frames = same_size(frames)

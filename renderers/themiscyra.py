@@ -16,6 +16,7 @@ from functools import cache, partial
 from PIL import Image, ImageDraw
 
 from bot.games.themiscyra import RINGS, SIZE, SQUARE_NAMES, THEMISCYRA, ThemiscyraState, open_areas
+from bot.i18n import N_, _, ngettext
 from renderers.draw import (
     FROM_SHARE,
     HIGHLIGHT,
@@ -47,7 +48,7 @@ STONE_R = 18  # stone radius
 RING_IN = 19.5  # the ring band, dark edges included
 RING_OUT = 25
 SPRITE = SQUARE  # stone sprites are one square, centred on it
-SIDES = ("Black", "White")  # seat 0 plays Black, seat 1 White (docs/rules/themiscyra.md)
+SIDES = (N_("Black"), N_("White"))  # seat 0 plays Black, seat 1 White (docs/rules/themiscyra.md); say with _()
 PER_SEAT = RINGS // 2  # rings each player places in setup (and so owns)
 
 BOARD_BG: Colour = (20, 30, 38)
@@ -199,9 +200,9 @@ def _background() -> Image.Image:
         draw.line((x, BOARD_TOP, x, BOARD_TOP + BOARD_SIDE), fill=GRID_LINE, width=1)
         draw.line((BOARD_LEFT, y, BOARD_LEFT + BOARD_SIDE, y), fill=GRID_LINE, width=1)
     for k in range(SIZE):
-        cx, _ = square_centre(k)
+        cx, _y = square_centre(k)
         text(draw, (cx, BOARD_TOP + BOARD_SIDE + 18), "abcdefghij"[k], 19, COORD, bold=True, anchor="mm")
-        _, cy = square_centre(k * SIZE)
+        _x, cy = square_centre(k * SIZE)
         text(draw, (BOARD_LEFT // 2, cy), str(k + 1), 19, COORD, bold=True, anchor="mm")
     return image
 
@@ -316,25 +317,38 @@ def panel(state: ThemiscyraState, viewer: int | None, caption: Caption) -> Panel
                 token=_icon(seat, 11),
                 border=HIGHLIGHT,
                 won=seat == winner,
-                info=(Line(f"{SIDES[seat]} · {stones} stone{'' if stones == 1 else 's'}", colour=TEXT),),
+                info=(Line(_stones_words(seat, stones), colour=TEXT),),
                 strip=Strip(20, partial(_paint_rings, len(state.rings_of(seat)))),
             )
         )
     banner = caption.result
     if banner is None and state.winner is not None:
-        banner = f"{caption.name(state.winner)} ({SIDES[state.winner]}) wins"
-    setup = f"Setup: {state.rings.bit_count()} of {RINGS} rings" if state.setup else ""
-    last = f"Last: {turn_text(state.last)}" if state.last is not None else ""
+        banner = _("{name} ({side}) wins").format(name=caption.name(state.winner), side=_(SIDES[state.winner]))
+    setup = (
+        _("Setup: {placed} of {rings} rings").format(placed=state.rings.bit_count(), rings=RINGS) if state.setup else ""
+    )
+    last = _("Last: {move}").format(move=turn_text(state.last)) if state.last is not None else ""
     areas = "areas" in caption.overlays
     return captioned(
         "Themiscyra",
         caption,
         seats=tuple(seats),
         banner=banner,
-        turn=Turn(_icon(turn, 8), f"{caption.name(turn)} ({SIDES[turn]}) to move") if turn is not None else None,
-        notes=(Line(setup, colour=TEXT, bold=True), Line(last, colour=TEXT, bold=True)),
-        key=(KeyEntry("shaded: open areas" if areas else "", _area_swatch() if areas else None),),
+        turn=(
+            Turn(_icon(turn, 8), _("{name} ({side}) to move").format(name=caption.name(turn), side=_(SIDES[turn])))
+            if turn is not None
+            else None
+        ),
+        notes=(Line(setup, colour=TEXT, bold=True, max_lines=2), Line(last, colour=TEXT, bold=True)),
+        key=(KeyEntry(_("shaded: open areas") if areas else "", _area_swatch() if areas else None),),
     )
+
+
+def _stones_words(seat: int, stones: int) -> str:
+    """`Black · 12 stones`, in the reader's language."""
+    if seat == 0:
+        return ngettext("Black · {count} stone", "Black · {count} stones", stones).format(count=stones)
+    return ngettext("White · {count} stone", "White · {count} stones", stones).format(count=stones)
 
 
 def _paint_rings(placed: int, image: Image.Image, box: tuple[int, int, int, int]) -> None:

@@ -13,15 +13,16 @@ wraps rather than being cut. Withdrawn players are greyed, struck through and ta
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from bot.games import GAMES
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.tournaments.model import Pairing, Tournament
 from bot.tournaments.standings import TIE_BREAKS, Standing, cell, knockout_exits, number, results_grid, standings
-from bot.wording import plural
 from renderers.draw import (
     ALERT,
     HIGHLIGHT,
@@ -31,9 +32,11 @@ from renderers.draw import (
     PANEL_BOX,
     TEXT,
     Colour,
+    and_list,
     drawable,
     fit,
     length,
+    player_n,
     rounded_box,
     text,
 )
@@ -48,41 +51,75 @@ HEAD_FONT = MIN_SIZE
 KEY_LINE = 22
 GRID_MIN_CELL = 22
 """A crosstable cell narrower than this would not be readable: the grid is left out (the text has it)."""
+PLAYER_MIN_WIDTH = 200
+"""The player column keeps at least this much when other columns widen for longer words."""
 ALT_LIMIT = 1024
-FORMAT_NAMES = {"knockout": "Knockout", "roundrobin": "Round robin", "swiss": "Swiss"}
+FORMAT_NAMES = {"knockout": N_("Knockout"), "roundrobin": N_("Round robin"), "swiss": N_("Swiss")}
+"""Each format's name (English, marked: say it with `_`)."""
 STRIPE = (23, 44, 67)
 
 
 def name_of(t: Tournament, entry: int) -> str:
     """The entrant's name as drawn: without characters no font has (`Player N` if nothing is left)."""
     shown = drawable(t.entrants[entry].name).strip()
-    return shown or f"Player {entry + 1}"
+    return shown or player_n(entry)
 
 
 def title(t: Tournament) -> str:
-    game = GAMES[t.game].title
-    pods = f" · pods of up to {t.seats}" if t.pods else ""
-    return f"{game} · {FORMAT_NAMES[t.format]}{pods}"
+    game, format = GAMES[t.game].title, _(FORMAT_NAMES[t.format])
+    if t.pods:
+        return _("{game} · {format} · pods of up to {seats}").format(game=game, format=format, seats=t.seats)
+    return f"{game} · {format}"
 
 
 def status(t: Tournament) -> str:
     """Where the tournament stands: sign-up, the round and what is left to play, or finished (and who won)."""
     if not t.started:
-        return f"Sign-up: {plural(len(t.entrants), 'player')}"
+        count = len(t.entrants)
+        return ngettext("Sign-up: {count} player", "Sign-up: {count} players", count).format(count=count)
     if t.finished:
         top = [s for s in standings(t) if s.rank == 1]
-        won = " and ".join(name_of(t, s.entry) for s in top)
-        return f"Final standings after {plural(len(t.rounds), 'round')} · winner: {won}"
+        won = and_list([name_of(t, s.entry) for s in top])
+        count = len(t.rounds)
+        return ngettext(
+            "Final standings after {count} round · winner: {names}",
+            "Final standings after {count} rounds · winner: {names}",
+            count,
+        ).format(count=count, names=won)
     waiting = sum(1 for p in t.current.pairings if p.result is None)
-    left = f"{plural(waiting, 'game')} to play" if waiting else "round complete"
-    return f"Round {t.current.number} of {t.planned_rounds} · {left}"
+    said = {"round": t.current.number, "rounds": t.planned_rounds, "count": waiting}
+    if not waiting:
+        return _("Round {round} of {rounds} · round complete").format(**said)
+    return ngettext(
+        "Round {round} of {rounds} · {count} game to play", "Round {round} of {rounds} · {count} games to play", waiting
+    ).format(**said)
 
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    heading: str
-    width: int
+    heading: str  # which column (English): `HEADINGS` says it in the reader's language
+    width: int  # at least; wider if its heading or a cell needs it (a longer word in another language)
     align: str = "r"  # "l" or "r"
+
+    @property
+    def label(self) -> str:
+        """The heading as drawn, in the reader's language."""
+        return _(HEADINGS[self.heading]) if self.heading in HEADINGS else self.heading
+
+
+HEADINGS = {
+    "Rating": N_("Rating"),
+    "Player": N_("Player"),
+    "Pts": N_("Pts"),
+    "W-L-D": N_("W-L-D"),
+    "Won": N_("Won"),
+    "Games": N_("Games"),
+    "Bye": N_("Bye"),
+    "Out in": N_("Out in"),
+    "H2H": N_("H2H"),
+}
+"""The standings' column headings (said with `_`); "#" and the tie-breaks' names (Bh
+Buchholz, SB Sonneborn-Berger) are the same in every language."""
 
 
 BREAK_COLUMNS = {"buchholz": Column("Bh", 76), "sonneborn_berger": Column("SB", 84)}
@@ -119,7 +156,11 @@ def _cells(t: Tournament, s: Standing, columns: Sequence[Column]) -> list[str]:
         "Won": str(s.wins),
         "Games": str(s.wins + s.draws + s.losses),
         "Bye": str(s.byes) if s.byes else "",
-        "Out in": (("champion" if t.finished else "still in") if s.out_in is None else f"round {s.out_in}"),
+        "Out in": (
+            (_("champion") if t.finished else _("still in"))
+            if s.out_in is None
+            else _("round {number}").format(number=s.out_in)
+        ),
     }
     return [values[c.heading] for c in columns]
 
@@ -128,7 +169,7 @@ def table(t: Tournament) -> tuple[list[str], list[list[str]]]:
     """The standings table as drawn: the column headings, then each row's cells, best first."""
     rows = _rows(t)
     columns = _columns(t, rows)
-    return [c.heading for c in columns], [_cells(t, s, columns) for s in rows]
+    return [c.label for c in columns], [_cells(t, s, columns) for s in rows]
 
 
 def _rows(t: Tournament) -> list[Standing]:
@@ -142,13 +183,14 @@ def _table_height(rows: int) -> int:
 
 def _paint_table(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standing], top: int) -> int:
     columns = _columns(t, rows)
-    fixed = sum(c.width for c in columns)
-    widths = [c.width or (WIDTH - 2 * PAD - fixed) for c in columns]
+    cells = [_cells(t, s, columns) for s in rows]
+    widths = _widths(columns, cells)
     y = top
     x = PAD
     for c, w in zip(columns, widths, strict=True):
         anchor_x = x + 8 if c.align == "l" else x + w - 8
-        text(draw, (anchor_x, y + 4), c.heading, HEAD_FONT, MUTED, bold=True, anchor="la" if c.align == "l" else "ra")
+        heading = fit(c.label, HEAD_FONT, w - 12, bold=True)
+        text(draw, (anchor_x, y + 4), heading, HEAD_FONT, MUTED, bold=True, anchor="la" if c.align == "l" else "ra")
         x += w
     y += 26
     for k, s in enumerate(rows):
@@ -157,11 +199,11 @@ def _paint_table(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standi
         gone = s.withdrawn
         colour = MUTED if gone else TEXT
         x = PAD
-        for c, w, words in zip(columns, widths, _cells(t, s, columns), strict=True):
+        for c, w, words in zip(columns, widths, cells[k], strict=True):
             bold = c.heading in ("#", "Pts")
             middle = y + ROW // 2
             if c.heading == "Player":
-                tag = "withdrawn" if gone else ""
+                tag = _("withdrawn") if gone else ""
                 room = w - 16 - (length(tag, MIN_SIZE, True) + 10 if tag else 0)
                 shown = fit(words, ROW_FONT, room, bold=not gone)
                 text(draw, (x + 8, middle), shown, ROW_FONT, colour, bold=not gone, anchor="lm")
@@ -189,13 +231,33 @@ def _grid_height(count: int) -> int:
     return 0 if _grid_cell(count) < GRID_MIN_CELL else 40 + 30 + count * _grid_cell(count)
 
 
+def _widths(columns: Sequence[Column], cells: Sequence[Sequence[str]]) -> list[int]:
+    """Each column's width: its own, or what its heading or widest cell needs (a longer word in another
+    language); the player column takes what is left, and no less than PLAYER_MIN_WIDTH (the others give way)."""
+    widths = []
+    for index, c in enumerate(columns):
+        if not c.width:
+            widths.append(0)
+            continue
+        needed = max(
+            [length(c.label, HEAD_FONT, True) + 16, *(length(row[index], ROW_FONT, True) + 14 for row in cells)]
+        )
+        widths.append(max(c.width, math.ceil(needed)))
+    room = WIDTH - 2 * PAD - sum(widths)
+    if room < PLAYER_MIN_WIDTH:
+        widths = [c.width or 0 for c in columns]
+        room = WIDTH - 2 * PAD - sum(widths)
+    return [w or room for w in widths]
+
+
 def _paint_grid(draw: ImageDraw.ImageDraw, t: Tournament, rows: Sequence[Standing], top: int) -> int:
     count = len(rows)
     size = _grid_cell(count)
     if size < GRID_MIN_CELL:
         return top
     grid = results_grid(t)
-    text(draw, (PAD, top + 8), "Results (row against column)", HEAD_FONT + 2, TEXT, bold=True)
+    heading = fit(_("Results (row against column)"), HEAD_FONT + 2, WIDTH - 2 * PAD, bold=True)
+    text(draw, (PAD, top + 8), heading, HEAD_FONT + 2, TEXT, bold=True)
     y0 = top + 40
     label = WIDTH - 2 * PAD - count * size
     font_size = MIN_SIZE
@@ -232,8 +294,9 @@ MATCH_GAP = 12
 BRACKET_COLUMN_MIN = 160
 BRACKET_FONT = 16
 WITHDREW = "✗"
-SHARED = " · =\u00a0shared\u00a0place"  # no-break spaces: the key wraps, never inside this
 """The bracket's mark for a player who withdrew in that round (the key says so): a word would cut the name."""
+SHARED = N_("=\u00a0shared\u00a0place")
+"""The key's last entry (no-break spaces: the key wraps, never inside it); say it with `_`."""
 
 
 def _bracket_geometry(t: Tournament) -> tuple[int, int, int]:
@@ -245,12 +308,12 @@ def _bracket_geometry(t: Tournament) -> tuple[int, int, int]:
 
 
 def _bracket_height(t: Tournament) -> int:
-    _, first, _ = _bracket_geometry(t)
+    _rounds, first, _column = _bracket_geometry(t)
     return 40 + first * (2 * SLOT + MATCH_GAP)
 
 
 def _bracket_width(t: Tournament) -> int:
-    rounds, _, column = _bracket_geometry(t)
+    rounds, _first, column = _bracket_geometry(t)
     return max(WIDTH, 2 * PAD + rounds * column)
 
 
@@ -259,7 +322,8 @@ def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
     rounds, first, column = _bracket_geometry(t)
     seed_no = {entry: k + 1 for k, entry in enumerate(t.seeds)}
     exits = knockout_exits(t)
-    text(draw, (PAD, top + 8), "Bracket", HEAD_FONT + 2, TEXT, bold=True)
+    text(draw, (PAD, top + 8), fit(_("Bracket"), HEAD_FONT + 2, WIDTH - 2 * PAD, bold=True), HEAD_FONT + 2, TEXT,
+         bold=True)  # fmt: skip
     y0 = top + 40
     block = 2 * SLOT + MATCH_GAP
     centres: list[float] = [y0 + k * block + SLOT for k in range(first)]
@@ -279,7 +343,7 @@ def _paint_bracket(image: Image.Image, t: Tournament, top: int) -> int:
                 colour = HIGHLIGHT if won else MUTED if winner is not None or gone else TEXT
                 lines.append((f"{seed_no[entry]} {name_of(t, entry)}", colour, won, WITHDREW if gone else ""))
             if p is not None and p.is_bye:
-                lines.append(("bye", MUTED, False, ""))
+                lines.append((pgettext("standings", "bye"), MUTED, False, ""))
             for line_no, (words, colour, bold, tag) in enumerate(lines):
                 ly = centre - SLOT + line_no * SLOT + SLOT // 2
                 room = box_w - 14 - (length(tag, MIN_SIZE, True) + 8 if tag else 0)
@@ -332,19 +396,21 @@ def draw(t: Tournament) -> Image.Image:
 
 def key(t: Tournament, rows: Sequence[Standing]) -> str:
     if not t.started:
-        return "Signed up so far, in order; seeds come from the ratings when the tournament starts."
+        return _("Signed up so far, in order; seeds come from the ratings when the tournament starts.")
     if t.format == "knockout":
-        gone = f" · {WITHDREW} withdrew" if any(s.withdrawn for s in rows) else ""
-        return f"Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on{gone}{SHARED}"
-    names = {"buchholz": "Bh Buchholz", "sonneborn_berger": "SB Sonneborn-Berger"}
-    words = " · ".join(["Pts points", *(names[b] for b in TIE_BREAKS[t.format])])
+        parts = [_("Seeds by rating (1 is the top seed) · a drawn game sends the higher seed on")]
+        if any(s.withdrawn for s in rows):
+            parts.append(_("{mark} withdrew").format(mark=WITHDREW))
+        return " · ".join([*parts, _(SHARED)])
+    names = {"buchholz": _("Bh Buchholz"), "sonneborn_berger": _("SB Sonneborn-Berger")}
+    parts = [_("Pts points"), *(names[b] for b in TIE_BREAKS[t.format])]
     if any(s.head_to_head is not None for s in rows):
-        words += " · H2H head to head"
+        parts.append(_("H2H head to head"))
     if any(s.byes for s in rows):
-        words += " · Bye byes (1 point each)"
+        parts.append(_("Bye byes (1 point each)"))
     if t.format == "roundrobin":
-        words += " · + / − forfeit"
-    return words + SHARED
+        parts.append(_("+ / − forfeit"))
+    return " · ".join([*parts, _(SHARED)])
 
 
 def render(t: Tournament) -> bytes:
@@ -355,21 +421,33 @@ def render(t: Tournament) -> bytes:
 
 
 def _row_words(t: Tournament, s: Standing) -> str:
-    name = t.entrants[s.entry].name.strip() or f"Player {s.entry + 1}"
+    name = t.entrants[s.entry].name.strip() or player_n(s.entry)
     if not t.started:
         return f"{s.entry + 1}. {name} ({t.entrants[s.entry].rating:.0f})"
-    gone = " (withdrawn)" if s.withdrawn else ""
-    bye = f" with {plural(s.byes, 'bye')}" if s.byes else ""
+    if s.withdrawn:
+        name = _("{name} (withdrawn)").format(name=name)
     if t.format == "knockout":
-        where = "still in" if s.out_in is None else f"out in round {s.out_in}"
         if t.finished and s.rank == 1:
-            where = "champion"
-        return f"{_place(s)} {name}{gone}: {where}{bye}"
+            where = _("champion")
+        elif s.out_in is None:
+            where = _("still in")
+        else:
+            where = _("out in round {number}").format(number=s.out_in)
+        if s.byes:
+            where = ngettext("{where} with {count} bye", "{where} with {count} byes", s.byes).format(
+                where=where, count=s.byes
+            )
+        return f"{_place(s)} {name}: {where}"
     values = {"buchholz": f"Bh {number(s.buchholz)}", "sonneborn_berger": f"SB {number(s.sonneborn_berger)}"}
     breaks = [values[b] for b in TIE_BREAKS[t.format]]
     if s.head_to_head is not None:
-        breaks.append(f"H2H {number(s.head_to_head)}")
-    return f"{_place(s)} {name}{gone}: {number(s.points)}{bye} ({', '.join(breaks)})"
+        breaks.append(f"{_(HEADINGS['H2H'])} {number(s.head_to_head)}")
+    points = number(s.points)
+    if s.byes:
+        points = ngettext("{points} with {count} bye", "{points} with {count} byes", s.byes).format(
+            points=points, count=s.byes
+        )
+    return f"{_place(s)} {name}: {points} ({', '.join(breaks)})"
 
 
 def _place(s: Standing) -> str:
@@ -393,14 +471,18 @@ def describe(t: Tournament, limit: int = ALT_LIMIT) -> str:
     kept: list[str] = []
     for k, line in enumerate(all_lines):
         left = len(all_lines) - k - 1
-        more = f"… and {plural(left, 'more player')}" if left else ""
+        more = _more(left) if left else ""
         candidate = "\n".join([*kept, line])
         if len(candidate) + (len(more) + 1 if more else 0) > limit:
-            rest = f"… and {plural(len(all_lines) - k, 'more player')}"
+            rest = _more(len(all_lines) - k)
             out = "\n".join([*kept, rest])
             return out if len(out) <= limit else out[: limit - 1] + "…"
         kept.append(line)
     return "\n".join(kept)
+
+
+def _more(count: int) -> str:
+    return ngettext("… and {count} more player", "… and {count} more players", count).format(count=count)
 
 
 __all__ = ["ALT_LIMIT", "as_text", "describe", "draw", "lines", "render", "status", "table", "title"]

@@ -26,7 +26,8 @@ from bot.games import themiscyra as themiscyra_rules
 from bot.games import volcano as volcano_rules
 from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState, card_name
 from renderers import Caption, SeatClock, alt_text
-from renderers.alt_text import ALT_LIMIT, SEAT_COLOUR_NAMES, describe, text_board
+from renderers.alt_text import ALT_LIMIT, describe, text_board
+from renderers.draw import SEAT_COLOUR_NAMES
 from tests.test_wording import slips
 
 KEYS = ("fish", "volcano", "themiscyra", "geyser", "horizon")
@@ -106,7 +107,7 @@ def check_position(key: str, view: Any, text: str, names: tuple[str, ...]) -> No
     """Every piece, token, stone and card of the (viewed) state is where the description says."""
     if key == "fish":
         for seat in range(2):
-            said = segment(text, f"{SEAT_COLOUR_NAMES[seat].capitalize()} tokens ({names[seat]}): ").split("; ")
+            said = segment(text, f"Tokens of {names[seat]} ({SEAT_COLOUR_NAMES[seat]}): ").split("; ")
             assert listed(said[0]) == [fish_rules.TILE_NAMES[t] for t in view.tokens[seat]]
             left = fish_rules.TOKENS_PER_PLAYER - view.placed[seat]
             assert said[1:] == ([f"{left} still to place"] if left and view.turn is not None else [])
@@ -129,7 +130,7 @@ def check_position(key: str, view: Any, text: str, names: tuple[str, ...]) -> No
     elif key == "geyser":
         for seat in range(view.seats):
             out = ", out of the game" if seat in view.out else ""
-            said = segment(text, f"{SEAT_COLOUR_NAMES[seat].capitalize()} tokens ({names[seat]}{out}): ")
+            said = segment(text, f"Tokens of {names[seat]} ({SEAT_COLOUR_NAMES[seat]}){out}: ")
             held, supply = said.split("; ")
             tokens = {}
             for item in listed(held):
