@@ -266,7 +266,9 @@ class Game(Protocol[S, M]):
     min_players: int
     max_players: int
     options: Options
-    rules_card: str
+
+    @property
+    def rules_card(self) -> str: ...
 
     def new(self, seats: int, seed: int, **options: Any) -> S: ...
     def to_move(self, state: S) -> int | None: ...
@@ -452,3 +454,9 @@ def check_new(game: AnyGame, seats: int, seed: Any, options: dict[str, Any]) -> 
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadOptions(_("seed must be a whole number."))
     return read_options(game, options, seats)
+
+
+def card(paragraphs: Iterable[str]) -> str:
+    """A rules card in the reader's language: its paragraphs (each marked `N_` where defined, so a
+    translator works on one at a time) said now and written one a line."""
+    return "\n".join(_(paragraph) for paragraph in paragraphs)

@@ -26,6 +26,7 @@ from bot.games.base import (
     Option,
     Options,
     Outcome,
+    card,
     check_new,
 )
 from bot.games.phrases import Phrase, said
@@ -496,19 +497,30 @@ NO_TOKENS = Phrase(N_("No tokens are left: the game is over, {first} to {second}
 EQUAL = Phrase(N_("equal fish, {fish} each"))
 MORE = Phrase(N_("more fish, {more} to {fewer}"))
 
-RULES_CARD = """\
-"1, 2, 3" (Hey, That's My Fish!) — 2 players, 4 tokens each, most fish wins.
-• Board: 60 hex tiles in 8 rows, A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 is bottom
-  right. 30 tiles worth 1, 20 worth 2, 10 worth 3; each pair of rows (A-B, C-D, E-F, G-H) holds 7 or 8 ones,
-  5 twos and 2 or 3 threes.
-• Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first.
-• Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no jumping
-  over tokens or gaps. The tile you leave is removed and its fish are yours.
-• A token that cannot move is removed and scores its tile. An island of up to 16 tiles that only your tokens can
-  reach is played out for you at its best and scored at once. The game ends when no token is left; equal fish
-  is a draw.
-• Death match: best of 3 (first to 2 wins; level after 3 games: drawn), 30 s a move + 60 s reserve per game;
-  running out of reserve loses the game (the flag falls 1 s after the deadline). Who places first alternates."""
+RULES_CARD = (
+    N_('"1, 2, 3" (Hey, That\'s My Fish!) — 2 players, 4 tokens each, most fish wins.'),
+    N_(
+        "• Board: 60 hex tiles in 8 rows, A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 "
+        "is bottom right. 30 tiles worth 1, 20 worth 2, 10 worth 3; each pair of rows (A-B, C-D, E-F, G-H) holds 7 "
+        "or 8 ones, 5 twos and 2 or 3 threes."
+    ),
+    N_("• Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first."),
+    N_(
+        "• Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no "
+        "jumping over tokens or gaps. The tile you leave is removed and its fish are yours."
+    ),
+    N_(
+        "• A token that cannot move is removed and scores its tile. An island of up to 16 tiles that only your "
+        "tokens can reach is played out for you at its best and scored at once. The game ends when no token is "
+        "left; equal fish is a draw."
+    ),
+    N_(
+        "• Death match: best of 3 (first to 2 wins; level after 3 games: drawn), 30 s a move + 60 s reserve per "
+        "game; running out of reserve loses the game (the flag falls 1 s after the deadline). Who places first "
+        "alternates."
+    ),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
 
 def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | None:
@@ -527,7 +539,11 @@ class Fish(GameRules, Game[FishState, FishMove]):
         Option("first", "seat", N_("the seat that places first"), default=0),
         Option("board", "text", N_("60 digits 1 to 3, rows A to H, each left to right (default: dealt from the seed)")),
     )
-    rules_card = RULES_CARD
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> FishState:
         given = check_new(self, seats, seed, options)
@@ -792,8 +808,8 @@ REGISTRATION = Registration(
     typed=Typed(
         "ALICE BOB",
         "fish new alice bob",
-        "a casual match",
-        "one move, like: fish move D4-F3 (or fish move D4 to place)",
+        N_("a casual match"),
+        N_("one move, like: fish move D4-F3 (or fish move D4 to place)"),
     ),
     model="bot.ai.fish:MODEL",
     analysis_iterations=300,

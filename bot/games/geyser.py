@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, card, check_new
 from bot.games.phrases import Phrase, listing, said
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
@@ -347,7 +347,11 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
             offered=False,  # four: set on games begun before the ruling (migration 6), so their logs replay
         ),
     )
-    rules_card = ""  # set below
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     # --- setting up ---
 
@@ -958,27 +962,43 @@ def _pending(pending: tuple[Any, ...]) -> bool:
     return kind == "tie" and len(squares) == 2 and all(s in LAND for s in squares)
 
 
-RULES_CARD = """\
-Geyser — 2 to 4 players, 2 dice, an island of 97 land squares on an 11x11 grid (columns a-k, rows 1-11 from the top).
-• Geysers: 20, in 5 rings of 4 (6/8, 5/9, 4/10, 3/11, 2/12), and the Mother Geyser (f6) in the middle.
-• Start: 12 tokens each (a match may set 1 to 40). Put one on a free starting square (geyser move start f1):
-  4 starting squares, but with two players only 2, f1 and f11: the first player picks one, the other starts
-  opposite. An opening roll decides who starts; play goes round in seat order. With no token left on the
-  island, re-enter on a free starting square (start f1); with no move at all, pass.
-• A turn: move one token one square onto land, in one of 4 directions: up, down, left, right (geyser move f6-f7).
-  Your tokens may share a square.
-• Landing on a geyser you do not control claims it: you may place a new token on one of the 8 squares around
-  it that is land, no geyser and free of other players (place e2, or skip). You may not move your last token
-  off a geyser you control.
-• The Mother Geyser may be entered only with 3 geysers under your control.
-• Battle: moving onto another player's token: each side rolls a die (1-6) + geysers controlled; the loser's
-  token is destroyed. A tie: the attacker rolls again or retreats (again / retreat).
-• After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed.
-  Standing on the Mother Geyser after a firing phase wins.
-• After the last round (100 unless the match says otherwise: 10 to 1000) the most geysers held win; equal most
-  share."""
+RULES_CARD = (
+    N_(
+        "Geyser — 2 to 4 players, 2 dice, an island of 97 land squares on an 11x11 grid (columns a-k, rows 1-11 "
+        "from the top)."
+    ),
+    N_("• Geysers: 20, in 5 rings of 4 (6/8, 5/9, 4/10, 3/11, 2/12), and the Mother Geyser (f6) in the middle."),
+    N_(
+        "• Start: 12 tokens each (a match may set 1 to 40). Put one on a free starting square (geyser move start "
+        "f1): 4 starting squares, but with two players only 2, f1 and f11: the first player picks one, the other "
+        "starts opposite. An opening roll decides who starts; play goes round in seat order. With no token left on "
+        "the island, re-enter on a free starting square (start f1); with no move at all, pass."
+    ),
+    N_(
+        "• A turn: move one token one square onto land, in one of 4 directions: up, down, left, right (geyser move "
+        "f6-f7). Your tokens may share a square."
+    ),
+    N_(
+        "• Landing on a geyser you do not control claims it: you may place a new token on one of the 8 squares "
+        "around it that is land, no geyser and free of other players (place e2, or skip). You may not move your "
+        "last token off a geyser you control."
+    ),
+    N_("• The Mother Geyser may be entered only with 3 geysers under your control."),
+    N_(
+        "• Battle: moving onto another player's token: each side rolls a die (1-6) + geysers controlled; the "
+        "loser's token is destroyed. A tie: the attacker rolls again or retreats (again / retreat)."
+    ),
+    N_(
+        "• After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed. "
+        "Standing on the Mother Geyser after a firing phase wins."
+    ),
+    N_(
+        "• After the last round (100 unless the match says otherwise: 10 to 1000) the most geysers held win; equal "
+        "most share."
+    ),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
-Geyser.rules_card = RULES_CARD
 GEYSER = Geyser()
 
 REGISTRATION = Registration(
@@ -990,8 +1010,8 @@ REGISTRATION = Registration(
     typed=Typed(
         "ALICE BOB [CAROL DAN]",
         "geyser new alice bob carol",
-        "2 to 4 players",
-        "a move, like: geyser move f6-f7 (or start f1, place e6, skip, again, retreat, pass)",
+        N_("2 to 4 players"),
+        N_("a move, like: geyser move f6-f7 (or start f1, place e6, skip, again, retreat, pass)"),
     ),
     model="bot.ai.geyser:MODEL",
     analysis_iterations=300,

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, card, check_new
 from bot.games.phrases import Phrase, said, say
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, sound
@@ -306,7 +306,11 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
             "turn_cap", "int", N_("turns per player before the cap's tie-break"), default=200, minimum=1, maximum=10_000
         ),
     )
-    rules_card = ""  # set below
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> HorizonState:
         given = check_new(self, seats, seed, options)
@@ -696,21 +700,28 @@ def _slot(data: list[Any]) -> Slot:
     return Slot(card, placed_by, frozenset(listed(known)), face_up, locked)
 
 
-RULES_CARD = """\
-Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of 8 spaces to escape at 9.
-• Deck: 36 cards, two of each: Move To 1-8 (16), Forward 1-4 (8), Backward 1-4 (8), Mimic (2), Swap (2).
-• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path
-  (horizon move place F2 opp:5); 3 stay in your hand.
-• A turn: place a card from your hand face down (or play Swap: swap me:5 F2), then draw, roll 1-3 and move your
-  token. A card under the token when it stops is revealed and resolved, and chains (at most 20 cards): Move To
-  N, Forward X, Backward X (below 1: back into the hole), Mimic (copies the card on the same space of the other
-  path). No card to place and no Swap: pass.
-• Escape needs exactly 9; a move past 9 stops on 8. All 3 tokens out first wins.
-• Turn cap: after 200 turns each (a match may set 1 to 10000), more tokens out wins, then the farther token;
-  else a draw.
-• Your hand and the cards you placed are yours to see: /horizon hand. Everyone else sees card backs."""
+RULES_CARD = (
+    N_("Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of 8 spaces to escape at 9."),
+    N_("• Deck: 36 cards, two of each: Move To 1-8 (16), Forward 1-4 (8), Backward 1-4 (8), Mimic (2), Swap (2)."),
+    N_(
+        "• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path (horizon move "
+        "place F2 opp:5); 3 stay in your hand."
+    ),
+    N_(
+        "• A turn: place a card from your hand face down (or play Swap: swap me:5 F2), then draw, roll 1-3 and "
+        "move your token. A card under the token when it stops is revealed and resolved, and chains (at most 20 "
+        "cards): Move To N, Forward X, Backward X (below 1: back into the hole), Mimic (copies the card on the "
+        "same space of the other path). No card to place and no Swap: pass."
+    ),
+    N_("• Escape needs exactly 9; a move past 9 stops on 8. All 3 tokens out first wins."),
+    N_(
+        "• Turn cap: after 200 turns each (a match may set 1 to 10000), more tokens out wins, then the farther "
+        "token; else a draw."
+    ),
+    N_("• Your hand and the cards you placed are yours to see: /horizon hand. Everyone else sees card backs."),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
-Horizon.rules_card = RULES_CARD
 HORIZON = Horizon()
 
 
@@ -730,7 +741,7 @@ REGISTRATION = Registration(
         "ALICE BOB",
         "horizon new alice bob",
         "Event Horizon",
-        "a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass)",
+        N_("a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass)"),
         commands=("hand",),
     ),
     model="bot.ai.horizon:MODEL",

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, Game, GameRules, IllegalMove, InvalidNotation, Options, Outcome, check_new
+from bot.games.base import BadOptions, Game, GameRules, IllegalMove, InvalidNotation, Options, Outcome, card, check_new
 from bot.games.phrases import Phrase, listing, said
 from bot.games.registration import Registration, Typed
 from bot.games.stored import check_types, converting, listed, read, refuse
@@ -294,16 +294,29 @@ def _ring_moves(areas: list[int], rings: list[int], stones: tuple[int, int]) -> 
     return out
 
 
-RULES_CARD = """\
-Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 board (a1 bottom left, j10 top right).
-• Pieces: stones of your colour (as many as needed) and 8 neutral rings; a ring always sits on a stone.
-• A turn: place 2 of your stones on two empty squares of one row, column or diagonal, with only empty
-  squares between them (adjacent is fine).
-• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8); 4 turns each, until all 8 rings are down.
-• Then: move a ring from one of your stones onto one of the two new stones (e5 e8 c3>e8). The ring and that
-  stone must both touch the same open area: 2 or more connected empty squares (a square touches its 8
-  neighbours, diagonals included), counted after your two stones are down. A stone the ring leaves stays, bare.
-• The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."""
+RULES_CARD = (
+    N_(
+        "Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 board (a1 bottom left, j10 top "
+        "right)."
+    ),
+    N_("• Pieces: stones of your colour (as many as needed) and 8 neutral rings; a ring always sits on a stone."),
+    N_(
+        "• A turn: place 2 of your stones on two empty squares of one row, column or diagonal, with only empty "
+        "squares between them (adjacent is fine)."
+    ),
+    N_(
+        "• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8); 4 turns each, until all 8 rings "
+        "are down."
+    ),
+    N_(
+        "• Then: move a ring from one of your stones onto one of the two new stones (e5 e8 c3>e8). The ring and "
+        "that stone must both touch the same open area: 2 or more connected empty squares (a square touches its 8 "
+        "neighbours, diagonals included), counted after your two stones are down. A stone the ring leaves stays, "
+        "bare."
+    ),
+    N_("• The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
 
 class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
@@ -314,7 +327,11 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
     min_players = 2
     max_players = 2
     options = Options()
-    rules_card = RULES_CARD
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> ThemiscyraState:
         """The empty board, Black to move (the seed is not used: there is no chance in this game)."""
@@ -587,9 +604,9 @@ REGISTRATION = Registration(
     start="challenge",
     typed=Typed(
         "BLACK WHITE",
-        "themiscyra new alice bob (alice plays Black)",
-        "Black moves first",
-        "a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8",
+        N_("themiscyra new alice bob (alice plays Black)"),
+        N_("Black moves first"),
+        N_("a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8"),
         seed=False,
     ),
     model="bot.ai.themiscyra:MODEL",

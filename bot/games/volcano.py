@@ -44,6 +44,7 @@ from bot.games.base import (
     Option,
     Options,
     Outcome,
+    card,
     check_new,
 )
 from bot.games.phrases import Phrase, listing, said
@@ -566,23 +567,36 @@ class _Work:
         )
 
 
-RULES_CARD = """\
-Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best collection wins.
-• Pieces: 75 pyramids in 5 colours (red, yellow, green, blue, clear) and 3 sizes, 5 of each colour and size;
-  plus 5 black caps.
-• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Each of the 25 squares starts with a nest of 3 (large on
-  medium on small) of one colour; the caps sit on five nests (one of 5 openings: diagonal, cross, x, corners,
-  line; or any five squares).
-• A step: move a cap one square in any of 8 directions onto a square without a cap (volcano move b2-c3).
-• Moving a cap off a stack makes it erupt in that direction: its top piece lands just beyond the cap, the next
-  one a square further, and so on, until the stack is spent or the next square is off the board or capped.
-• Every erupting piece that lands on a piece of the same size is yours. A step that causes no eruption lets you
-  step again (never back to a cap arrangement already seen this turn); your turn ends at the first eruption.
-  Send a whole turn at once with commas: b2-c3, c3-d4.
-• Score: 7 per solid tree (small+medium+large of one colour), 5 per mixed tree, 1 per other piece.
-• The game ends after the turn in which someone holds every colour (or when no eruption can be reached, or no
-  one can complete the colours any more). Highest score wins; ties share the win.
-• Resigning keeps your captures on the record; the others play on, and the last player left wins."""
+RULES_CARD = (
+    N_("Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best collection wins."),
+    N_(
+        "• Pieces: 75 pyramids in 5 colours (red, yellow, green, blue, clear) and 3 sizes, 5 of each colour and "
+        "size; plus 5 black caps."
+    ),
+    N_(
+        "• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Each of the 25 squares starts with a nest of 3 "
+        "(large on medium on small) of one colour; the caps sit on five nests (one of 5 openings: diagonal, cross, "
+        "x, corners, line; or any five squares)."
+    ),
+    N_("• A step: move a cap one square in any of 8 directions onto a square without a cap (volcano move b2-c3)."),
+    N_(
+        "• Moving a cap off a stack makes it erupt in that direction: its top piece lands just beyond the cap, the "
+        "next one a square further, and so on, until the stack is spent or the next square is off the board or "
+        "capped."
+    ),
+    N_(
+        "• Every erupting piece that lands on a piece of the same size is yours. A step that causes no eruption "
+        "lets you step again (never back to a cap arrangement already seen this turn); your turn ends at the first "
+        "eruption. Send a whole turn at once with commas: b2-c3, c3-d4."
+    ),
+    N_("• Score: 7 per solid tree (small+medium+large of one colour), 5 per mixed tree, 1 per other piece."),
+    N_(
+        "• The game ends after the turn in which someone holds every colour (or when no eruption can be reached, "
+        "or no one can complete the colours any more). Highest score wins; ties share the win."
+    ),
+    N_("• Resigning keeps your captures on the record; the others play on, and the last player left wins."),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
 
 class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
@@ -609,7 +623,11 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
             choices=(("latin", N_("a random Latin square from the seed")), ("classic", N_("the classic layout"))),
         ),
     )
-    rules_card = RULES_CARD
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> VolcanoState:
         given = check_new(self, seats, seed, options)
@@ -1016,9 +1034,9 @@ REGISTRATION = Registration(
     start="new",
     typed=Typed(
         "ALICE [BOB ...]",
-        "volcano new alice bob (one name plays solitaire)",
-        "1 to 6 players (1: solitaire)",
-        "a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4)",
+        N_("volcano new alice bob (one name plays solitaire)"),
+        N_("1 to 6 players (1: solitaire)"),
+        N_("a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4)"),
         commands=("best",),
     ),
     model="bot.ai.volcano:MODEL",
