@@ -22,11 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot import move_log
+from babel.numbers import format_percent
+
+from bot import i18n, move_log
 from bot.errors import ServiceError
 from bot.games import GAMES, REGISTRY, Game, Outcome, Termination
+from bot.games.phrases import listing, say
+from bot.i18n import N_, _, ngettext
 from bot.models import ABORTED, RUNNING, Match, MoveRecord
-from bot.wording import listing, plural
 
 if TYPE_CHECKING:
     from bot.records import GameRecord
@@ -55,16 +58,18 @@ class NotAnalysable(ServiceError):
 
 
 def refusal(match: Match) -> str | None:
-    """Why `match` has no analysis, in words for the asker; None when it has one."""
+    """Why `match` has no analysis, in words for the asker (in the reader's language); None when it has one."""
     if match.status == RUNNING:
-        return f"Match #{match.id} is still running: its analysis comes once the game is over."
-    if match.status == ABORTED or match.result is None:
-        return f"Match #{match.id} was aborted: with no result, there is nothing to analyse."
-    if len(match.players) < 2:
-        return f"Match #{match.id} is a solitaire game: with nobody to beat, there are no chances to draw."
-    if match.ply == 0:
-        return f"Match #{match.id} ended before its first move: with no moves, there are no chances to follow."
-    return None
+        why = _("Match #{number} is still running: its analysis comes once the game is over.")
+    elif match.status == ABORTED or match.result is None:
+        why = _("Match #{number} was aborted: with no result, there is nothing to analyse.")
+    elif len(match.players) < 2:
+        why = _("Match #{number} is a solitaire game: with nobody to beat, there are no chances to draw.")
+    elif match.ply == 0:
+        why = _("Match #{number} ended before its first move: with no moves, there are no chances to follow.")
+    else:
+        return None
+    return why.format(number=match.id)
 
 
 def lower_priority() -> None:
@@ -84,7 +89,8 @@ class Step:
 
     seat: int
     text: str
-    """The move as `public_move` writes it (Event Horizon hides the card placed), or "resigned", ..."""
+    """The move as `public_move` writes it (Event Horizon hides the card placed), or for a seat leaving, the
+    English words of `LEFT` ("resigned", "ran out of time"), said in the reader's language when shown."""
     is_move: bool = True
     """False for a seat leaving the game (a `resign` line: resigned, out of time, claimed out)."""
 
@@ -352,66 +358,136 @@ def analyse(
 
 
 def percent(chance: float) -> str:
-    return f"{round(chance * 100)}%"
+    """A chance as the reader writes a percentage: `64%`, `64 %` in German and French."""
+    return format_percent(round(chance * 100) / 100, locale=i18n.babel_locale())
 
 
 def _cut(text: str, limit: int = MOVE_CAP) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+LEFT = {
+    "resigned": N_("{name} resigned"),
+    "ran out of time": N_("{name} ran out of time"),
+    "was claimed out": N_("{name} was claimed out"),
+}
+"""A seat leaving the game (a `Step` that is no move), said as a whole clause."""
+
+
+def _step_words(names: Sequence[str], step: Step) -> str:
+    """What the first move of a swing did: `alice played D4-F3`, `alice resigned`."""
+    name = names[step.seat]
+    if step.is_move:
+        return _("{name} played {move}").format(name=name, move=_cut(step.text))
+    return _(LEFT[step.text]).format(name=name) if step.text in LEFT else f"{name} {step.text}"
+
+
 def swing_line(analysis: Analysis, swing: Swing) -> str:
     """`move 23, alice played D4-F3: 64% → 31% for alice; the computer preferred E2-E5`."""
     names = analysis.names
-    who = names[swing.seat]
-    change = f"{percent(swing.before)} → {percent(swing.after)} for {who}"
+    change = _("{before} → {after} for {name}").format(
+        before=percent(swing.before), after=percent(swing.after), name=names[swing.seat]
+    )
     if not swing.steps:
-        return f"{swing.number}. after move {swing.end}: {change}"
+        return _("{number}. after move {move}: {change}").format(number=swing.number, move=swing.end, change=change)
     first = swing.steps[0]
-    mover = names[first.seat]
-    said = f"{mover} played {_cut(first.text)}" if first.is_move else f"{mover} {first.text}"
+    said = _step_words(names, first)
     if len(swing.steps) == 1:
-        where = f"move {swing.end}, {said}"
+        where = _("move {move}, {said}").format(move=swing.end, said=said)
     else:
         count = len(swing.steps)
-        where = f"moves {swing.start + 1}–{swing.end} ({count} moves between evaluated positions; first {said})"
-    line = f"{swing.number}. {where}: {change}"
+        where = ngettext(
+            "moves {first}–{last} ({count} move between evaluated positions; first {said})",
+            "moves {first}–{last} ({count} moves between evaluated positions; first {said})",
+            count,
+        ).format(first=swing.start + 1, last=swing.end, count=i18n.number(count), said=said)
+    line = _("{number}. {where}: {change}").format(number=swing.number, where=where, change=change)
     if first.is_move and swing.preferred is not None:
-        if swing.preferred == first.text and GAMES[analysis.game].hidden_information:
-            line += "; the computer preferred the same, as far as a spectator can tell"  # a hidden card may differ
-        elif swing.preferred == first.text:
-            line += "; the computer would have played the same"
-        else:
-            at = f" at move {swing.start + 1}" if len(swing.steps) > 1 else ""
-            line += f"; the computer preferred {_cut(swing.preferred)}{at}"
+        if swing.preferred == first.text and GAMES[analysis.game].hidden_information:  # a hidden card may differ
+            return _("{line}; the computer preferred the same, as far as a spectator can tell.").format(line=line)
+        if swing.preferred == first.text:
+            return _("{line}; the computer would have played the same.").format(line=line)
+        if len(swing.steps) > 1:
+            return _("{line}; the computer preferred {move} at move {number}.").format(
+                line=line, move=_cut(swing.preferred), number=swing.start + 1
+            )
+        return _("{line}; the computer preferred {move}.").format(line=line, move=_cut(swing.preferred))
     return line + "."
 
 
 def result_words(analysis: Analysis) -> str:
     names = analysis.names
+    reason = say(analysis.reason)
     if not analysis.winners:
-        return f"A draw ({analysis.reason})."
+        return _("A draw ({reason}).").format(reason=reason)
     winners = listing([names[s] for s in sorted(analysis.winners)])
-    return f"{winners} {'won' if len(analysis.winners) == 1 else 'shared the win'} ({analysis.reason})."
+    if len(analysis.winners) == 1:
+        return _("{names} won ({reason}).").format(names=winners, reason=reason)
+    return _("{names} shared the win ({reason}).").format(names=winners, reason=reason)
+
+
+def _heading(analysis: Analysis) -> str:
+    """The first line: what the graph shows, of which match, and how it was judged."""
+    evaluated = len(analysis.points)
+    moves, title, playouts = analysis.moves, analysis.title, i18n.number(analysis.iterations)
+    every = evaluated == analysis.moves + 1
+    if analysis.match_id is None and every:
+        text = ngettext(
+            "Win chances ({game}), move by move: every position of {count} move, each judged by the "
+            "computer's search ({playouts} playouts) from what a spectator sees.",
+            "Win chances ({game}), move by move: every position of {count} moves, each judged by the "
+            "computer's search ({playouts} playouts) from what a spectator sees.",
+            moves,
+        )
+    elif analysis.match_id is None:
+        text = ngettext(
+            "Win chances ({game}), move by move: {positions} positions spread evenly of {count} move, each "
+            "judged by the computer's search ({playouts} playouts) from what a spectator sees.",
+            "Win chances ({game}), move by move: {positions} positions spread evenly of {count} moves, each "
+            "judged by the computer's search ({playouts} playouts) from what a spectator sees.",
+            moves,
+        )
+    elif every:
+        text = ngettext(
+            "Win chances of match #{match} ({game}), move by move: every position of {count} move, each judged "
+            "by the computer's search ({playouts} playouts) from what a spectator sees.",
+            "Win chances of match #{match} ({game}), move by move: every position of {count} moves, each judged "
+            "by the computer's search ({playouts} playouts) from what a spectator sees.",
+            moves,
+        )
+    else:
+        text = ngettext(
+            "Win chances of match #{match} ({game}), move by move: {positions} positions spread evenly of "
+            "{count} move, each judged by the computer's search ({playouts} playouts) from what a spectator sees.",
+            "Win chances of match #{match} ({game}), move by move: {positions} positions spread evenly of "
+            "{count} moves, each judged by the computer's search ({playouts} playouts) from what a spectator sees.",
+            moves,
+        )
+    return text.format(
+        match=analysis.match_id,
+        game=title,
+        count=i18n.number(moves),
+        positions=i18n.number(evaluated),
+        playouts=playouts,
+    )
 
 
 def message(analysis: Analysis) -> str:
     """The words that go with the picture: what it shows, the result and the swings, numbered as marked."""
-    match = f" of match #{analysis.match_id}" if analysis.match_id is not None else ""
-    evaluated = len(analysis.points)
-    sampled = "every position" if evaluated == analysis.moves + 1 else f"{evaluated} positions spread evenly"
-    lines = [
-        f"Win chances{match} ({analysis.title}), move by move: {sampled} of {plural(analysis.moves, 'move')}, "
-        f"each judged by the computer's search ({analysis.iterations} playouts) from what a spectator sees.",
-        result_words(analysis),
-    ]
+    lines = [_heading(analysis), result_words(analysis)]
     if analysis.off_board is not None:
-        lines.append(f"The game ended off the board ({analysis.off_board}): the graph's last drop is that, not a move.")
+        lines.append(
+            _("The game ended off the board ({reason}): the graph's last drop is that, not a move.").format(
+                reason=say(analysis.off_board)
+            )
+        )
     if analysis.swings:
-        largest = "The largest swing:" if len(analysis.swings) == 1 else f"The {len(analysis.swings)} largest swings:"
-        lines.append(largest)
+        count = len(analysis.swings)  # 1 to SWINGS (3): never one of a language's forms for many
+        largest = _("The largest swing:") if count == 1 else _("The {count} largest swings:")
+        lines.append(largest.format(count=i18n.number(count)))
         lines += [swing_line(analysis, swing) for swing in analysis.swings]
     else:
-        lines.append("No swings: the chances hardly moved.")
+        lines.append(_("No swings: the chances hardly moved."))
     return "\n".join(lines)
 
 

@@ -28,9 +28,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot import analysis
+from bot import analysis, i18n
 from bot.ai import LEVELS, Choice, Level, think
 from bot.games import GameError
+from bot.i18n import _
 from bot.models import Match
 from bot.service import MatchNotRunning, MatchPaused, MatchService, Notice, NoticeKind, ServiceError, StaleBoard, TimeUp
 
@@ -175,7 +176,9 @@ class Analyst:
 
     `report(match)` gives a finished match's `analysis.Report`, the same every time: made once, kept in
     memory for the `kept` latest matches (nothing is stored; it is made again on demand after a restart),
-    and a second ask while one is being made waits for that one. At most `most_waiting` are made or wait at
+    and a second ask while one is being made waits for that one. The analysis itself (the searches) is the
+    same in every language and made once; its words and picture are the reader's (`i18n.current()` when
+    asked), each language's report kept apart. At most `most_waiting` are made or wait at
     once; past that an ask is refused with `AnalysisBusy`. `iterations` overrides every game's budget
     (tests); `executor` replaces the pool (tests, the bench)."""
 
@@ -196,31 +199,39 @@ class Analyst:
         self._executor = executor
         self._own_executor = executor is None
         self._workers = workers
-        self._done: OrderedDict[tuple[int, int], analysis.Report] = OrderedDict()
-        self._making: dict[tuple[int, int], asyncio.Task[analysis.Report]] = {}
+        self._done: OrderedDict[tuple[int, int, str], analysis.Report] = OrderedDict()
+        """(match id, playouts, language) -> the report in that language"""
+        self._making: dict[tuple[int, int, str], asyncio.Task[analysis.Report]] = {}
+        self._built: OrderedDict[tuple[int, int], analysis.Analysis] = OrderedDict()
+        """(match id, playouts) -> the analysis, in no language: a report in another language reuses it"""
+        self._building: dict[tuple[int, int], asyncio.Task[analysis.Analysis]] = {}
 
     def budget(self, match: Match) -> int:
         return self.iterations or analysis.iterations_for(match.game)
+
+    def _key(self, match: Match) -> tuple[int, int, str]:
+        """A report's key: the match, its budget and the reader's language."""
+        return (match.id, self.budget(match), i18n.current())
 
     def check(self, match: Match) -> None:
         """Refuse now (before a command answers publicly) what `report` would refuse."""
         why = analysis.refusal(match)
         if why is not None:
             raise analysis.NotAnalysable(why)
-        key = (match.id, self.budget(match))
+        key = self._key(match)
         if key not in self._done and key not in self._making and len(self._making) >= self.most_waiting:
-            raise AnalysisBusy("Many analyses are being made right now: ask again in a minute or two.")
+            raise AnalysisBusy(_("Many analyses are being made right now: ask again in a minute or two."))
 
     async def report(self, match: Match) -> analysis.Report:
         self.check(match)
-        key = (match.id, self.budget(match))
+        key = self._key(match)
         done = self._done.get(key)
         if done is not None:
             self._done.move_to_end(key)
             return done
         task = self._making.get(key)
         if task is None:
-            task = asyncio.create_task(self._make(match, key[1]), name=f"analysis-{match.id}")
+            task = asyncio.create_task(self._make(match, key[1], key[2]), name=f"analysis-{match.id}")
             self._making[key] = task
             task.add_done_callback(lambda finished: self._finished(key, finished))
         return await asyncio.shield(task)  # one asker giving up does not stop it for the others
@@ -228,7 +239,7 @@ class Analyst:
     def made(self, match: Match, *, start: bool = False) -> analysis.Report | None:
         """The match's analysis if it is made already, without waiting (a review's key moments, bot/review.py);
         with `start`, one that can be made and is not is started, so a later look finds it."""
-        key = (match.id, self.budget(match))
+        key = self._key(match)
         done = self._done.get(key)
         if done is None and start and key not in self._making and analysis.refusal(match) is None:
             try:
@@ -239,7 +250,7 @@ class Analyst:
             task.add_done_callback(lambda finished: finished.cancelled() or finished.exception())
         return done
 
-    def _finished(self, key: tuple[int, int], task: asyncio.Task[analysis.Report]) -> None:
+    def _finished(self, key: tuple[int, int, str], task: asyncio.Task[analysis.Report]) -> None:
         self._making.pop(key, None)
         if task.cancelled() or task.exception() is not None:
             return
@@ -247,13 +258,35 @@ class Analyst:
         while len(self._done) > self.kept:
             self._done.popitem(last=False)
 
-    async def _make(self, match: Match, iterations: int) -> analysis.Report:
+    async def _make(self, match: Match, iterations: int, language: str) -> analysis.Report:
+        key = (match.id, iterations)
+        built = self._built.get(key)
+        if built is None:
+            building = self._building.get(key)
+            if building is None:
+                building = asyncio.create_task(self._build(match, iterations), name=f"analysis-build-{match.id}")
+                self._building[key] = building
+                building.add_done_callback(lambda finished: self._was_built(key, finished))
+            built = await asyncio.shield(building)
+        # drawn in the worker too (the event loop's process only waits), in the reader's language
+        return await self._in_pool(_report_in, built, language)
+
+    def _was_built(self, key: tuple[int, int], task: asyncio.Task[analysis.Analysis]) -> None:
+        self._building.pop(key, None)
+        if task.cancelled() or task.exception() is not None:
+            return
+        self._built[key] = task.result()
+        while len(self._built) > self.kept:
+            self._built.popitem(last=False)
+
+    async def _build(self, match: Match, iterations: int) -> analysis.Analysis:
+        """The analysis of a match, in no language: its positions replayed and searched in the worker."""
         from bot import records
 
         lines = await self.service.log(match.id)
         states, indices, jobs = await self._in_pool(analysis.prepare, records.record_of(match, lines), iterations)
         evaluations = await self._evaluate(jobs)
-        built = analysis.build(
+        return analysis.build(
             match.game,
             states,
             analysis.steps_of(self.service.game(match), lines),
@@ -264,9 +297,6 @@ class Analyst:
             iterations=iterations,
             match_id=match.id,
         )
-        from renderers.analysis import report  # Pillow is loaded only where a picture is drawn
-
-        return await self._in_pool(report, built)  # drawn in the worker too: the event loop's process only waits
 
     async def _in_pool(self, work: Callable[..., Done], *args: Any) -> Done:
         """`work(*args)` in the analysis worker (a fresh pool once if the worker died)."""
@@ -313,13 +343,22 @@ class Analyst:
             await asyncio.sleep(0)
 
     async def close(self) -> None:
-        tasks = list(self._making.values())
+        tasks = [*self._making.values(), *self._building.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._own_executor and self._executor is not None:
             stop(self._executor)
             self._executor = None
+
+
+def _report_in(built: analysis.Analysis, language: str) -> analysis.Report:
+    """The report of an analysis (its words, picture and alt text) in `language`: run in the analysis worker,
+    where the asker's language (a context variable) does not reach by itself."""
+    from renderers.analysis import report  # Pillow is loaded only where a picture is drawn
+
+    with i18n.using(language):
+        return report(built)
 
 
 class Workers(ProcessPoolExecutor):

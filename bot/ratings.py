@@ -24,7 +24,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import i18n
 from bot.games import Outcome
+from bot.i18n import _, ngettext
 from bot.models import Player
 from bot.wording import article
 
@@ -213,7 +215,7 @@ def shown(rating: Rating) -> str:
 def change_line(before: Sequence[PlayerRating], after: Sequence[PlayerRating]) -> str:
     """The game-over post's line: "Ratings: alice 1500? → 1662?, bob 1500? → 1338?"."""
     parts = [f"{a.name} {shown(b.rating)} → {shown(a.rating)}" for b, a in zip(before, after, strict=True)]
-    return "Ratings: " + ", ".join(parts) + "."
+    return _("Ratings: {changes}.").format(changes=", ".join(parts))
 
 
 # --- what leaderboards and stats say (Discord and the terminal alike) ---
@@ -222,10 +224,18 @@ def change_line(before: Sequence[PlayerRating], after: Sequence[PlayerRating]) -
 def leaderboard_lines(title: str, top: Sequence[PlayerRating], bold: bool = False) -> list[str]:
     """Rank, name, rating ± two RDs (a 95% range), games and W-L-D; provisional ratings marked "?"."""
     if not top:
-        how = "finish a game between two or more people to get one"
-        return [f"Nobody has {article(title)} {title} rating here yet: {how}."]
-    heading = f"**{title} leaderboard**" if bold else f"{title} leaderboard"
-    lines = [f"{heading} (Glicko-2; ± is two RDs; ? marks a provisional rating, RD over {PROVISIONAL_RD:.0f}):"]
+        if article(title) == "an":
+            nobody = _("Nobody has an {game} rating here yet: finish a game between two or more people to get one.")
+        else:
+            nobody = _("Nobody has a {game} rating here yet: finish a game between two or more people to get one.")
+        return [nobody.format(game=title)]
+    heading = _("{game} leaderboard").format(game=title)
+    heading = f"**{heading}**" if bold else heading
+    lines = [
+        _("{heading} (Glicko-2; ± is two RDs; ? marks a provisional rating, RD over {rd}):").format(
+            heading=heading, rd=f"{PROVISIONAL_RD:.0f}"
+        )
+    ]
     lines += [
         f"{rank}. {entry.name}: {_rating_text(entry)} · {_games_text(entry)}" for rank, entry in enumerate(top, 1)
     ]
@@ -235,12 +245,16 @@ def leaderboard_lines(title: str, top: Sequence[PlayerRating], bold: bool = Fals
 def stats_lines(name: str, rows: Sequence[PlayerRating], titles: dict[str, str], bold: bool = False) -> list[str]:
     """One player's ratings, a line per game (`titles`: game key to title)."""
     if not rows:
-        return [f"{name} has no rated games here yet."]
+        return [_("{name} has no rated games here yet.").format(name=name)]
     heading = f"**{name}**" if bold else name
-    lines = [f"{heading}'s ratings (Glicko-2; ? marks a provisional rating):"]
+    lines = [_("{name}'s ratings (Glicko-2; ? marks a provisional rating):").format(name=heading)]
     for entry in rows:
         title = titles.get(entry.game, entry.game)
-        lines.append(f"{title}: {_rating_text(entry)} (RD {entry.rating.rd:.0f}) · {_games_text(entry)}")
+        lines.append(
+            _("{game}: {rating} (RD {rd}) · {games}").format(
+                game=title, rating=_rating_text(entry), rd=f"{entry.rating.rd:.0f}", games=_games_text(entry)
+            )
+        )
     return lines
 
 
@@ -249,4 +263,7 @@ def _rating_text(entry: PlayerRating) -> str:
 
 
 def _games_text(entry: PlayerRating) -> str:
-    return f"{entry.games} game{'' if entry.games == 1 else 's'}, {entry.record} W-L-D"
+    """`3 games, 2-1-0 W-L-D`: games played, then wins, losses and draws."""
+    return ngettext("{count} game, {record} W-L-D", "{count} games, {record} W-L-D", entry.games).format(
+        count=i18n.number(entry.games), record=entry.record
+    )

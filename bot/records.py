@@ -22,11 +22,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot import move_log, posts
+from bot import i18n, move_log, posts
 from bot.games import GAMES, Game, GameError, Outcome, Termination
+from bot.games.phrases import listing
+from bot.i18n import _, ngettext
 from bot.models import RUNNING, Match, MoveRecord, Player
 from bot.service import RESIGN, MatchService, ServiceError
-from bot.wording import plural
 
 FORMAT = "boardgame-bot record"
 VERSION = 1
@@ -124,8 +125,10 @@ async def build_record(service: MatchService, match_id: int) -> GameRecord:
     match = await service.get(match_id)
     if match.status == RUNNING:
         raise StillRunning(
-            f"Match #{match.id} is still running: its record (with the seed and every card) is published "
-            "once the game is over."
+            _(
+                "Match #{number} is still running: its record (with the seed and every card) is published "
+                "once the game is over."
+            ).format(number=match.id)
         )
     return record_of(match, await service.log(match.id))
 
@@ -153,52 +156,67 @@ def load_record(text: str | bytes) -> GameRecord:
     """Read a record file, checking every field; a bad file raises RecordError saying what is wrong.
 
     Sizes and numbers are bounded (MAX_BYTES, MAX_MOVES, MAX_NAME, MAX_TEXT...), so an absurd file is
-    refused quickly, before anything is replayed or drawn.
+    refused quickly, before anything is replayed or drawn. The file's words (fields, kinds, statuses) are
+    English in every language; the refusals are the reader's.
     """
     if len(text) > MAX_BYTES:
-        raise RecordError(f"This file is too large for a record ({len(text):,} bytes; at most {MAX_BYTES:,}).")
+        raise RecordError(
+            _("This file is too large for a record ({size} bytes; at most {most}).").format(
+                size=i18n.number(len(text)), most=i18n.number(MAX_BYTES)
+            )
+        )
     try:
         data = json.loads(text)
     except RecursionError:
-        raise RecordError("This file is nested far too deeply for a record.") from None
+        raise RecordError(_("This file is nested far too deeply for a record.")) from None
     except (ValueError, UnicodeDecodeError) as error:
-        raise RecordError(f"This is not a JSON file: {_short(str(error))}.") from None
+        raise RecordError(_("This is not a JSON file: {error}.").format(error=_short(str(error)))) from None
     if not isinstance(data, dict):
-        raise RecordError("A record is a JSON object; this file holds something else.")
+        raise RecordError(_("A record is a JSON object; this file holds something else."))
     if data.get("format") != FORMAT:
-        raise RecordError(f"This is not a game record (its format should be {FORMAT!r}).")
+        raise RecordError(_("This is not a game record (its format should be {format}).").format(format=repr(FORMAT)))
     if data.get("version") != VERSION:
         raise RecordError(
-            f"Record version {_shown(data.get('version'))} is not one this bot reads (it reads {VERSION})."
+            _("Record version {version} is not one this bot reads (it reads {readable}).").format(
+                version=_shown(data.get("version")), readable=VERSION
+            )
         )
     game_key = data.get("game")
     if not isinstance(game_key, str) or game_key not in GAMES:
-        raise RecordError(f"There is no game {_shown(game_key)} (games: {', '.join(sorted(GAMES))}).")
+        raise RecordError(
+            _("There is no game {game} (games: {games}).").format(game=_shown(game_key), games=", ".join(sorted(GAMES)))
+        )
     game = GAMES[game_key]
     players = _players(data.get("players"), game)
     options = _options(data.get("options"))
     seed = data.get("seed")
     if not _is_int(seed) or not -MAX_INT < seed < MAX_INT:
-        raise RecordError("`seed` must be a whole number (64-bit).")
+        raise RecordError(_("`seed` must be a whole number (64-bit)."))
     match_id = data.get("match")
     if not _is_int(match_id) or not 1 <= match_id < MAX_INT:
-        raise RecordError("`match` must be the match's number.")
+        raise RecordError(_("`match` must be the match's number."))
     status = data.get("status")
     if status not in ("over", "aborted"):
-        raise RecordError(f"`status` must be 'over' or 'aborted', not {_shown(status)}.")
+        raise RecordError(_("`status` must be 'over' or 'aborted', not {value}.").format(value=_shown(status)))
     raw_moves = data.get("moves")
     if not isinstance(raw_moves, list):
-        raise RecordError("`moves` must be a list of move-log lines.")
+        raise RecordError(_("`moves` must be a list of move-log lines."))
     if len(raw_moves) > MAX_MOVES:
-        raise RecordError(f"`moves` has {len(raw_moves):,} lines; a record holds at most {MAX_MOVES:,}.")
+        raise RecordError(
+            ngettext(
+                "`moves` has {count} line; a record holds at most {most}.",
+                "`moves` has {count} lines; a record holds at most {most}.",
+                len(raw_moves),
+            ).format(count=i18n.number(len(raw_moves)), most=i18n.number(MAX_MOVES))
+        )
     moves = tuple(_move(i, line, len(players)) for i, line in enumerate(raw_moves, start=1))
     result = _result(data.get("result"), players)
     _check_termination(data, status, result)
     series, game_no = data.get("series"), data.get("game_no", 1)
     if _is_int(series) and not 1 <= series < MAX_INT:
-        raise RecordError("`series` must be the series' number or null.")
+        raise RecordError(_("`series` must be the series' number or null."))
     if _is_int(game_no) and not 1 <= game_no <= 1000:
-        raise RecordError("`game_no` must be the game's number in its series (1, 2, 3...).")
+        raise RecordError(_("`game_no` must be the game's number in its series (1, 2, 3...)."))
     return GameRecord(
         game=game_key,
         match_id=match_id,
@@ -218,10 +236,15 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _time(value: Any, what: str) -> float:
-    """A time in seconds (since 1970, or a move's duration): a finite number from 0 to MAX_TIME."""
+def _time(value: Any, field: str, line: int | None = None) -> float:
+    """A time in seconds (since 1970, or a move's duration): a finite number from 0 to MAX_TIME. `field` is
+    the record's own (English) name for it; `line` the move-log line it is in, if any."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_TIME:
-        raise RecordError(f"`{what}` must be a number of seconds, not {_shown(value)}.")
+        if line is None:
+            why = _("`{field}` must be a number of seconds, not {value}.")
+        else:
+            why = _("`{field}` of move-log line {line} must be a number of seconds, not {value}.")
+        raise RecordError(why.format(field=field, line=line, value=_shown(value)))
     return float(value)
 
 
@@ -238,31 +261,47 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _text_problem(text: str, limit: int) -> str | None:
-    """Why `text` cannot be a name or id in a record (None if it can): empty, too long, or holding control
-    characters, line breaks or bidirectional overrides (which would garble the lines that show it)."""
+def _text_problem(text: str, limit: int, seat: int, field: str) -> str | None:
+    """Why `text` cannot be player `seat`'s `field` ("name" or "id") in a record, in words (None if it can):
+    empty, too long, or holding control characters, line breaks or bidirectional overrides (which would
+    garble the lines that show it)."""
+    name = field == "name"
     if not text.strip():
-        return "is empty"
-    if len(text) > limit:
-        return f"is {len(text):,} characters long (at most {limit})"
-    if any(ch in BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text):
-        return "holds control or bidirectional characters"
-    return None
+        why = _("Player {seat}'s name is empty.") if name else _("Player {seat}'s id is empty.")
+    elif len(text) > limit:
+        if name:
+            why = _("Player {seat}'s name is {length} characters long (at most {most}).")
+        else:
+            why = _("Player {seat}'s id is {length} characters long (at most {most}).")
+    elif any(ch in BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text):
+        if name:
+            why = _("Player {seat}'s name holds control or bidirectional characters.")
+        else:
+            why = _("Player {seat}'s id holds control or bidirectional characters.")
+    else:
+        return None
+    return why.format(seat=seat, length=i18n.number(len(text)), most=limit)
 
 
 def _players(raw: Any, game: Game) -> tuple[Player, ...]:
     if not isinstance(raw, list) or not all(
         isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("name"), str) for p in raw
     ):
-        raise RecordError('`players` must be a list of {"id": ..., "name": ...} objects.')
+        raise RecordError(
+            _("`players` must be a list of {example} objects.").format(example='{"id": ..., "name": ...}')
+        )
     if not game.min_players <= len(raw) <= game.max_players:
         lo, hi = game.min_players, game.max_players
-        raise RecordError(f"{game.title} is played by {lo if lo == hi else f'{lo} to {hi}'} players, not {len(raw)}.")
+        if lo == hi:
+            why = _("{game} is played by {most} players, not {count}.")
+        else:
+            why = _("{game} is played by {least} to {most} players, not {count}.")
+        raise RecordError(why.format(game=game.title, least=lo, most=hi, count=len(raw)))
     for seat, p in enumerate(raw, start=1):
         for field in ("name", "id"):
-            problem = _text_problem(p[field], MAX_NAME)
+            problem = _text_problem(p[field], MAX_NAME, seat, field)
             if problem is not None:
-                raise RecordError(f"Player {seat}'s {field} {problem}.")
+                raise RecordError(problem)
     return tuple(Player(p["id"], p["name"]) for p in raw)
 
 
@@ -270,13 +309,19 @@ def _options(raw: Any) -> dict[str, Any]:
     """The game's options as the match stored them: a few names with numbers, short texts or short lists
     of them (the engine checks their meaning when the record is replayed)."""
     if not isinstance(raw, dict):
-        raise RecordError("`options` must be an object of the game's options.")
+        raise RecordError(_("`options` must be an object of the game's options."))
     if len(raw) > MAX_OPTIONS:
-        raise RecordError(f"`options` has {len(raw):,} entries; no game has more than {MAX_OPTIONS}.")
+        raise RecordError(
+            _("`options` has {count} entries; no game has more than {most}.").format(
+                count=i18n.number(len(raw)), most=MAX_OPTIONS
+            )
+        )
     for name, value in raw.items():
         values = value if isinstance(value, list) and len(value) <= 100 else [value]
         if len(name) > 40 or not all(_plain(v) for v in values):
-            raise RecordError(f"Option {_shown(name)} must be a number, a short text or a short list of them.")
+            raise RecordError(
+                _("Option {name} must be a number, a short text or a short list of them.").format(name=_shown(name))
+            )
     return raw
 
 
@@ -292,29 +337,44 @@ def _plain(value: Any) -> bool:
 
 
 def _move(index: int, line: Any, seats: int) -> MoveRecord:
-    where = f"move-log line {index}"
     if not isinstance(line, dict):
-        raise RecordError(f"{where} must be an object.")
+        raise RecordError(_("Move-log line {line} must be an object.").format(line=index))
     ply, seat, move, kind, by = (line.get(k) for k in ("ply", "seat", "move", "kind", "by"))
     if ply != index or not _is_int(ply):
-        raise RecordError(f"{where} has ply {ply!r}; the lines must be numbered 1, 2, 3... in order.")
+        raise RecordError(
+            _("Move-log line {line} has ply {ply}; the lines must be numbered 1, 2, 3... in order.").format(
+                line=index, ply=_short(repr(ply))
+            )
+        )
     if not _is_int(seat) or not 0 <= seat < seats:
-        raise RecordError(f"{where} has seat {seat!r}; seats go from 0 to {seats - 1}.")
+        raise RecordError(
+            _("Move-log line {line} has seat {seat}; seats go from 0 to {last}.").format(
+                line=index, seat=_short(repr(seat)), last=seats - 1
+            )
+        )
     if not isinstance(move, str):
-        raise RecordError(f"{where} has no move text.")
+        raise RecordError(_("Move-log line {line} has no move text.").format(line=index))
     if len(move) > MAX_TEXT:
-        raise RecordError(f"{where} has a move of {len(move):,} characters; a move is at most {MAX_TEXT}.")
+        raise RecordError(
+            _("Move-log line {line} has a move of {length} characters; a move is at most {most}.").format(
+                line=index, length=i18n.number(len(move)), most=MAX_TEXT
+            )
+        )
     if kind not in KINDS:
-        raise RecordError(f"{where} has kind {_shown(kind)}; it must be one of {', '.join(KINDS)}.")
+        raise RecordError(
+            _("Move-log line {line} has kind {kind}; it must be one of {kinds}.").format(
+                line=index, kind=_shown(kind), kinds=", ".join(KINDS)
+            )
+        )
     if by is not None and (not isinstance(by, str) or len(by) > MAX_NAME):
-        raise RecordError(f"{where}: `by` must be a player id or null.")
+        raise RecordError(_("Move-log line {line}: `by` must be a player id or null.").format(line=index))
     took = line.get("took")
     return MoveRecord(
         ply,
         seat,
         move,
-        _time(line.get("at"), f"at of {where}"),
-        None if took is None else _time(took, f"took of {where}"),
+        _time(line.get("at"), "at", index),
+        None if took is None else _time(took, "took", index),
         kind,
         by,
     )
@@ -342,8 +402,9 @@ def _result(raw: Any, players: tuple[Player, ...]) -> Outcome | None:
         ok = False
     if not ok:
         raise RecordError(
-            '`result` must be {"scores": [one per seat], "winners": [seats], "reason": "...", "termination": "..."}'
-            " or null."
+            _("`result` must be {example} or null.").format(
+                example='{"scores": [...], "winners": [...], "reason": "...", "termination": "..."}'
+            )
         )
     if "termination" not in raw:  # a record written before records said how a game ended
         outcome = replace(outcome, termination=_termination_of_old(outcome.reason, players))
@@ -374,10 +435,12 @@ def _check_termination(data: dict[str, Any], status: str, result: Outcome | None
     expected = Termination.ABORT if result is None else result.termination
     if data["termination"] != expected.value:
         raise RecordError(
-            f"`termination` is {_shown(data['termination'])}, but the record's result says {expected.value!r}."
+            _("`termination` is {value}, but the record's result says {expected}.").format(
+                value=_shown(data["termination"]), expected=repr(expected.value)
+            )
         )
     if (status == "aborted") != (result is None):
-        raise RecordError("An aborted match has a null result, and only an aborted match has one.")
+        raise RecordError(_("An aborted match has a null result, and only an aborted match has one."))
 
 
 # --- replaying ---
@@ -394,7 +457,9 @@ def replay_states(record: GameRecord) -> list[Any]:
     try:
         game.new(len(record.players), record.seed, **record.options)
     except (GameError, TypeError, ValueError) as error:
-        raise RecordError(f"The record's options cannot start a game of {game.title}: {error}") from None
+        raise RecordError(
+            _("The record's options cannot start a game of {game}: {error}").format(game=game.title, error=error)
+        ) from None
     try:
         return move_log.positions(game, len(record.players), record.seed, record.options, record.moves)
     except move_log.ReplayError as error:
@@ -407,14 +472,17 @@ def replay(record: GameRecord) -> Any:
 
 
 def result_line(record: GameRecord) -> str:
-    """How the recorded game ended, in words."""
+    """How the recorded game ended, in the reader's words (the record keeps the reason in English)."""
     result = record.result
     if result is None:  # record.termination is ABORT
-        return "No result (the match was aborted)."
+        return _("No result (the match was aborted).")
+    reason = result.said
     if result.is_draw:
-        return f"A draw ({result.reason})." if len(record.players) > 1 else f"Game over ({result.reason})."
-    names = " and ".join(record.players[s].name for s in sorted(result.winners))
-    return f"{names} won ({result.reason})."
+        if len(record.players) > 1:
+            return _("A draw ({reason}).").format(reason=reason)
+        return _("Game over ({reason}).").format(reason=reason)
+    names = listing([record.players[s].name for s in sorted(result.winners)])
+    return _("{names} won ({reason}).").format(names=names, reason=reason)
 
 
 async def match_states(service: MatchService, match: Match) -> list[Any]:
@@ -433,7 +501,7 @@ async def replay_for(service: MatchService, match: Match) -> bytes:
         match.game,
         states,
         names=match.names,
-        title=f"Match #{match.id}",
+        title=_("Match #{number}").format(number=match.id),
         result=posts.result_line(match) if off_board else None,
     )
 
@@ -459,23 +527,40 @@ def replay_file(path: Path, out_dir: Path) -> list[str]:
         with path.open("rb") as file:
             text = file.read(MAX_BYTES + 1)  # no more than a record may hold: load_record refuses a longer one
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        raise RecordError(f"Cannot read {_short(str(path))}: {getattr(error, 'strerror', None) or error}.") from None
+        raise RecordError(
+            _("Cannot read {path}: {error}.").format(
+                path=_short(str(path)), error=getattr(error, "strerror", None) or error
+            )
+        ) from None
     record = load_record(text)
     states = replay_states(record)
     game = GAMES[record.game]
     names = tuple(p.name for p in record.players)
     off_board = result_line(record) if record.termination is not Termination.RULES else None
-    caption = Caption(names=names, header=f"Match #{record.match_id} · replayed", result=off_board)
+    title = _("Match #{number}").format(number=record.match_id)
+    caption = Caption(
+        names=names, header=_("Match #{number} · replayed").format(number=record.match_id), result=off_board
+    )
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = out_dir / f"replay-{record.game}-match-{record.match_id}"
     board, gif = stem.with_suffix(".png"), stem.with_suffix(".gif")
     board.write_bytes(render(record.game, states[-1], None, caption=caption))
-    gif.write_bytes(replay_gif(record.game, states, names=names, title=f"Match #{record.match_id}", result=off_board))
+    gif.write_bytes(replay_gif(record.game, states, names=names, title=title, result=off_board))
     undone = sum(line.kind == "undo" for line in record.moves)
+    standing, logged = len(states) - 1, len(record.moves)
     return [
-        f"Replayed {game.title} #{record.match_id} ({' vs '.join(names)}, seed {record.seed}): "
-        f"{plural(len(states) - 1, 'move')} standing ({plural(len(record.moves), 'log line')}, {undone} undone).",
+        _("Replayed {game} #{number} ({players}, seed {seed}): {standing} ({logged}, {undone} undone).").format(
+            game=game.title,
+            number=record.match_id,
+            players=_(" vs ").join(names),
+            seed=record.seed,
+            standing=ngettext("{count} move standing", "{count} moves standing", standing).format(
+                count=i18n.number(standing)
+            ),
+            logged=ngettext("{count} log line", "{count} log lines", logged).format(count=i18n.number(logged)),
+            undone=i18n.number(undone),
+        ),
         result_line(record),
-        f"final board: {board}",
-        f"replay: {gif}",
+        _("final board: {path}").format(path=board),
+        _("replay: {path}").format(path=gif),
     ]

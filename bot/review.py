@@ -24,9 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot import move_log, posts
+from bot import i18n, move_log, posts
 from bot.games import GAMES, REGISTRY, AnyGame
+from bot.games.phrases import say
 from bot.games.registration import resolve
+from bot.i18n import _
 from bot.models import Match, MoveRecord
 from renderers import DRAWERS, Caption
 from renderers.alt_text import describe
@@ -117,21 +119,28 @@ def replay(match: Match, log: Sequence[MoveRecord]) -> Replayed:
     marks = REGISTRY[match.game].moments
     events = []
     for ply, state in enumerate(positions[1:], 1):
-        said = [line for line in game.events(game.view(state, None)) if any(mark in line for mark in marks)]
-        if said:
-            label = f"Move {ply}: {said[0].format(*match.names)}"
-            events.append(Moment(match.id, ply, _cut(label)))
+        # the marks are words of the stored English lines; the label keeps one, said when the moments are
+        marked = [line for line in game.view(state, None).events if any(mark in line for mark in marks)]
+        if marked:
+            events.append(Moment(match.id, ply, marked[0]))
     return Replayed(match, len(log), tuple(positions), tuple(lines), tuple(events))
+
+
+def event_moment(match: Match, moment: Moment) -> Moment:
+    """A moment of the game's events (its label the English event line, as `replay` keeps it, for every
+    language) in the reader's words: `Move 12: alice claims the 6/8 geyser on e5...`."""
+    line = say(moment.label).format(*match.names)
+    return Moment(moment.match_id, moment.ply, _cut(_("Move {number}: {event}").format(number=moment.ply, event=line)))
 
 
 def move_lines(replayed: Replayed) -> list[str]:
     """Line k says how position k was reached, as anyone may read it: `0. Start`, `12. alice: D4-F3`."""
     match, game = replayed.match, GAMES[replayed.match.game]
-    lines = ["0. Start"]
+    lines = [_("0. Start")]
     for number, record in enumerate(replayed.lines, 1):
         name = match.players[record.seat].name if 0 <= record.seat < len(match.players) else "?"
         if record.kind == move_log.RESIGN:
-            lines.append(f"{number}. {name} leaves the game")
+            lines.append(_("{number}. {name} leaves the game").format(number=number, name=name))
         else:
             lines.append(f"{number}. {name}: {game.public_move(record.move)}")
     return lines
@@ -147,8 +156,11 @@ def window(replayed: Replayed, ply: int, around: int = AROUND) -> tuple[list[str
 
 def title(replayed: Replayed, ply: int) -> str:
     match = replayed.match
-    state = "over" if replayed.over else "running"
-    return f"Review of {GAMES[match.game].title} #{match.id} ({state}): move {ply} of {replayed.last}"
+    if replayed.over:
+        words = _("Review of {game} #{match} (over): move {number} of {last}")
+    else:
+        words = _("Review of {game} #{match} (running): move {number} of {last}")
+    return words.format(game=GAMES[match.game].title, match=match.id, number=ply, last=replayed.last)
 
 
 def caption(replayed: Replayed, ply: int) -> Caption:
@@ -156,8 +168,9 @@ def caption(replayed: Replayed, ply: int) -> Caption:
     match = replayed.match
     result = None
     if ply == replayed.last and posts.ended_off_board(match):
-        result = posts.result_line(match) if match.result is not None else "Aborted: no result."
-    return Caption(names=match.names, header=f"Match #{match.id} · move {ply} of {replayed.last}", result=result)
+        result = posts.result_line(match) if match.result is not None else _("Aborted: no result.")
+    header = _("Match #{match} · move {number} of {last}").format(match=match.id, number=ply, last=replayed.last)
+    return Caption(names=match.names, header=header, result=result)
 
 
 def draw(replayed: Replayed, ply: int, viewer: int | None) -> Frame:
@@ -166,7 +179,9 @@ def draw(replayed: Replayed, ply: int, viewer: int | None) -> Frame:
     view, words = shown(replayed, ply, viewer), caption(replayed, ply)
     png = to_png(DRAWERS[key](view, viewer, words))
     private = viewer if not replayed.over else None  # a running game's own hand, in words too
-    lead = f"Move {ply} of {replayed.last} of match #{replayed.match.id}."
+    lead = _("Move {number} of {last} of match #{match}.").format(
+        number=ply, last=replayed.last, match=replayed.match.id
+    )
     state = replayed.positions[ply]
     alt = describe(key, state, words, viewer=private, lead=lead, public=view if replayed.over else None)
     return Frame(png, alt)
@@ -177,15 +192,26 @@ def swing_moments(match: Match, report: Any) -> list[Moment]:
     found = []
     for swing in report.analysis.swings:
         who = match.names[swing.seat] if swing.seat < len(match.names) else "?"
-        change = f"{round(100 * swing.before)}% → {round(100 * swing.after)}% for {who}"
-        found.append(Moment(match.id, swing.start + 1, _cut(f"Swing {swing.number}: move {swing.start + 1}, {change}")))
+        label = _("Swing {number}: move {move}, {before}% → {after}% for {name}").format(
+            number=swing.number,
+            move=swing.start + 1,
+            before=round(100 * swing.before),
+            after=round(100 * swing.after),
+            name=who,
+        )
+        found.append(Moment(match.id, swing.start + 1, _cut(label)))
     return found
 
 
 def series_moments(match: Match, games: Sequence[int]) -> list[Moment]:
     """Each game of a death match, at its start (the shown game's too, to come back to it)."""
     return [
-        Moment(game_id, 0, f"Game {number} of the death match (#{game_id})", series=True)
+        Moment(
+            game_id,
+            0,
+            _("Game {number} of the death match (#{match})").format(number=number, match=game_id),
+            series=True,
+        )
         for number, game_id in enumerate(games, 1)
     ]
 
@@ -236,7 +262,7 @@ class Reviews:
 
     async def frame(self, replayed: Replayed, ply: int, viewer: int | None) -> Frame:
         """The picture of position `ply` for `viewer`, drawn once (in a worker thread)."""
-        key = (replayed.match.id, replayed.log_length, replayed.over, ply, viewer)
+        key = (replayed.match.id, replayed.log_length, replayed.over, ply, viewer, i18n.current())
         done = self._frames.get(key)
         if done is not None:
             self._frames.move_to_end(key)
@@ -257,7 +283,7 @@ class Reviews:
             found += series_moments(match, series.games)
         if report is not None:
             found += swing_moments(match, report)
-        found += replayed.events
+        found += [event_moment(match, moment) for moment in replayed.events]
         return found
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot import i18n
 from bot.games.volcano import latin_layout, parse_opening
+from bot.i18n import _, ngettext
 from bot.models import Match, Player
 from bot.service import MatchService
-from bot.wording import noun_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +52,36 @@ async def best_scores(
 
 
 def best_lines(bests: list[Best], opening: str | None = None) -> list[str]:
-    which = f" with the {parse_opening(opening)[1]} opening" if opening else ""
+    """The best scores in the reader's words; openings and layouts as they are typed (English)."""
+    which = parse_opening(opening)[1] if opening else None
     if not bests:
-        return [f"No Volcano solitaire game{which} has been finished here yet."]
-    lines = [f"Best Volcano solitaire scores{which} (to replay a layout, pass its letters as `layout`):"]
+        if which is None:
+            return [_("No Volcano solitaire game has been finished here yet.")]
+        return [
+            _("No Volcano solitaire game with the {opening} opening has been finished here yet.").format(opening=which)
+        ]
+    if which is None:
+        heading = _("Best Volcano solitaire scores (to replay a layout, pass its letters as `layout`):")
+    else:
+        heading = _(
+            "Best Volcano solitaire scores with the {opening} opening "
+            "(to replay a layout, pass its letters as `layout`):"
+        ).format(opening=which)
+    lines = [heading]
     for rank, best in enumerate(bests, 1):
+        count = int(best.score) if float(best.score).is_integer() else 2  # a fraction: the plural
         lines.append(
-            f"{rank}. {best.score:g} {noun_for(best.score, 'point')} by {best.player.name}: opening {best.opening},"
-            f" layout {best.layout} (match #{best.match_id})"
+            ngettext(
+                "{rank}. {score} point by {name}: opening {opening}, layout {layout} (match #{match})",
+                "{rank}. {score} points by {name}: opening {opening}, layout {layout} (match #{match})",
+                count,
+            ).format(
+                rank=rank,
+                score=i18n.number(best.score),
+                name=best.player.name,
+                opening=best.opening,
+                layout=best.layout,
+                match=best.match_id,
+            )
         )
     return lines

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, Protocol, TypeVar, cast, runtime_checkable
 
-from bot.wording import listing
+from bot.games.phrases import listing, say
+from bot.i18n import N_, _, ngettext
 
 
 class GameError(ValueError):
@@ -63,8 +64,8 @@ class Outcome:
     """How a game ended.
 
     `scores` is indexed by seat. `winners` holds the seats that won; it is empty for a draw.
-    `reason` is a short sentence for players ("more fish", "reserve time ran out"); `termination` says
-    the same for code.
+    `reason` is a short sentence for players ("more fish", "reserve time ran out"), stored in English (a
+    record, the database); `said` is it in the reader's language. `termination` says the same for code.
     """
 
     scores: tuple[float, ...]
@@ -75,6 +76,11 @@ class Outcome:
     @property
     def is_draw(self) -> bool:
         return not self.winners
+
+    @property
+    def said(self) -> str:
+        """`reason` in the reader's language (bot/games/phrases.py: a phrase of the engine's, or as it is)."""
+        return say(self.reason)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -106,7 +112,9 @@ class Option:
     - "text": read by the engine, which says what is wrong with it (a Fish board, a Volcano layout); its
       `choices` are named values the front-ends suggest, and other text may be allowed too;
     - "seat": a player of the match, by seat number (0 first); the terminal takes a player's name.
-    `help` is one line, without the default (`summary` adds it); `None` is a value like any other, allowed
+    `help` is one line, without the default (`summary` adds it), marked for the catalog (`N_`) and said in the
+    reader's language by `summary`, `allowed` and `refusal` (and `described`), as are the meanings of
+    `choices`; the values stay English (a player types them). `None` is a value like any other, allowed
     only where it is the default (Event Horizon's `first`: drawn from the seed). `offered` False: kept only so
     that older games replay (Geyser's `starts`); no front-end offers it.
     """
@@ -131,12 +139,17 @@ class Option:
         return "--" + self.name.replace("_", "-")
 
     @property
+    def described(self) -> str:
+        """`help` in the reader's language."""
+        return _(self.help)
+
+    @property
     def shown_default(self) -> str | None:
         """The default in words ("12", "mother", "the first player"), None when `help` says it."""
         if self.default is None:
             return None
         if self.kind == "seat":
-            return "the first player" if self.default == 0 else f"seat {self.default}"
+            return _("the first player") if self.default == 0 else _("seat {seat}").format(seat=self.default)
         return str(self.default)
 
     @property
@@ -144,25 +157,29 @@ class Option:
         """`help` with the default: a slash command's description, a line of the terminal's help."""
         shown = self.shown_default
         if shown is None:
-            return self.help
-        return f"{self.help} (default: {shown})" if self.kind == "seat" else f"{self.help} (default {shown})"
+            return self.described
+        if self.kind == "seat":
+            return _("{help} (default: {default})").format(help=self.described, default=shown)
+        return _("{help} (default {default})").format(help=self.described, default=shown)
 
     def allowed(self, seats: int) -> str:
         """What a value may be, in words: "a whole number from 1 to 40", "mother (...) or calm (...)"."""
         if self.kind == "int":
-            return f"a whole number from {self.minimum} to {self.maximum}"
+            return _("a whole number from {minimum} to {maximum}").format(minimum=self.minimum, maximum=self.maximum)
         if self.kind == "seat":
-            return listing([f"seat {seat}" for seat in range(seats)], "or")
+            return listing([_("seat {seat}").format(seat=seat) for seat in range(seats)], "or")
         if self.kind == "choice":
-            return listing([f"{value} ({meaning})" if meaning else value for value, meaning in self.choices], "or")
-        return "text"
+            return listing([f"{value} ({_(meaning)})" if meaning else value for value, meaning in self.choices], "or")
+        return _("text")
 
     def refusal(self, seats: int, called: str | None = None) -> str:
         """Why a value is refused, naming what is allowed; `called`: the option as the front-end spells it."""
         name = called or self.name
         if self.kind == "choice":  # the meanings of the choices say it all
-            return f"{name} must be {self.allowed(seats)}."
-        return f"{name} must be {self.allowed(seats)}: {self.summary}."
+            return _("{option} must be {allowed}.").format(option=name, allowed=self.allowed(seats))
+        return _("{option} must be {allowed}: {summary}.").format(
+            option=name, allowed=self.allowed(seats), summary=self.summary
+        )
 
     def read(self, value: Any, seats: int) -> Any:
         """`value` as `new` uses it (a whole number from its digits), or `BadOptions` (`refusal`)."""
@@ -236,7 +253,8 @@ class Game(Protocol[S, M]):
     that notation (what a player types and autocomplete offers); `legal(state)` gives the same moves as
     values, for a front-end to read their fields rather than split text.
 
-    Beyond DESIGN.md's table: `events(state)` says what the last move did,
+    Beyond DESIGN.md's table: `events(state)` says what the last move did, in the reader's language (the
+    state keeps the lines in English, as it stores them: bot/games/phrases.py says them),
     with seats written as `{0}`, `{1}`... so a front-end can fill in player names with `str.format`;
     `options` declares the keyword options `new` accepts (`Option`s); `scores(state)` gives the points so far by seat;
     `rules_card` is a short rules summary for players (/rules); `move_group(move)` names the group a legal
@@ -248,7 +266,9 @@ class Game(Protocol[S, M]):
     min_players: int
     max_players: int
     options: Options
-    rules_card: str
+
+    @property
+    def rules_card(self) -> str: ...
 
     def new(self, seats: int, seed: int, **options: Any) -> S: ...
     def to_move(self, state: S) -> int | None: ...
@@ -269,8 +289,11 @@ class Game(Protocol[S, M]):
     chance: bool
     hidden_information: bool
     seats_can_leave: bool
-    score_label: str
-    own_message: tuple[str, ...]
+
+    @property
+    def score_label(self) -> str: ...
+    @property
+    def own_message(self) -> tuple[str, ...]: ...
 
     def resign(self, state: S, seat: int) -> S: ...
     def seats_in(self, state: S) -> tuple[int, ...]: ...
@@ -298,10 +321,23 @@ class GameRules:
     seats_can_leave: bool = False
     """In a game of three or more, a seat may leave (`resign`) while the others play on; otherwise
     resigning ends the game as a loss."""
-    score_label: str = "Score"
-    """What the numbers of `scores` count, where it is not points ("Geysers held")."""
-    own_message: tuple[str, ...] = ()
-    """Event lines (by prefix) that front-ends post as a message of their own (Geyser's firing phases)."""
+    score_words: str = N_("Score")
+    """What the numbers of `scores` count, where it is not points ("Geysers held"): marked, said by
+    `score_label`."""
+
+    @property
+    def score_label(self) -> str:
+        """`score_words` in the reader's language."""
+        return _(self.score_words)
+
+    own_words: tuple[str, ...] = ()
+    """Event lines (by prefix) that front-ends post as a message of their own (Geyser's firing phases):
+    marked, said by `own_message`."""
+
+    @property
+    def own_message(self) -> tuple[str, ...]:
+        """`own_words` in the reader's language: the prefixes of the lines `events` says in it."""
+        return tuple(_(words) for words in self.own_words)
 
     def canonical(self, state: Any, move: str) -> str:
         """The canonical text of a legal move typed in any accepted spelling (what the move log stores)."""
@@ -317,7 +353,7 @@ class GameRules:
 
     def resign(self, state: Any, seat: int) -> Any:
         """The state after `seat` leaves (only where `seats_can_leave`)."""
-        raise IllegalMove("Nobody can leave this game and let the others play on.")
+        raise IllegalMove(_("Nobody can leave this game and let the others play on."))
 
     def seats_in(self, state: Any) -> tuple[int, ...]:
         """The seats still in the game: every seat where nobody can leave (a game of a fixed seat count, or
@@ -371,8 +407,19 @@ def check_seats(game: AnyGame, seats: int) -> None:
     """Refuse a seat count outside the game's limits, in words."""
     if not isinstance(seats, int) or not game.min_players <= seats <= game.max_players:
         lo, hi = game.min_players, game.max_players
-        wanted = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise BadOptions(f"{game.title} is played by {wanted} players, not {seats}.")
+        if lo == hi:
+            raise BadOptions(
+                ngettext(
+                    "{game} is played by {count} player, not {seats}.",
+                    "{game} is played by {count} players, not {seats}.",
+                    lo,
+                ).format(game=game.title, count=lo, seats=seats)
+            )
+        raise BadOptions(
+            _("{game} is played by {low} to {high} players, not {seats}.").format(
+                game=game.title, low=lo, high=hi, seats=seats
+            )
+        )
 
 
 def check_options(game: AnyGame, options: dict[str, Any], known: Iterable[str] | None = None) -> None:
@@ -381,9 +428,15 @@ def check_options(game: AnyGame, options: dict[str, Any], known: Iterable[str] |
     names = set(game.options.names if known is None else known)
     unknown = sorted(set(options) - names)
     if unknown and not names:
-        raise BadOptions(f"{game.title} has no options (not even {', '.join(unknown)}).")
+        raise BadOptions(
+            _("{game} has no options (not even {unknown}).").format(game=game.title, unknown=", ".join(unknown))
+        )
     if unknown:
-        raise BadOptions(f"{game.title} has no option {', '.join(unknown)} (options: {', '.join(sorted(names))}).")
+        raise BadOptions(
+            _("{game} has no option {unknown} (options: {options}).").format(
+                game=game.title, unknown=", ".join(unknown), options=", ".join(sorted(names))
+            )
+        )
 
 
 def read_options(game: AnyGame, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -399,5 +452,11 @@ def check_new(game: AnyGame, seats: int, seed: Any, options: dict[str, Any]) -> 
     check_seats(game, seats)
     check_options(game, options)
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadOptions("seed must be a whole number.")
+        raise BadOptions(_("seed must be a whole number."))
     return read_options(game, options, seats)
+
+
+def card(paragraphs: Iterable[str]) -> str:
+    """A rules card in the reader's language: its paragraphs (each marked `N_` where defined, so a
+    translator works on one at a time) said now and written one a line."""
+    return "\n".join(_(paragraph) for paragraph in paragraphs)

@@ -26,10 +26,13 @@ from bot.games.base import (
     Option,
     Options,
     Outcome,
+    card,
     check_new,
 )
+from bot.games.phrases import Phrase, said
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
+from bot.i18n import N_, _
 
 ROW_LETTERS = "ABCDEFGH"
 ROW_LENGTHS = (8, 7, 8, 7, 8, 7, 8, 7)
@@ -109,7 +112,9 @@ def parse_tile(text: str) -> int:
     """Tile index of a name like "d4"; raises IllegalMove naming what is wrong."""
     match = re.fullmatch(r"\s*" + _TILE_RE + r"\s*", text, re.I)
     if not match:
-        raise InvalidNotation(f"{text.strip()!r} is not a tile: write a row letter A-H and a number, like D4.")
+        raise InvalidNotation(
+            _("{text} is not a tile: write a row letter A-H and a number, like D4.").format(text=repr(text.strip()))
+        )
     return _tile_from(match.group(1), match.group(2))
 
 
@@ -118,9 +123,13 @@ def _tile_from(letter: str, number: str) -> int:
     if name in _TILE_BY_NAME:
         return _TILE_BY_NAME[name]
     if letter.upper() not in ROW_LETTERS:
-        raise IllegalMove(f"{name} is not on the board: rows go from A (top) to H (bottom).")
+        raise IllegalMove(_("{tile} is not on the board: rows go from A (top) to H (bottom).").format(tile=name))
     length = ROW_LENGTHS[ROW_LETTERS.index(letter.upper())]
-    raise IllegalMove(f"{name} is not on the board: row {letter.upper()} has tiles 1 to {length}.")
+    raise IllegalMove(
+        _("{tile} is not on the board: row {row} has tiles 1 to {length}.").format(
+            tile=name, row=letter.upper(), length=length
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,15 +146,22 @@ class FishMove:
         match = _MOVE_RE.match(stripped) if len(stripped) <= _LONGEST_MOVE else None
         if not match:
             shown = stripped if len(stripped) <= _LONGEST_MOVE else stripped[:_LONGEST_MOVE] + "…"
+            if not shown:
+                raise InvalidNotation(
+                    _("That is not a move: write a tile like D4 to place a token, or D4-F3 to move one.")
+                )
             raise InvalidNotation(
-                f"{f'{shown!r} is' if shown else 'That is'} not a move: write a tile like D4 to place a token, "
-                "or D4-F3 to move one."
+                _("{text} is not a move: write a tile like D4 to place a token, or D4-F3 to move one.").format(
+                    text=repr(shown)
+                )
             )
         first = _tile_from(match.group(1), match.group(2))
         if match.group(3) is None:
             return cls(first)
         if stripped.lower().startswith("place"):
-            raise InvalidNotation(f"{stripped!r}: place takes one tile (place D4); a move is written D4-F3.")
+            raise InvalidNotation(
+                _("{text}: place takes one tile (place D4); a move is written D4-F3.").format(text=repr(stripped))
+            )
         return cls(_tile_from(match.group(3), match.group(4)), first)
 
     def __str__(self) -> str:
@@ -208,18 +224,23 @@ def generate_board(seed: int) -> tuple[int, ...]:
 def parse_board(text: str) -> tuple[int, ...]:
     """An explicit board: 60 digits 1-3, rows A to H left to right (spaces and / are ignored)."""
     if not isinstance(text, str):
-        raise BadOptions("board must be a text of 60 digits (1, 2 or 3), rows A to H.")
+        raise BadOptions(_("board must be a text of 60 digits (1, 2 or 3), rows A to H."))
     digits = re.sub(r"[\s/,]", "", text)
     if not re.fullmatch(r"[123]*", digits):
-        raise BadOptions("board may only hold the digits 1, 2 and 3 (spaces and / are ignored).")
+        raise BadOptions(_("board may only hold the digits 1, 2 and 3 (spaces and / are ignored)."))
     if len(digits) != TILES:
-        raise BadOptions(f"board needs {TILES} digits (rows A to H, left to right), got {len(digits)}.")
+        raise BadOptions(
+            _("board needs {tiles} digits (rows A to H, left to right), got {count}.").format(
+                tiles=TILES, count=len(digits)
+            )
+        )
     values = tuple(int(d) for d in digits)
     counts = {v: values.count(v) for v in VALUE_COUNTS}
     if counts != VALUE_COUNTS:
         raise BadOptions(
-            f"board must hold 30 ones, 20 twos and 10 threes; it holds "
-            f"{counts[1]} ones, {counts[2]} twos and {counts[3]} threes."
+            _(
+                "board must hold 30 ones, 20 twos and 10 threes; it holds {ones} ones, {twos} twos and {threes} threes."
+            ).format(ones=counts[1], twos=counts[2], threes=counts[3])
         )
     return values
 
@@ -427,7 +448,7 @@ def _settle(
                 scores[seat] += worth
                 values[tile] = 0
                 cleared.append(tile)
-                events.append(f"{{{seat}}}'s token on {TILE_NAMES[tile]} cannot move: removed, +{worth}.")
+                events.append(STUCK(seat=f"{{{seat}}}", tile=TILE_NAMES[tile], worth=worth))
                 changed = True
         if changed:
             continue
@@ -446,29 +467,60 @@ def _settle(
                 values[t] = 0
                 cleared.append(t)
             scores[seat] += total
-            played = ", ".join(f"{TILE_NAMES[a]}-{TILE_NAMES[b]}" for a, b in line) or "no move"
-            noun = "token" if len(mine) == 1 else "tokens"
+            played = ", ".join(f"{TILE_NAMES[a]}-{TILE_NAMES[b]}" for a, b in line) or NO_MOVE()
             events.append(
-                f"Island {' '.join(TILE_NAMES[t] for t in group)} is {{{seat}}}'s alone: "
-                f"{noun} on {' '.join(TILE_NAMES[t] for t in mine)} removed, +{total} "
-                f"(best play: {played}; ending on {' '.join(TILE_NAMES[t] for t in finals)})."
+                ISLAND(
+                    tiles=" ".join(TILE_NAMES[t] for t in group),
+                    seat=f"{{{seat}}}",
+                    count=len(mine),
+                    tokens=" ".join(TILE_NAMES[t] for t in mine),
+                    total=total,
+                    played=played,
+                    finals=" ".join(TILE_NAMES[t] for t in finals),
+                )
             )
             changed = True
 
 
-RULES_CARD = """\
-"1, 2, 3" (Hey, That's My Fish!) — 2 players, 4 tokens each, most fish wins.
-• Board: 60 hex tiles in 8 rows, A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 is bottom
-  right. 30 tiles worth 1, 20 worth 2, 10 worth 3; each pair of rows (A-B, C-D, E-F, G-H) holds 7 or 8 ones,
-  5 twos and 2 or 3 threes.
-• Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first.
-• Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no jumping
-  over tokens or gaps. The tile you leave is removed and its fish are yours.
-• A token that cannot move is removed and scores its tile. An island of up to 16 tiles that only your tokens can
-  reach is played out for you at its best and scored at once. The game ends when no token is left; equal fish
-  is a draw.
-• Death match: best of 3 (first to 2 wins; level after 3 games: drawn), 30 s a move + 60 s reserve per game;
-  running out of reserve loses the game (the flag falls 1 s after the deadline). Who places first alternates."""
+# What the engine stores in its events and outcomes (English), said in the reader's language by `said`.
+STUCK = Phrase(N_("{seat}'s token on {tile} cannot move: removed, +{worth}."))
+ISLAND = Phrase.ngettext(
+    "Island {tiles} is {seat}'s alone: token on {tokens} removed, +{total} (best play: {played}; ending on {finals}).",
+    "Island {tiles} is {seat}'s alone: tokens on {tokens} removed, +{total} (best play: {played}; ending on {finals}).",
+    "count",
+    words=("played",),
+)
+NO_MOVE = Phrase(N_("no move"))
+PLACES = Phrase(N_("{seat} places a token on {tile}."))
+MOVES = Phrase(N_("{seat} moves {move} and takes {tile}: +{worth}."))
+NO_TOKENS = Phrase(N_("No tokens are left: the game is over, {first} to {second}."))
+EQUAL = Phrase(N_("equal fish, {fish} each"))
+MORE = Phrase(N_("more fish, {more} to {fewer}"))
+
+RULES_CARD = (
+    N_('"1, 2, 3" (Hey, That\'s My Fish!) — 2 players, 4 tokens each, most fish wins.'),
+    N_(
+        "• Board: 60 hex tiles in 8 rows, A (top) to H; A/C/E/G have 8 tiles, B/D/F/H have 7 (shifted right). H7 "
+        "is bottom right. 30 tiles worth 1, 20 worth 2, 10 worth 3; each pair of rows (A-B, C-D, E-F, G-H) holds 7 "
+        "or 8 ones, 5 twos and 2 or 3 threes."
+    ),
+    N_("• Setup: take turns placing one token on an empty 1-tile (fish move D4). The first placer moves first."),
+    N_(
+        "• Move: one token in a straight line in one of six directions, as far as you like (fish move D4-F3); no "
+        "jumping over tokens or gaps. The tile you leave is removed and its fish are yours."
+    ),
+    N_(
+        "• A token that cannot move is removed and scores its tile. An island of up to 16 tiles that only your "
+        "tokens can reach is played out for you at its best and scored at once. The game ends when no token is "
+        "left; equal fish is a draw."
+    ),
+    N_(
+        "• Death match: best of 3 (first to 2 wins; level after 3 games: drawn), 30 s a move + 60 s reserve per "
+        "game; running out of reserve loses the game (the flag falls 1 s after the deadline). Who places first "
+        "alternates."
+    ),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
 
 def _next_with_tokens(tokens: list[list[int]], order: tuple[int, int]) -> int | None:
@@ -484,10 +536,14 @@ class Fish(GameRules, Game[FishState, FishMove]):
     min_players = 2
     max_players = 2
     options = Options(
-        Option("first", "seat", "the seat that places first", default=0),
-        Option("board", "text", "60 digits 1 to 3, rows A to H, each left to right (default: dealt from the seed)"),
+        Option("first", "seat", N_("the seat that places first"), default=0),
+        Option("board", "text", N_("60 digits 1 to 3, rows A to H, each left to right (default: dealt from the seed)")),
     )
-    rules_card = RULES_CARD
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> FishState:
         given = check_new(self, seats, seed, options)
@@ -520,44 +576,58 @@ class Fish(GameRules, Game[FishState, FishMove]):
         """The legal move `text` stands for in this position, or IllegalMove saying why not."""
         move = FishMove.parse(text)
         if state.turn is None:
-            raise IllegalMove("The game is over: no more moves.")
+            raise IllegalMove(_("The game is over: no more moves."))
         occupied = set(state.tokens[0]) | set(state.tokens[1])
         if state.placing:
             if move.src is not None:
                 example = next(t for t in range(TILES) if state.values[t] == 1 and t not in occupied)
                 raise IllegalMove(
-                    f"{move}: tokens are still being placed; place one on a 1-tile, like {TILE_NAMES[example]}."
+                    _("{move}: tokens are still being placed; place one on a 1-tile, like {example}.").format(
+                        move=move, example=TILE_NAMES[example]
+                    )
                 )
             name = TILE_NAMES[move.dst]
             if move.dst in occupied:
-                raise IllegalMove(f"{name} already holds a token.")
+                raise IllegalMove(_("{tile} already holds a token.").format(tile=name))
             if state.values[move.dst] != 1:
-                raise IllegalMove(f"{name} is worth {state.values[move.dst]}: tokens are placed on 1-tiles.")
+                raise IllegalMove(
+                    _("{tile} is worth {worth}: tokens are placed on 1-tiles.").format(
+                        tile=name, worth=state.values[move.dst]
+                    )
+                )
             return move
         if move.src is None:
             mine = TILE_NAMES[min(state.tokens[state.turn])]
             raise IllegalMove(
-                f"{move}: all tokens are placed, so move one in a straight line, like {mine}-… (see the legal moves)."
+                _(
+                    "{move}: all tokens are placed, so move one in a straight line, like {tile}-… "
+                    "(see the legal moves)."
+                ).format(move=move, tile=mine)
             )
         src, dst = TILE_NAMES[move.src], TILE_NAMES[move.dst]
         if move.src not in occupied:
-            raise IllegalMove(f"{move}: there is no token on {src}.")
+            raise IllegalMove(_("{move}: there is no token on {tile}.").format(move=move, tile=src))
         if move.src not in state.tokens[state.turn]:
-            raise IllegalMove(f"{move}: the token on {src} is not yours.")
+            raise IllegalMove(_("{move}: the token on {tile} is not yours.").format(move=move, tile=src))
         if move.src == move.dst:
-            raise IllegalMove(f"{move}: a token must move at least one tile.")
+            raise IllegalMove(_("{move}: a token must move at least one tile.").format(move=move))
         ray = next((r for r in RAYS[move.src] if move.dst in r), None)
         if ray is None:
-            raise IllegalMove(f"{move}: {dst} is not in a straight line from {src}.")
+            raise IllegalMove(
+                _("{move}: {to} is not in a straight line from {start}.").format(move=move, to=dst, start=src)
+            )
         for tile in ray:
             here = TILE_NAMES[tile]
             if not state.values[tile]:
-                where = "" if tile == move.dst else " on the way"
-                raise IllegalMove(f"{move}: {here}{where} is a gap (its tile was taken).")
+                if tile == move.dst:
+                    raise IllegalMove(_("{move}: {tile} is a gap (its tile was taken).").format(move=move, tile=here))
+                raise IllegalMove(
+                    _("{move}: {tile} on the way is a gap (its tile was taken).").format(move=move, tile=here)
+                )
             if tile in occupied:
                 if tile == move.dst:
-                    raise IllegalMove(f"{move}: {here} already holds a token.")
-                raise IllegalMove(f"{move}: the token on {here} blocks the way.")
+                    raise IllegalMove(_("{move}: {tile} already holds a token.").format(move=move, tile=here))
+                raise IllegalMove(_("{move}: the token on {tile} blocks the way.").format(move=move, tile=here))
             if tile == move.dst:
                 break
         return move
@@ -579,7 +649,7 @@ class Fish(GameRules, Game[FishState, FishMove]):
         if parsed.src is None:
             tokens[seat].append(parsed.dst)
             placed[seat] += 1
-            events.append(f"{{{seat}}} places a token on {parsed}.")
+            events.append(PLACES(seat=f"{{{seat}}}", tile=parsed))
             if sum(placed) < 2 * TOKENS_PER_PLAYER:
                 nxt: int | None = 1 - seat
             else:
@@ -590,11 +660,11 @@ class Fish(GameRules, Game[FishState, FishMove]):
             tokens[seat][tokens[seat].index(parsed.src)] = parsed.dst
             values[parsed.src] = 0
             scores[seat] += worth
-            events.append(f"{{{seat}}} moves {parsed} and takes {TILE_NAMES[parsed.src]}: +{worth}.")
+            events.append(MOVES(seat=f"{{{seat}}}", move=parsed, tile=TILE_NAMES[parsed.src], worth=worth))
             _settle(values, tokens, scores, events, cleared)
             nxt = _next_with_tokens(tokens, (1 - seat, seat))
         if nxt is None:
-            events.append(f"No tokens are left: the game is over, {scores[0]} to {scores[1]}.")
+            events.append(NO_TOKENS(first=scores[0], second=scores[1]))
         return replace(
             state,
             values=tuple(values),
@@ -614,15 +684,15 @@ class Fish(GameRules, Game[FishState, FishMove]):
             return None
         a, b = state.scores
         if a == b:
-            return Outcome((a, b), frozenset(), f"equal fish, {a} each")
+            return Outcome((a, b), frozenset(), EQUAL(fish=a))
         winner = 0 if a > b else 1
-        return Outcome((a, b), frozenset({winner}), f"more fish, {max(a, b)} to {min(a, b)}")
+        return Outcome((a, b), frozenset({winner}), MORE(more=max(a, b), fewer=min(a, b)))
 
     def scores(self, state: FishState) -> tuple[float, ...]:
         return state.scores
 
     def events(self, state: FishState) -> tuple[str, ...]:
-        return state.events
+        return said(state.events)
 
     def view(self, state: FishState, seat: int | None) -> FishState:
         """Nothing is hidden in this game but the seed, which no player needs."""
@@ -738,8 +808,8 @@ REGISTRATION = Registration(
     typed=Typed(
         "ALICE BOB",
         "fish new alice bob",
-        "a casual match",
-        "one move, like: fish move D4-F3 (or fish move D4 to place)",
+        N_("a casual match"),
+        N_("one move, like: fish move D4-F3 (or fish move D4 to place)"),
     ),
     model="bot.ai.fish:MODEL",
     analysis_iterations=300,

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, card, check_new
+from bot.games.phrases import Phrase, listing, said
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
-from bot.wording import listing
+from bot.i18n import N_, _
 
 SIZE = 11
 COLUMNS = "abcdefghijk"
@@ -82,7 +83,7 @@ ROUNDS = (10, 1000)
 """The `rounds` option's range (default 100)."""
 
 
-HOW = "write a step like f6-f7, or start f1, place e6, skip, again, retreat or pass"
+HOW = N_("write a step like f6-f7, or start f1, place e6, skip, again, retreat or pass")
 """How a move is written (the squares are only examples: the refusals of a position name its own)."""
 
 
@@ -98,10 +99,10 @@ def square_name(square: int) -> str:
 def parse_square(text: str) -> int:
     name = text.strip().lower()
     if name not in _SQUARE_BY_NAME:
-        raise IllegalMove(f"{text.strip()[:12]} is not a square (columns a-k, rows 1-11).")
+        raise IllegalMove(_("{text} is not a square (columns a-k, rows 1-11).").format(text=text.strip()[:12]))
     square = _SQUARE_BY_NAME[name]
     if square not in LAND:
-        raise IllegalMove(f"{name} is water.")
+        raise IllegalMove(_("{square} is water.").format(square=name))
     return square
 
 
@@ -207,7 +208,60 @@ def _text(move: tuple[str, int | None, int | None]) -> str:
 
 def _place_on(legal: list[str]) -> str:
     """The legal choices of a claim, in words: "place on e6, d6 or g6, or skip"."""
-    return f"place on {listing([m[6:] for m in legal if m != 'skip'], 'or')}, or skip"
+    return _("place on {squares}, or skip").format(squares=listing([m[6:] for m in legal if m != "skip"], "or"))
+
+
+# What the engine stores in its events and ends (English), said in the reader's language by `said`.
+RE_ENTERS = Phrase(N_("{seat} re-enters on {square}."))
+PASSES = Phrase(N_("{seat} cannot move and passes."))
+SKIPS = Phrase(N_("{seat} takes no new token."))
+PLACES = Phrase(N_("{seat} places a new token on {square}."))
+RETREATS = Phrase(N_("{seat} retreats: the token stays on {square}."))
+STARTS_ON = Phrase(N_("{seat} starts on {square}."))
+OPPOSITE = Phrase(N_("{seat} starts opposite, on {square}."))
+OPENING = Phrase(N_("Opening roll: {rolls}."))
+FIRST = Phrase(N_("{seat} starts; play goes on in seat order."))
+FIGHT = Phrase(N_("Battle on {square}: {seat} {attack} = {total} against {enemy} {defence} = {defended}"))
+TIE = Phrase(N_("{fight}: a tie. {seat} may roll again or retreat."), words=("fight",))
+LOST = Phrase(N_("{fight}: {enemy} wins; {seat}'s token is destroyed."), words=("fight",))
+WON = Phrase(N_("{fight}: {seat} wins; {enemy}'s token is destroyed."), words=("fight",))
+WON_MORE = Phrase(N_("{fight}: {seat} wins; {enemy}'s token is destroyed ({left} more to beat)."), words=("fight",))
+MOVES = Phrase(N_("{seat} moves {route}."))
+CLAIMS = Phrase(N_("{seat} claims the {ring} geyser on {square} and may place a new token."))
+CLAIMS_NO_SUPPLY = Phrase(N_("{seat} claims the {ring} geyser on {square} (no token left in supply for a new token)."))
+CLAIMS_NO_ROOM = Phrase(N_("{seat} claims the {ring} geyser on {square} (no free square around it for a new token)."))
+OUT = Phrase(N_("{seat} has no tokens left and is out."))
+LAST_LEFT = Phrase(N_("{seat} is the last player left and wins."))
+ON_MOTHER = Phrase(N_("{seat} stands on the Mother Geyser after the firing and wins."))
+CAP_WINS = Phrase(N_("Round {round} of {rounds} is over: {seat} holds the most geysers ({top}) and wins."))
+CAP_SHARE = Phrase(
+    N_("Round {round} of {rounds} is over: {seats} hold the most geysers ({top} each) and share the win."),
+    listed=("seats",),
+)
+CAP_NOBODY = Phrase(
+    N_("Round {round} of {rounds} is over: nobody holds a geyser, so {seats} share the win."), listed=("seats",)
+)
+FIRING = Phrase(
+    N_("Firing phase: {seat} rolls {one}+{two} = {total}: {what}; destroyed: {destroyed}."),
+    words=("what",),
+    lists={"destroyed": ", "},
+)
+FIRING_CALM = Phrase(
+    N_("Firing phase: {seat} rolls {one}+{two} = {total}: {what}; nothing is destroyed."), words=("what",)
+)
+FIRES_MOTHER = Phrase(N_("the Mother Geyser fires"))
+FIRES_NOTHING = Phrase(N_("7 fires nothing (calm sevens)"))
+FIRES_RING = Phrase(N_("the {ring} ring fires"))
+DESTROYED = Phrase(N_("{seat}'s token on {square}"))
+DESTROYED_STACK = Phrase(N_("{seat}'s {count} tokens on {square}"))
+"""A stack of two or more (so always a plural)."""
+ENDS = (
+    Phrase(N_("every other player is out")),
+    Phrase(N_("on the Mother Geyser after the firing phase")),
+    Phrase(N_("the most geysers after {rounds} rounds")),
+    Phrase(N_("the most geysers after {rounds} rounds, shared")),
+    Phrase(N_("the game is over")),
+)
 
 
 def _seat_order(start: int, seats: int, out: set[int] | frozenset[int]) -> tuple[int, ...]:
@@ -266,15 +320,17 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         Option(
             "seven",
             "choice",
-            "what a 7 fires",
+            N_("what a 7 fires"),
             default="mother",
-            choices=(("mother", "7 fires the Mother Geyser"), ("calm", "7 fires nothing")),
+            choices=(("mother", N_("7 fires the Mother Geyser")), ("calm", N_("7 fires nothing"))),
         ),
-        Option("tokens", "int", "tokens each player has, the starting one included", default=12, minimum=1, maximum=40),
+        Option(
+            "tokens", "int", N_("tokens each player has, the starting one included"), default=12, minimum=1, maximum=40
+        ),
         Option(
             "rounds",
             "int",
-            "after that many rounds the most geysers win",
+            N_("after that many rounds the most geysers win"),
             default=100,
             minimum=ROUNDS[0],
             maximum=ROUNDS[1],
@@ -282,16 +338,20 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         Option(
             "starts",
             "choice",
-            "the starting squares of a two-player game",
+            N_("the starting squares of a two-player game"),
             default="two",
             choices=(
-                ("two", "a two-player game starts on f1 and f11 only"),
-                ("four", "all four starting squares, the setup before that ruling"),
+                ("two", N_("a two-player game starts on f1 and f11 only")),
+                ("four", N_("all four starting squares, the setup before that ruling")),
             ),
             offered=False,  # four: set on games begun before the ruling (migration 6), so their logs replay
         ),
     )
-    rules_card = ""  # set below
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     # --- setting up ---
 
@@ -362,8 +422,9 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
             if s not in GEYSERS and s != MOTHER and ((held := board[s]) is None or held[0] == seat)
         ]
 
-    own_message: tuple[str, ...] = ("Firing phase",)
-    """Event lines starting with these are posted as a message of their own (front-ends may)."""
+    own_words = (N_("Firing phase"),)
+    """Event lines starting with these are posted as a message of their own (front-ends may): each language's
+    firing line begins with its "Firing phase" (a test holds the translations to it)."""
 
     def choices(self, state: GeyserState) -> list[str]:
         """The moves worth buttons or a menu: every move but steps (a starting square, a pending choice, a
@@ -378,7 +439,7 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         scores = tuple(1.0 if s in winners else 0.0 for s in range(state.seats))
         return Outcome(scores, winners, state.end or "the game is over")
 
-    score_label = "Geysers held"
+    score_words = N_("Geysers held")
     """What `scores` counts, for the line under the board."""
 
     def scores(self, state: GeyserState) -> tuple[float, ...]:
@@ -386,7 +447,7 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         return tuple(float(state.controls(s)) for s in range(state.seats))
 
     def events(self, state: GeyserState) -> tuple[str, ...]:
-        return state.events
+        return said(state.events)
 
     def reseed(self, state: GeyserState, seed: int) -> GeyserState:
         """Every die from here on comes from `seed` (the counter goes on): no die was rolled before it is."""
@@ -413,9 +474,9 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
     def _read(self, state: GeyserState, text: str) -> tuple[str, int | None, int | None]:
         """(kind, square, square) of a legal move here, or IllegalMove saying why not."""
         if state.turn is None:
-            raise IllegalMove("The game is over: no more moves.")
+            raise IllegalMove(_("The game is over: no more moves."))
         if not isinstance(text, str) or len(text) > 80:
-            raise InvalidNotation(f"That is not a move: {HOW}.")
+            raise InvalidNotation(_("That is not a move: {how}.").format(how=_(HOW)))
         words = re.sub(r"\[.*\]\s*$", "", text).strip().lower().split()  # [dice] of a logged move: ignored
         legal = self.legal_moves(state)
         joined = " ".join(words)
@@ -428,8 +489,9 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         elif len(words) == 1 and words[0] in ("skip", "retreat", "again", "pass"):
             move = (words[0], None, None)
         else:
-            shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
-            raise InvalidNotation(f"{shown} not a move: {HOW}.")
+            if not text.strip():
+                raise InvalidNotation(_("That is not a move: {how}.").format(how=_(HOW)))
+            raise InvalidNotation(_("{text} is not a move: {how}.").format(text=repr(text.strip()[:40]), how=_(HOW)))
         shown = _text(move)
         if shown not in legal:
             raise IllegalMove(self._why_not(state, move, shown, legal))
@@ -443,59 +505,86 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         kind, a, b = move
         if state.phase == "start":
             if kind != "start":
-                return f"First every player puts a token on a starting square: {listing(legal, 'or')}."
+                return _("First every player puts a token on a starting square: {squares}.").format(
+                    squares=listing(legal, "or")
+                )
             if a in STARTS and a not in state.start_squares:
-                return f"{shown[6:]} is plain land in a two-player game: start on {' or '.join(m[6:] for m in legal)}."
-            return f"{shown[6:]} is not a free starting square: start on {listing([m[6:] for m in legal], 'or')}."
+                return _("{square} is plain land in a two-player game: start on {squares}.").format(
+                    square=shown[6:], squares=listing([m[6:] for m in legal], "or")
+                )
+            return _("{square} is not a free starting square: start on {squares}.").format(
+                square=shown[6:], squares=listing([m[6:] for m in legal], "or")
+            )
         if state.pending is not None:
             if state.pending[0] == "tie":
-                return "The battle is tied: choose again (roll again) or retreat."
+                return _("The battle is tied: choose again (roll again) or retreat.")
             geyser = state.pending[1]
             if kind == "place":
-                return f"{self._why_not_here(state, a, geyser)}: {_place_on(legal)}."  # type: ignore[arg-type]
-            return f"You claimed {SQUARE_NAMES[geyser]}: place your new token ({legal[0]}) or skip."
+                return _("{why}: {choices}.").format(
+                    why=self._why_not_here(state, a, geyser),  # type: ignore[arg-type]
+                    choices=_place_on(legal),
+                )
+            return _("You claimed {square}: place your new token ({move}) or skip.").format(
+                square=SQUARE_NAMES[geyser], move=legal[0]
+            )
         if kind == "skip":
-            return "There is no new token to place or skip now: that comes only after claiming a geyser."
+            return _("There is no new token to place or skip now: that comes only after claiming a geyser.")
         if kind == "again":
-            return "There is no tied battle to fight again now."
+            return _("There is no tied battle to fight again now.")
         if kind == "retreat":
-            return "There is no tied battle to retreat from now."
+            return _("There is no tied battle to retreat from now.")
         if kind == "pass":
-            return "You can move, so you cannot pass."
+            return _("You can move, so you cannot pass.")
         if kind == "place":
-            return "A new token is placed only after claiming a geyser."
+            return _("A new token is placed only after claiming a geyser.")
         if kind == "start":
             if state.tokens_of(seat):
-                return "You still have tokens on the island: move one."
+                return _("You still have tokens on the island: move one.")
+            assert a is not None
             if a in STARTS and a not in state.start_squares:
-                return f"{SQUARE_NAMES[a]} is plain land in a two-player game: the starting squares are f1 and f11."
+                return _("{square} is plain land in a two-player game: the starting squares are f1 and f11.").format(
+                    square=SQUARE_NAMES[a]
+                )
             free = listing([m[6:] for m in legal if m.startswith("start ")], "or")
-            way = f"re-enter on {free}" if free else "none is free, so pass"
-            return f"{SQUARE_NAMES[a]} is not a free starting square: {way}."  # type: ignore[index]
+            if free:
+                return _("{square} is not a free starting square: re-enter on {squares}.").format(
+                    square=SQUARE_NAMES[a], squares=free
+                )
+            return _("{square} is not a free starting square: none is free, so pass.").format(square=SQUARE_NAMES[a])
         assert a is not None and b is not None
         held = state.board[a]
         if held is None or held[0] != seat:
-            return f"You have no token on {SQUARE_NAMES[a]}."
+            return _("You have no token on {square}.").format(square=SQUARE_NAMES[a])
         if b not in STEPS[a]:
-            return f"{shown}: a token moves one square up, down, left or right onto land."
+            return _("{move}: a token moves one square up, down, left or right onto land.").format(move=shown)
         if b == MOTHER:
             held_now = state.controls(seat)
-            return f"{shown}: the Mother Geyser needs 3 geysers under your control to enter (you have {held_now})."
-        return f"{shown}: your last token on the geyser {SQUARE_NAMES[a]} must stay to keep it."
+            return _("{move}: the Mother Geyser needs 3 geysers under your control to enter (you have {held}).").format(
+                move=shown, held=held_now
+            )
+        return _("{move}: your last token on the geyser {square} must stay to keep it.").format(
+            move=shown, square=SQUARE_NAMES[a]
+        )
 
     @staticmethod
     def _why_not_here(state: GeyserState, square: int, geyser: int) -> str:
         """Why the new token of a claim on `geyser` may not go on `square` (which is land)."""
         name, around = SQUARE_NAMES[square], SQUARE_NAMES[geyser]
         if square == geyser:
-            return f"{name} is the geyser you claimed, and the new token goes on a square next to it"
+            return _("{square} is the geyser you claimed, and the new token goes on a square next to it").format(
+                square=name
+            )
         if square not in AROUND[geyser]:
-            return f"{name} is not next to {around}, the geyser you claimed"
+            return _("{square} is not next to {geyser}, the geyser you claimed").format(square=name, geyser=around)
         if square == MOTHER:
-            return f"{name} is the Mother Geyser, and the new token goes on plain land next to {around}"
+            return _("{square} is the Mother Geyser, and the new token goes on plain land next to {geyser}").format(
+                square=name, geyser=around
+            )
         if square in GEYSERS:
-            return f"{name} is a geyser, and the new token goes on plain land next to {around}"
-        return f"{name} holds another player's token"
+            return _("{square} is a geyser, and the new token goes on plain land next to {geyser}").format(
+                square=name, geyser=around
+            )
+        return _("{square} holds another player's token").format(square=name)
 
     def notation(self, move: GeyserMove) -> str:
         return str(move)
@@ -525,18 +614,18 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         if kind == "start":
             work.supply[seat] -= 1
             work.add(a, seat)  # type: ignore[arg-type]
-            work.events.append(f"{who} re-enters on {SQUARE_NAMES[a]}.")  # type: ignore[index]
+            work.events.append(RE_ENTERS(seat=who, square=SQUARE_NAMES[a]))  # type: ignore[index]
         elif kind == "pass":
-            work.events.append(f"{who} cannot move and passes.")
+            work.events.append(PASSES(seat=who))
         elif kind == "skip":
-            work.events.append(f"{who} takes no new token.")
+            work.events.append(SKIPS(seat=who))
         elif kind == "place":
             work.supply[seat] -= 1
             work.add(a, seat)  # type: ignore[arg-type]
-            work.events.append(f"{who} places a new token on {SQUARE_NAMES[a]}.")  # type: ignore[index]
+            work.events.append(PLACES(seat=who, square=SQUARE_NAMES[a]))  # type: ignore[index]
         elif kind == "retreat":
             src, dst = state.pending[1], state.pending[2]  # type: ignore[index]
-            work.events.append(f"{who} retreats: the token stays on {SQUARE_NAMES[src]}.")
+            work.events.append(RETREATS(seat=who, square=SQUARE_NAMES[src]))
             last_move = (src, dst)
         elif kind in ("again", "step"):
             src, dst = (state.pending[1], state.pending[2]) if kind == "again" else (a, b)  # type: ignore[index]
@@ -548,12 +637,12 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
     def _place_start(self, work: _Work, seat: int, square: int) -> None:
         work.supply[seat] -= 1
         work.add(square, seat)
-        work.events.append(f"{{{seat}}} starts on {SQUARE_NAMES[square]}.")
+        work.events.append(STARTS_ON(seat=f"{{{seat}}}", square=SQUARE_NAMES[square]))
         if work.state.seats == 2:  # the other player takes the opposite starting square, no choice to make
             other = 1 - seat
             work.supply[other] -= 1
             work.add(_opposite(square), other)
-            work.events.append(f"{{{other}}} starts opposite, on {SQUARE_NAMES[_opposite(square)]}.")
+            work.events.append(OPPOSITE(seat=f"{{{other}}}", square=SQUARE_NAMES[_opposite(square)]))
 
     def _after_start(self, state: GeyserState, work: _Work, seat: int) -> GeyserState:
         placed = [s for s in range(state.seats) if any(h and h[0] == s for h in work.board)]
@@ -564,13 +653,13 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         while True:
             rolls = {s: work.roll() for s in rolling}
             work.rolls.append("opening " + " ".join(str(r) for r in rolls.values()))
-            work.events.append("Opening roll: " + ", ".join(f"{{{s}}} {r}" for s, r in rolls.items()) + ".")
+            work.events.append(OPENING(rolls=", ".join(f"{{{s}}} {r}" for s, r in rolls.items())))
             top = max(rolls.values())
             rolling = [s for s, r in rolls.items() if r == top]
             if len(rolling) == 1:
                 break
         first = rolling[0]
-        work.events.append(f"{{{first}}} starts; play goes on in seat order.")
+        work.events.append(FIRST(seat=f"{{{first}}}"))
         order = _seat_order(first, state.seats, frozenset())
         return self._freeze(
             state, work, turn=first, phase="play", first=first, order=order, round=1, roller=first, last_seat=seat
@@ -587,43 +676,51 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
             total_a, total_d = a + mine, d + theirs
             work.battle = (seat, a, mine, enemy, d, theirs)
             work.rolls.append(f"battle {a}+{mine} v {d}+{theirs}")
-            fight = (
-                f"Battle on {SQUARE_NAMES[dst]}: {who} {a}+{mine} = {total_a}"
-                f" against {{{enemy}}} {d}+{theirs} = {total_d}"
+            them = f"{{{enemy}}}"
+            fight = FIGHT(
+                square=SQUARE_NAMES[dst],
+                seat=who,
+                attack=f"{a}+{mine}",
+                total=total_a,
+                enemy=them,
+                defence=f"{d}+{theirs}",
+                defended=total_d,
             )
             if total_a == total_d:
-                work.events.append(f"{fight}: a tie. {who} may roll again or retreat.")
+                work.events.append(TIE(fight=fight, seat=who))
                 return ("tie", src, dst)
             if total_a < total_d:
                 work.remove(src)
                 work.supply[seat] += 1
-                work.events.append(f"{fight}: {{{enemy}}} wins; {who}'s token is destroyed.")
+                work.events.append(LOST(fight=fight, enemy=them, seat=who))
                 self._check_out(work, seat)
                 return None
             work.remove(dst)
             work.supply[enemy] += 1
             left = work.board[dst][1] if work.board[dst] is not None else 0  # type: ignore[index]
-            more = f" ({left} more to beat)" if left else ""
-            work.events.append(f"{fight}: {who} wins; {{{enemy}}}'s token is destroyed{more}.")
+            if left:
+                work.events.append(WON_MORE(fight=fight, seat=who, enemy=them, left=left))
+            else:
+                work.events.append(WON(fight=fight, seat=who, enemy=them))
             self._check_out(work, enemy)
         claimed = dst in GEYSERS and not (work.board[dst] is not None and work.board[dst][0] == seat)  # type: ignore[index]
         work.remove(src)
         work.add(dst, seat)
-        work.events.append(f"{who} moves {route}.")
+        work.events.append(MOVES(seat=who, route=route))
         if claimed:
             places = self._place_squares(work.board, seat, dst)
             ring = RING_NAMES[RING_OF[dst]]
             if work.supply[seat] > 0 and places:
-                work.events.append(f"{who} claims the {ring} geyser on {SQUARE_NAMES[dst]} and may place a new token.")
+                work.events.append(CLAIMS(seat=who, ring=ring, square=SQUARE_NAMES[dst]))
                 return ("place", dst)
-            why = "no token left in supply" if work.supply[seat] == 0 else "no free square around it"
-            work.events.append(f"{who} claims the {ring} geyser on {SQUARE_NAMES[dst]} ({why} for a new token).")
+            claims = CLAIMS_NO_SUPPLY if work.supply[seat] == 0 else CLAIMS_NO_ROOM
+            work.events.append(claims(seat=who, ring=ring, square=SQUARE_NAMES[dst]))
         return None
 
     def _check_out(self, work: _Work, seat: int) -> None:
         if work.supply[seat] == 0 and not any(h and h[0] == seat for h in work.board):
             work.out.add(seat)
-            work.events.append(f"{{{seat}}} has no tokens left and is out.")
+            work.events.append(OUT(seat=f"{{{seat}}}"))
 
     def _finish(
         self,
@@ -638,8 +735,8 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         round; after the round's last turn the geysers fire. The game ends when one player is left or
         someone stands on the Mother after a firing."""
 
-        def over(winner: int, end: str, event: str) -> GeyserState:
-            work.events.append(event.format(f"{{{winner}}}"))
+        def over(winner: int, end: str, event: Phrase) -> GeyserState:
+            work.events.append(event(seat=f"{{{winner}}}"))
             return ended((winner,), end)
 
         def ended(winners: tuple[int, ...], end: str) -> GeyserState:
@@ -651,7 +748,7 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
             return [s for s in range(state.seats) if s not in work.out]
 
         if len(live()) == 1:
-            return over(live()[0], "every other player is out", "{} is the last player left and wins.")
+            return over(live()[0], "every other player is out", LAST_LEFT)
         if not done:
             return self._freeze(state, work, turn=seat, pending=pending, last_seat=seat, last_move=last_move)
         order = tuple(s for s in state.order if s != seat and s not in work.out)
@@ -659,13 +756,9 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         if not order:  # the round is over: the geysers fire
             winner = self._fire(work, roller, state.seven)
             if winner is not None:
-                end, event = (
-                    "on the Mother Geyser after the firing phase",
-                    "{} stands on the Mother Geyser after the firing and wins.",
-                )
-                return over(winner, end, event)
+                return over(winner, "on the Mother Geyser after the firing phase", ON_MOTHER)
             if len(live()) == 1:
-                return over(live()[0], "every other player is out", "{} is the last player left and wins.")
+                return over(live()[0], "every other player is out", LAST_LEFT)
             if round_no >= state.rounds:  # the round cap: the most normal geysers win, equal most share
                 winners, end = self._round_cap(work, live(), round_no, state.rounds)
                 return ended(winners, end)
@@ -685,30 +778,28 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
         winners = tuple(s for s in live if held[s] == top)
         names = [f"{{{s}}}" for s in winners]
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        head = f"Round {round_no} of {rounds} is over"
         if len(winners) == 1:
-            work.events.append(f"{head}: {who} holds the most geysers ({top}) and wins.")
-            return winners, f"the most geysers after {round_no} rounds"
+            work.events.append(CAP_WINS(round=round_no, rounds=rounds, seat=who, top=top))
+            return winners, ENDS[2](rounds=round_no)
         if top:
-            work.events.append(f"{head}: {who} hold the most geysers ({top} each) and share the win.")
+            work.events.append(CAP_SHARE(round=round_no, rounds=rounds, seats=who, top=top))
         else:
-            work.events.append(f"{head}: nobody holds a geyser, so {who} share the win.")
-        return winners, f"the most geysers after {round_no} rounds, shared"
+            work.events.append(CAP_NOBODY(round=round_no, rounds=rounds, seats=who))
+        return winners, ENDS[3](rounds=round_no)
 
     def _fire(self, work: _Work, roller: int, seven: str) -> int | None:
         """The Geyser Firing Phase: the roller rolls 2d6 and that ring's geysers destroy their tokens."""
         one, two = work.roll(), work.roll()
         total = one + two
         work.rolls.append(f"fire {one}+{two}")
-        head = f"Firing phase: {{{roller}}} rolls {one}+{two} = {total}"
         if total == 7:
             squares = [MOTHER] if seven == "mother" else []
             ring = 7
-            what = "the Mother Geyser fires" if squares else "7 fires nothing (calm sevens)"
+            what = FIRES_MOTHER() if squares else FIRES_NOTHING()
         else:
             ring = FIRES[total]
             squares = sorted(s for s in GEYSERS if RING_OF[s] == ring)
-            what = f"the {RING_NAMES[ring]} ring fires"
+            what = FIRES_RING(ring=RING_NAMES[ring])
         work.fire = (one, two)
         destroyed = []
         for square in squares:
@@ -717,14 +808,13 @@ class Geyser(GameRules, Game[GeyserState, GeyserMove]):
                 owner, count = held
                 work.board[square] = None
                 work.supply[owner] += count
-                destroyed.append(
-                    f"{{{owner}}}'s {count} tokens on {SQUARE_NAMES[square]}"
-                    if count > 1
-                    else f"{{{owner}}}'s token on {SQUARE_NAMES[square]}"
-                )
-        work.events.append(
-            f"{head}: {what}" + (f"; destroyed: {', '.join(destroyed)}." if destroyed else "; nothing is destroyed.")
-        )
+                lost = DESTROYED_STACK if count > 1 else DESTROYED
+                destroyed.append(lost(seat=f"{{{owner}}}", count=count, square=SQUARE_NAMES[square]))
+        roll = {"seat": f"{{{roller}}}", "one": one, "two": two, "total": total, "what": what}
+        if destroyed:
+            work.events.append(FIRING(**roll, destroyed=", ".join(destroyed)))
+        else:
+            work.events.append(FIRING_CALM(**roll))
         for owner in range(work.state.seats):
             if owner not in work.out:
                 self._check_out(work, owner)
@@ -872,27 +962,43 @@ def _pending(pending: tuple[Any, ...]) -> bool:
     return kind == "tie" and len(squares) == 2 and all(s in LAND for s in squares)
 
 
-RULES_CARD = """\
-Geyser — 2 to 4 players, 2 dice, an island of 97 land squares on an 11x11 grid (columns a-k, rows 1-11 from the top).
-• Geysers: 20, in 5 rings of 4 (6/8, 5/9, 4/10, 3/11, 2/12), and the Mother Geyser (f6) in the middle.
-• Start: 12 tokens each (a match may set 1 to 40). Put one on a free starting square (geyser move start f1):
-  4 starting squares, but with two players only 2, f1 and f11: the first player picks one, the other starts
-  opposite. An opening roll decides who starts; play goes round in seat order. With no token left on the
-  island, re-enter on a free starting square (start f1); with no move at all, pass.
-• A turn: move one token one square onto land, in one of 4 directions: up, down, left, right (geyser move f6-f7).
-  Your tokens may share a square.
-• Landing on a geyser you do not control claims it: you may place a new token on one of the 8 squares around
-  it that is land, no geyser and free of other players (place e2, or skip). You may not move your last token
-  off a geyser you control.
-• The Mother Geyser may be entered only with 3 geysers under your control.
-• Battle: moving onto another player's token: each side rolls a die (1-6) + geysers controlled; the loser's
-  token is destroyed. A tie: the attacker rolls again or retreats (again / retreat).
-• After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed.
-  Standing on the Mother Geyser after a firing phase wins.
-• After the last round (100 unless the match says otherwise: 10 to 1000) the most geysers held win; equal most
-  share."""
+RULES_CARD = (
+    N_(
+        "Geyser — 2 to 4 players, 2 dice, an island of 97 land squares on an 11x11 grid (columns a-k, rows 1-11 "
+        "from the top)."
+    ),
+    N_("• Geysers: 20, in 5 rings of 4 (6/8, 5/9, 4/10, 3/11, 2/12), and the Mother Geyser (f6) in the middle."),
+    N_(
+        "• Start: 12 tokens each (a match may set 1 to 40). Put one on a free starting square (geyser move start "
+        "f1): 4 starting squares, but with two players only 2, f1 and f11: the first player picks one, the other "
+        "starts opposite. An opening roll decides who starts; play goes round in seat order. With no token left on "
+        "the island, re-enter on a free starting square (start f1); with no move at all, pass."
+    ),
+    N_(
+        "• A turn: move one token one square onto land, in one of 4 directions: up, down, left, right (geyser move "
+        "f6-f7). Your tokens may share a square."
+    ),
+    N_(
+        "• Landing on a geyser you do not control claims it: you may place a new token on one of the 8 squares "
+        "around it that is land, no geyser and free of other players (place e2, or skip). You may not move your "
+        "last token off a geyser you control."
+    ),
+    N_("• The Mother Geyser may be entered only with 3 geysers under your control."),
+    N_(
+        "• Battle: moving onto another player's token: each side rolls a die (1-6) + geysers controlled; the "
+        "loser's token is destroyed. A tie: the attacker rolls again or retreats (again / retreat)."
+    ),
+    N_(
+        "• After each round 2d6 fire a ring (6 or 8: the 6/8 ring, ... 7: the Mother): tokens on it are destroyed. "
+        "Standing on the Mother Geyser after a firing phase wins."
+    ),
+    N_(
+        "• After the last round (100 unless the match says otherwise: 10 to 1000) the most geysers held win; equal "
+        "most share."
+    ),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
-Geyser.rules_card = RULES_CARD
 GEYSER = Geyser()
 
 REGISTRATION = Registration(
@@ -904,8 +1010,8 @@ REGISTRATION = Registration(
     typed=Typed(
         "ALICE BOB [CAROL DAN]",
         "geyser new alice bob carol",
-        "2 to 4 players",
-        "a move, like: geyser move f6-f7 (or start f1, place e6, skip, again, retreat, pass)",
+        N_("2 to 4 players"),
+        N_("a move, like: geyser move f6-f7 (or start f1, place e6, skip, again, retreat, pass)"),
     ),
     model="bot.ai.geyser:MODEL",
     analysis_iterations=300,

@@ -19,10 +19,11 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, check_new
+from bot.games.base import Game, GameRules, IllegalMove, InvalidNotation, Option, Options, Outcome, card, check_new
+from bot.games.phrases import Phrase, said, say
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, sound
-from bot.wording import plural
+from bot.i18n import N_, _
 
 SPACES = 8
 ESCAPE = 9
@@ -40,12 +41,69 @@ DECK = tuple(
 
 
 def card_name(card: str) -> str:
+    """A card in English words ("Move To 3"), as events store it (said by its `CARD` phrase)."""
     if card == HIDDEN:
         return "a hidden card"
     kind, rest = card[0], card[1:]
     return {"T": f"Move To {rest}", "F": f"Forward {rest}", "B": f"Backward {rest}"}.get(
         kind, {"MI": "Mimic", "SW": "Swap"}.get(card, card)
     )
+
+
+def said_card(card: str) -> str:
+    """A card in the reader's words."""
+    return say(card_name(card))
+
+
+# What the engine stores in its events and ends (English), said in the reader's language by `said`.
+CARDS = (
+    Phrase(N_("a hidden card")),
+    Phrase(N_("Move To {number}")),
+    Phrase(N_("Forward {number}")),
+    Phrase(N_("Backward {number}")),
+    Phrase(N_("Mimic")),
+    Phrase(N_("Swap")),
+)
+SHUFFLED = Phrase.ngettext(
+    "The discard pile ({count} card) is shuffled into a new deck.",
+    "The discard pile ({count} cards) is shuffled into a new deck.",
+    "count",
+)
+DRAWS = Phrase(N_("{seat} draws a card."))
+NO_CARD = Phrase(N_("No card is left to draw."))
+PAST_NINE = Phrase(N_("{why} (past 9, so it stops on 8)"), words=("why",))
+ESCAPES = Phrase(N_("{why}: token {start} → 9, it escapes ({escaped} of {tokens})."), words=("why",))
+MOVES = Phrase(N_("{why}: token {start} → {target}."), words=("why",))
+CHAIN = Phrase(N_("The chain stops after {count} resolutions."))
+REVEALS = Phrase(N_("Space {space} reveals {card}"), words=("card",))
+COPIES = Phrase(N_("It copies {card}"), words=("card",))
+EMPTY = Phrase(N_("{why}: {seat}'s space {space} is empty, so nothing happens."), words=("why",))
+MIMIC_UP = Phrase(N_("{why}: {seat}'s space {space} turns face up (Mimic): nothing happens."), words=("why",))
+TURNS_UP = Phrase(N_("{why}: {seat}'s space {space} turns face up ({card})."), words=("why", "card"))
+ALREADY = Phrase(N_("{why}: the token is already on {target}."), words=("why",))
+NOTHING = Phrase(N_("{why}: nothing happens."), words=("why",))
+PLACES_OWN = Phrase(N_("{seat} places a card face down on their space {space}."))
+PLACES_OPPONENT = Phrase(N_("{seat} places a card face down on {opponent}'s space {space}."))
+SWAPS = Phrase(
+    N_(
+        "{seat} plays Swap on their space {space}: the face-down card there goes to their hand,"
+        " and a card from their hand takes its place, face down and locked."
+    )
+)
+PASSES = Phrase(N_("{seat} has no card to place and passes."))
+SETUP_DONE = Phrase(N_("Setup is done: the race begins."))
+ROLLS = Phrase(N_("{seat} rolls {roll}"))
+ALL_OUT = Phrase(N_("{seat} wins: all 3 tokens escaped."))
+CAP_WIN = Phrase(N_("The turn cap ({cap} each) is reached: {seat} wins with {what}."), words=("what",))
+CAP_LEVEL = Phrase(N_("The turn cap ({cap} each) is reached with everything level: a draw."))
+CAP_ENDS = Phrase(N_("turn cap: {what}"), words=("what",))
+ENDS = (
+    Phrase(N_("all 3 tokens escaped")),
+    Phrase(N_("more tokens escaped")),
+    Phrase(N_("the farther active token")),
+    Phrase(N_("turn cap, level")),
+    Phrase(N_("the game is over")),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +192,8 @@ _SWAP = re.compile(rf"swap\s+me\s*:\s*([1-8])\s+{_CARD}", re.IGNORECASE)
 _LOOSE_PLACE = re.compile(r"place\s+([a-z0-9]{1,3})\s+(me|opp)\s*:\s*([a-z0-9]{1,3})", re.IGNORECASE)
 _LOOSE_SWAP = re.compile(r"swap\s+(me|opp)\s*:\s*([a-z0-9]{1,3})\s+([a-z0-9]{1,3})", re.IGNORECASE)
 """A move's shape with any card and space, so that a bad card or space gets a refusal of its own."""
-HOW = "write place F2 opp:5 (a card from your hand onto a space), swap me:5 F2, or pass"
-CARDS_HOW = "the cards are T1-T8 (Move To), F1-F4 (Forward), B1-B4 (Backward), MI (Mimic) and SW (Swap)"
+HOW = N_("write place F2 opp:5 (a card from your hand onto a space), swap me:5 F2, or pass")
+CARDS_HOW = N_("the cards are T1-T8 (Move To), F1-F4 (Forward), B1-B4 (Backward), MI (Mimic) and SW (Swap)")
 
 
 class _Work:
@@ -160,35 +218,35 @@ class _Work:
             assert self.state.seed is not None, "a view cannot shuffle"
             self.deck = list(_shuffled(sorted(self.discard), self.state.seed, self.shuffles))
             self.shuffles += 1
-            self.events.append(f"The discard pile ({plural(len(self.discard), 'card')}) is shuffled into a new deck.")
+            self.events.append(SHUFFLED(count=len(self.discard)))
             self.discard = []
         if self.deck:
             self.hands[seat].append(self.deck.pop())
-            self.events.append(f"{{{seat}}} draws a card.")
+            self.events.append(DRAWS(seat=f"{{{seat}}}"))
         else:
-            self.events.append("No card is left to draw.")
+            self.events.append(NO_CARD())
 
     def move(self, seat: int, target: int, why: str) -> bool:
         """Move the token to `target` (past 9: space 8); returns True when it escaped."""
         start = self.positions[seat]
         if target > ESCAPE:
             target = SPACES
-            why += " (past 9, so it stops on 8)"
+            why = PAST_NINE(why=why)
         target = max(0, target)
         if target == ESCAPE:
             self.escaped[seat] += 1
             self.positions[seat] = 0
-            self.events.append(f"{why}: token {start} → 9, it escapes ({self.escaped[seat]} of {TOKENS}).")
+            self.events.append(ESCAPES(why=why, start=start, escaped=self.escaped[seat], tokens=TOKENS))
             if self.escaped[seat] == TOKENS:
                 self.winner = seat
             return True
         self.positions[seat] = target
-        self.events.append(f"{why}: token {start} → {target}.")
+        self.events.append(MOVES(why=why, start=start, target=target))
         return False
 
     def resolve(self, seat: int) -> None:
         """Resolve the card under the token, and whatever its moves land on, up to CHAIN_CAP cards."""
-        for _ in range(CHAIN_CAP):
+        for _resolution in range(CHAIN_CAP):
             space = self.positions[seat]
             slot = self.mats[seat][space - 1] if space >= 1 else None
             if slot is None:
@@ -202,34 +260,34 @@ class _Work:
                 return
         space = self.positions[seat]
         if space >= 1 and self.mats[seat][space - 1] is not None:  # a card was still waiting
-            self.events.append(f"The chain stops after {CHAIN_CAP} resolutions.")
+            self.events.append(CHAIN(count=CHAIN_CAP))
 
     def _apply(self, seat: int, space: int, card: str, mimicked: bool = False) -> bool:
-        here = f"Space {space} reveals {card_name(card)}" if not mimicked else f"It copies {card_name(card)}"
+        here = REVEALS(space=space, card=card_name(card)) if not mimicked else COPIES(card=card_name(card))
         position = self.positions[seat]
         if card == "MI" and not mimicked:
             other = self.mats[1 - seat][space - 1]
             if other is None:
-                self.events.append(f"{here}: {{{1 - seat}}}'s space {space} is empty, so nothing happens.")
+                self.events.append(EMPTY(why=here, seat=f"{{{1 - seat}}}", space=space))
                 return False
             if other.card == "MI":  # revealed, and it stays face up like any copied card
                 self.mats[1 - seat][space - 1] = replace(other, face_up=True, known=frozenset({0, 1}))
-                self.events.append(f"{here}: {{{1 - seat}}}'s space {space} turns face up (Mimic): nothing happens.")
+                self.events.append(MIMIC_UP(why=here, seat=f"{{{1 - seat}}}", space=space))
                 return False
             self.mats[1 - seat][space - 1] = replace(other, face_up=True, known=frozenset({0, 1}))
-            self.events.append(f"{here}: {{{1 - seat}}}'s space {space} turns face up ({card_name(other.card)}).")
+            self.events.append(TURNS_UP(why=here, seat=f"{{{1 - seat}}}", space=space, card=card_name(other.card)))
             return self._apply(seat, space, other.card, mimicked=True)
         if card[0] == "T":
             target = int(card[1:])
             if target == position:
-                self.events.append(f"{here}: the token is already on {target}.")
+                self.events.append(ALREADY(why=here, target=target))
                 return False
             return self.move(seat, target, here)
         if card[0] == "F":
             return self.move(seat, position + int(card[1:]), here)
         if card[0] == "B":
             return self.move(seat, position - int(card[1:]), here)
-        self.events.append(f"{here}: nothing happens.")  # a Swap cannot be on a mat; kept safe anyway
+        self.events.append(NOTHING(why=here))  # a Swap cannot be on a mat; kept safe anyway
         return False
 
 
@@ -243,12 +301,16 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
     min_players = 2
     max_players = 2
     options = Options(
-        Option("first", "seat", "the seat that starts (default: drawn from the seed)"),
+        Option("first", "seat", N_("the seat that starts (default: drawn from the seed)")),
         Option(
-            "turn_cap", "int", "turns per player before the cap's tie-break", default=200, minimum=1, maximum=10_000
+            "turn_cap", "int", N_("turns per player before the cap's tie-break"), default=200, minimum=1, maximum=10_000
         ),
     )
-    rules_card = ""  # set below
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> HorizonState:
         given = check_new(self, seats, seed, options)
@@ -300,16 +362,20 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
     def private_lines(self, state: HorizonState, seat: int) -> tuple[str, ...]:
         """What only `seat` may read (its hand, the face-down cards it knows), seats written {0}, {1}."""
         view = self.view(state, seat)
-        hand = ", ".join(f"{card_name(c)} ({c})" for c in view.hands[seat]) or "no cards"
+        hand = ", ".join(f"{said_card(c)} ({c})" for c in view.hands[seat]) or _("no cards")
         known = [
-            f"{'your' if mat == seat else _possessive(mat)} space {n}: {card_name(slot.card)}"
+            (
+                _("your space {space}: {card}")
+                if mat == seat
+                else _("{seat}'s space {space}: {card}").replace("{seat}", "{{{seat}}}")
+            ).format(seat=mat, space=n, card=said_card(slot.card))
             for mat in (seat, 1 - seat)
             for n, slot in enumerate(view.mats[mat], 1)
             if slot is not None and not slot.face_up and slot.card != HIDDEN
         ]
-        lines = [f"Your hand: {hand}."]
+        lines = [_("Your hand: {hand}.").format(hand=hand)]
         if known:
-            lines.append("Face-down cards you know: " + "; ".join(known) + ".")
+            lines.append(_("Face-down cards you know: {cards}.").format(cards="; ".join(known)))
         return tuple(lines)
 
     @staticmethod
@@ -329,7 +395,7 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         scores = tuple(float(state.escaped[s]) for s in range(2))
         return Outcome(scores, winners, state.end or "the game is over")
 
-    score_label = "Tokens out"
+    score_words = N_("Tokens out")
     """What `scores` counts, for the line under the board."""
 
     def scores(self, state: HorizonState) -> tuple[float, ...]:
@@ -337,7 +403,7 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         return (float(state.escaped[0]), float(state.escaped[1]))
 
     def events(self, state: HorizonState) -> tuple[str, ...]:
-        return state.events
+        return said(state.events)
 
     def reseed(self, state: HorizonState, seed: int) -> HorizonState:
         """Fresh chance from `seed`: the deck, the only cards nobody has seen, is shuffled again, and the rolls
@@ -382,48 +448,53 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         Refusals name only the mover's own cards and spaces, so they reveal nothing to anyone."""
         seat = state.turn
         if seat is None:
-            raise IllegalMove("The game is over: no more moves.")
+            raise IllegalMove(_("The game is over: no more moves."))
         if not isinstance(text, str) or len(text.strip()) > 40:
-            raise InvalidNotation(f"That is not a move: {HOW}.")
+            raise InvalidNotation(_("That is not a move: {how}.").format(how=_(HOW)))
         words = " ".join(text.split())
         if words.lower() == "pass":
             if self.legal_moves(state) != ["pass"]:
-                raise IllegalMove("You can still place a card (or Swap), so you cannot pass.")
+                raise IllegalMove(_("You can still place a card (or Swap), so you cannot pass."))
             return PASS
         if placed := _PLACE.fullmatch(words):
             card, side, space = placed[1].upper(), placed[2].lower(), int(placed[3])
             where = f"{side}:{space}"
             if card == "SW":
-                raise IllegalMove("Swap is never placed on a mat: play it with swap me:5 F2.")
+                raise IllegalMove(_("Swap is never placed on a mat: play it with swap me:5 F2."))
             if card not in state.hands[seat]:
-                raise IllegalMove(f"You have no {card} in your hand.")
+                raise IllegalMove(_("You have no {card} in your hand.").format(card=card))
             mat = seat if side == "me" else 1 - seat
             if state.mats[mat][space - 1] is not None:
-                raise IllegalMove(f"{where} is not empty: cards go on empty spaces.")
+                raise IllegalMove(_("{space} is not empty: cards go on empty spaces.").format(space=where))
             return HorizonMove("place", card, side == "me", space)
         if re.fullmatch(rf"swap\s+opp\s*:\s*[1-8]\s+{_CARD}", words, re.IGNORECASE):
-            raise IllegalMove("Swap works on your own mat only: swap me:5 F2.")
+            raise IllegalMove(_("Swap works on your own mat only: swap me:5 F2."))
         if swapped := _SWAP.fullmatch(words):
             space, card = int(swapped[1]), swapped[2].upper()
             if state.setup:
-                raise IllegalMove("Setup is for placing cards: Swap is played only once the race has begun.")
+                raise IllegalMove(_("Setup is for placing cards: Swap is played only once the race has begun."))
             if "SW" not in state.hands[seat]:
-                raise IllegalMove("You have no Swap card in your hand.")
+                raise IllegalMove(_("You have no Swap card in your hand."))
             if card == "SW":
-                raise IllegalMove("Swap puts a card from your hand on the mat, and a Swap cannot go on a mat.")
+                raise IllegalMove(_("Swap puts a card from your hand on the mat, and a Swap cannot go on a mat."))
             if card not in state.hands[seat]:
-                raise IllegalMove(f"You have no {card} in your hand.")
+                raise IllegalMove(_("You have no {card} in your hand.").format(card=card))
             slot = state.mats[seat][space - 1]
             if slot is None:
-                raise IllegalMove(f"me:{space} is empty: Swap exchanges a face-down card on your own mat.")
+                raise IllegalMove(
+                    _("me:{space} is empty: Swap exchanges a face-down card on your own mat.").format(space=space)
+                )
             if slot.face_up:
-                raise IllegalMove(f"me:{space} is face up: Swap exchanges a face-down card.")
+                raise IllegalMove(_("me:{space} is face up: Swap exchanges a face-down card.").format(space=space))
             if slot.locked:
-                raise IllegalMove(f"me:{space} is locked: a card put there by a Swap cannot be swapped again.")
+                raise IllegalMove(
+                    _("me:{space} is locked: a card put there by a Swap cannot be swapped again.").format(space=space)
+                )
             return HorizonMove("swap", card, True, space)
-        shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
         self._refuse_parts(words)
-        raise InvalidNotation(f"{shown} not a move: {HOW}.")
+        if not text.strip():
+            raise InvalidNotation(_("That is not a move: {how}.").format(how=_(HOW)))
+        raise InvalidNotation(_("{text} is not a move: {how}.").format(text=repr(text.strip()[:40]), how=_(HOW)))
 
     @staticmethod
     def _refuse_parts(words: str) -> None:
@@ -435,11 +506,17 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         if card is None or side is None or space is None:
             return
         if not re.fullmatch(_CARD, card, re.IGNORECASE):
-            raise InvalidNotation(f"{card.upper()} is not a card: {CARDS_HOW}.")
+            raise InvalidNotation(_("{card} is not a card: {how}.").format(card=card.upper(), how=_(CARDS_HOW)))
         if not re.fullmatch(r"[1-8]", space):
             side = side.lower()
-            escape = " (a token escapes at 9, past the last space)" if space == "9" else ""
-            raise InvalidNotation(f"{side}:{space} is not a space: the spaces are 1-8, {side}:1 to {side}:8{escape}.")
+            if space == "9":
+                why = _(
+                    "{side}:{space} is not a space: the spaces are 1-8, {side}:1 to {side}:8 "
+                    "(a token escapes at 9, past the last space)."
+                )
+            else:
+                why = _("{side}:{space} is not a space: the spaces are 1-8, {side}:1 to {side}:8.")
+            raise InvalidNotation(why.format(side=side, space=space))
 
     def notation(self, move: HorizonMove) -> str:
         return str(move)
@@ -452,13 +529,16 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         kind, card, space = parsed.kind, parsed.card, parsed.space
         mat = seat if parsed.mine else 1 - seat
         work = _Work(state)
-        who, whose = f"{{{seat}}}", "their" if mat == seat else f"{{{1 - seat}}}'s"
+        who = f"{{{seat}}}"
         play: tuple[Any, ...] | None = None
         if kind == "place":
             assert card is not None and space is not None
             work.hands[seat].remove(card)
             work.mats[mat][space - 1] = Slot(card, seat, frozenset({seat}))
-            work.events.append(f"{who} places a card face down on {whose} space {space}.")
+            if mat == seat:
+                work.events.append(PLACES_OWN(seat=who, space=space))
+            else:
+                work.events.append(PLACES_OPPONENT(seat=who, opponent=f"{{{1 - seat}}}", space=space))
             play = ("place", mat, space)
         elif kind == "swap":
             assert card is not None and space is not None
@@ -469,13 +549,10 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
             work.hands[seat].remove(card)
             work.hands[seat].append(old.card)
             work.mats[seat][space - 1] = Slot(card, seat, frozenset({seat}), locked=True)
-            work.events.append(
-                f"{who} plays Swap on their space {space}: the face-down card there goes to their hand,"
-                " and a card from their hand takes its place, face down and locked."
-            )
+            work.events.append(SWAPS(seat=who, space=space))
             play = ("swap", seat, space)
         else:
-            work.events.append(f"{who} has no card to place and passes.")
+            work.events.append(PASSES(seat=who))
             play = ("pass",)
         placed = list(state.placed)
         turns = list(state.turns)
@@ -485,13 +562,13 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
             nxt: int | None = 1 - seat
             if sum(placed) == 2 * SETUP_PLACEMENTS:
                 nxt = state.first
-                work.events.append("Setup is done: the race begins.")
+                work.events.append(SETUP_DONE())
         else:
             work.draw(seat)
             assert state.seed is not None, "a view cannot roll"
             roll = _roll(state.seed, work.rolls)
             work.rolls += 1
-            escaped = work.move(seat, work.positions[seat] + roll, f"{who} rolls {roll}")
+            escaped = work.move(seat, work.positions[seat] + roll, ROLLS(seat=who, roll=roll))
             if not escaped:
                 work.resolve(seat)
             turns[seat] += 1
@@ -499,7 +576,7 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         winner, end = work.winner, None
         if winner is not None:
             nxt, end = None, "all 3 tokens escaped"
-            work.events.append(f"{{{winner}}} wins: all 3 tokens escaped.")
+            work.events.append(ALL_OUT(seat=f"{{{winner}}}"))
         elif not state.setup and min(turns) >= state.turn_cap:
             nxt = None
             winner, end = self._cap_winner(work, state.turn_cap)
@@ -532,9 +609,9 @@ class Horizon(GameRules, Game[HorizonState, HorizonMove]):
         for values, what in ((work.escaped, "more tokens escaped"), (work.positions, "the farther active token")):
             if values[0] != values[1]:
                 winner = 0 if values[0] > values[1] else 1
-                work.events.append(f"The turn cap ({cap} each) is reached: {{{winner}}} wins with {what}.")
-                return winner, f"turn cap: {what}"
-        work.events.append(f"The turn cap ({cap} each) is reached with everything level: a draw.")
+                work.events.append(CAP_WIN(cap=cap, seat=f"{{{winner}}}", what=what))
+                return winner, CAP_ENDS(what=what)
+        work.events.append(CAP_LEVEL(cap=cap))
         return None, "turn cap, level"
 
     # --- storing ---
@@ -610,10 +687,6 @@ def _link(link: tuple[int, str, int, int]) -> bool:
     return 1 <= space <= SPACES and card in _IN_DECK and 0 <= start <= ESCAPE and 0 <= end <= ESCAPE
 
 
-def _possessive(seat: int) -> str:
-    return "{" + str(seat) + "}'s"
-
-
 def _card_order(card: str) -> tuple[int, int]:
     return ("TFBMS".index(card[0]), int(card[1:]) if card[1:].isdigit() else 0)
 
@@ -627,21 +700,28 @@ def _slot(data: list[Any]) -> Slot:
     return Slot(card, placed_by, frozenset(listed(known)), face_up, locked)
 
 
-RULES_CARD = """\
-Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of 8 spaces to escape at 9.
-• Deck: 36 cards, two of each: Move To 1-8 (16), Forward 1-4 (8), Backward 1-4 (8), Mimic (2), Swap (2).
-• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path
-  (horizon move place F2 opp:5); 3 stay in your hand.
-• A turn: place a card from your hand face down (or play Swap: swap me:5 F2), then draw, roll 1-3 and move your
-  token. A card under the token when it stops is revealed and resolved, and chains (at most 20 cards): Move To
-  N, Forward X, Backward X (below 1: back into the hole), Mimic (copies the card on the same space of the other
-  path). No card to place and no Swap: pass.
-• Escape needs exactly 9; a move past 9 stops on 8. All 3 tokens out first wins.
-• Turn cap: after 200 turns each (a match may set 1 to 10000), more tokens out wins, then the farther token;
-  else a draw.
-• Your hand and the cards you placed are yours to see: /horizon hand. Everyone else sees card backs."""
+RULES_CARD = (
+    N_("Event Horizon — 2 players race 3 tokens each out of a black hole: along your path of 8 spaces to escape at 9."),
+    N_("• Deck: 36 cards, two of each: Move To 1-8 (16), Forward 1-4 (8), Backward 1-4 (8), Mimic (2), Swap (2)."),
+    N_(
+        "• Setup: 6 cards each; take turns placing 3 face down on any empty space of either path (horizon move "
+        "place F2 opp:5); 3 stay in your hand."
+    ),
+    N_(
+        "• A turn: place a card from your hand face down (or play Swap: swap me:5 F2), then draw, roll 1-3 and "
+        "move your token. A card under the token when it stops is revealed and resolved, and chains (at most 20 "
+        "cards): Move To N, Forward X, Backward X (below 1: back into the hole), Mimic (copies the card on the "
+        "same space of the other path). No card to place and no Swap: pass."
+    ),
+    N_("• Escape needs exactly 9; a move past 9 stops on 8. All 3 tokens out first wins."),
+    N_(
+        "• Turn cap: after 200 turns each (a match may set 1 to 10000), more tokens out wins, then the farther "
+        "token; else a draw."
+    ),
+    N_("• Your hand and the cards you placed are yours to see: /horizon hand. Everyone else sees card backs."),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
-Horizon.rules_card = RULES_CARD
 HORIZON = Horizon()
 
 
@@ -661,7 +741,7 @@ REGISTRATION = Registration(
         "ALICE BOB",
         "horizon new alice bob",
         "Event Horizon",
-        "a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass)",
+        N_("a move, like: horizon move place F2 opp:5 (or swap me:5 F2, or pass)"),
         commands=("hand",),
     ),
     model="bot.ai.horizon:MODEL",

@@ -16,25 +16,46 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import AnyGame
+from bot.i18n import _
 
 
 @dataclass(frozen=True, slots=True)
 class Typed:
     """The game in the terminal (bot/local/): its `new`, whose flags come from the engine's options, how a
-    move is typed, and the commands of its own."""
+    move is typed, and the commands of its own.
+
+    The help's words (`example`, `note`, `moves`) are written in English, marked `N_` where the game
+    registers, and said in the reader's language when read; what a player types in them (commands, moves,
+    names) stays as it is."""
 
     players: str
     """How `new` names the players: "ALICE BOB [CAROL DAN]" (usage `geyser new ALICE BOB [CAROL DAN]`)."""
-    example: str
-    """An example of `new`, for a wrong number of players: "geyser new alice bob carol"."""
-    note: str
-    """What `new` starts, the end of its help line: "2 to 4 players"."""
-    moves: str
-    """How a move is typed, for `move` without one and the help: "one move, like: fish move D4-F3 (...)"."""
+    example_text: str
+    """An example of `new`, for a wrong number of players: "geyser new alice bob carol" (English: `example`)."""
+    note_text: str
+    """What `new` starts, the end of its help line: "2 to 4 players" (English: `note` says it)."""
+    moves_text: str
+    """How a move is typed, for `move` without one and the help: "one move, like: fish move D4-F3 (...)"
+    (English: `moves` says it)."""
     commands: tuple[str, ...] = ()
     """The terminal commands of its own beyond `new` (and `dm`, for death matches): ("hand",)."""
     seed: bool = True
     """Whether `new` takes `--seed N` (Themiscyra has no chance: no seed)."""
+
+    @property
+    def example(self) -> str:
+        """An example of `new`, in the reader's language."""
+        return _(self.example_text)
+
+    @property
+    def note(self) -> str:
+        """What `new` starts, in the reader's language."""
+        return _(self.note_text)
+
+    @property
+    def moves(self) -> str:
+        """How a move is typed, in the reader's language."""
+        return _(self.moves_text)
 
 
 @dataclass(frozen=True, slots=True)

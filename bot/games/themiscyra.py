@@ -20,10 +20,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.games.base import BadOptions, Game, GameRules, IllegalMove, InvalidNotation, Options, Outcome, check_new
+from bot.games.base import BadOptions, Game, GameRules, IllegalMove, InvalidNotation, Options, Outcome, card, check_new
+from bot.games.phrases import Phrase, listing, said
 from bot.games.registration import Registration, Typed
 from bot.games.stored import check_types, converting, listed, read, refuse
-from bot.wording import listing
+from bot.i18n import N_, _, ngettext
 
 SIZE = 10
 SQUARES = SIZE * SIZE
@@ -75,7 +76,7 @@ def square_name(square: int) -> str:
 def parse_square(text: str) -> int:
     name = text.strip().lower()
     if name not in _SQUARE_BY_NAME:
-        raise IllegalMove(f"{text.strip()[:12]} is not on the board (columns a-j, rows 1-10).")
+        raise IllegalMove(_("{text} is not on the board (columns a-j, rows 1-10).").format(text=text.strip()[:12]))
     return _SQUARE_BY_NAME[name]
 
 
@@ -159,24 +160,38 @@ class Turn:
 
 _SQ = r"([a-z]+\d+)"
 _TURN = re.compile(rf"{_SQ}[\s,]*{_SQ}[\s,]*(?:@\s*{_SQ}|[\s,]{_SQ}\s*>\s*{_SQ})", re.IGNORECASE)
-HOW = (
+HOW = N_(
     "write the two stones, then @ and the stone that gets the ring in setup (e5 e8 @e8),"
     " or the ring's move (e5 e8 c3>e8)"
 )
+"""How a turn is written (said with `_` in the refusals of notation)."""
+
+# What the engine stores in its events and outcomes (English), said in the reader's language by `said`.
+PLACES = Phrase(N_("{seat} places {first} and {second} and puts a ring on {square}."))
+MOVES = Phrase(N_("{seat} places {first} and {second} and moves the ring from {start} to {end}."))
+RINGS_DOWN = Phrase(N_("All 8 rings are down: from now on a ring moves each turn."))
+STUCK = Phrase(N_("{loser} cannot complete a turn: {winner} wins."))
+LOST = (Phrase(N_("Black cannot complete a turn")), Phrase(N_("White cannot complete a turn")))
+"""The reason of a won game, by the loser's seat."""
 
 
 def parse_turn(text: str) -> Turn:
     """The turn `text` names (any case, stones in either order); InvalidNotation if it is not one."""
     if not isinstance(text, str) or len(text.strip()) > 40:
-        raise InvalidNotation(f"That is not a turn: {HOW}.")
+        raise InvalidNotation(_("That is not a turn: {how}.").format(how=_(HOW)))
     found = _TURN.fullmatch(text.strip())
     if found is None:
-        shown = f"{text.strip()[:40]!r} is" if text.strip() else "That is"
-        raise InvalidNotation(f"{shown} not a turn: {HOW}.")
+        if not text.strip():
+            raise InvalidNotation(_("That is not a turn: {how}.").format(how=_(HOW)))
+        raise InvalidNotation(_("{text} is not a turn: {how}.").format(text=repr(text.strip()[:40]), how=_(HOW)))
     a, b, ring, start, end = found.groups()
     first, second = parse_square(a), parse_square(b)
     if first == second:
-        raise IllegalMove(f"{SQUARE_NAMES[first]} {SQUARE_NAMES[second]}: the two stones go on two different squares.")
+        raise IllegalMove(
+            _("{pair}: the two stones go on two different squares.").format(
+                pair=f"{SQUARE_NAMES[first]} {SQUARE_NAMES[second]}"
+            )
+        )
     stones = _order(first, second)
     if ring is not None:
         return Turn(stones, None, parse_square(ring))
@@ -279,16 +294,29 @@ def _ring_moves(areas: list[int], rings: list[int], stones: tuple[int, int]) -> 
     return out
 
 
-RULES_CARD = """\
-Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 board (a1 bottom left, j10 top right).
-• Pieces: stones of your colour (as many as needed) and 8 neutral rings; a ring always sits on a stone.
-• A turn: place 2 of your stones on two empty squares of one row, column or diagonal, with only empty
-  squares between them (adjacent is fine).
-• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8); 4 turns each, until all 8 rings are down.
-• Then: move a ring from one of your stones onto one of the two new stones (e5 e8 c3>e8). The ring and that
-  stone must both touch the same open area: 2 or more connected empty squares (a square touches its 8
-  neighbours, diagonals included), counted after your two stones are down. A stone the ring leaves stays, bare.
-• The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."""
+RULES_CARD = (
+    N_(
+        "Themiscyra (Rey Alicea) — 2 players, Black (moves first) and White, 10x10 board (a1 bottom left, j10 top "
+        "right)."
+    ),
+    N_("• Pieces: stones of your colour (as many as needed) and 8 neutral rings; a ring always sits on a stone."),
+    N_(
+        "• A turn: place 2 of your stones on two empty squares of one row, column or diagonal, with only empty "
+        "squares between them (adjacent is fine)."
+    ),
+    N_(
+        "• Setup: put a ring on one of the two stones (themiscyra move e5 e8 @e8); 4 turns each, until all 8 rings "
+        "are down."
+    ),
+    N_(
+        "• Then: move a ring from one of your stones onto one of the two new stones (e5 e8 c3>e8). The ring and "
+        "that stone must both touch the same open area: 2 or more connected empty squares (a square touches its 8 "
+        "neighbours, diagonals included), counted after your two stones are down. A stone the ring leaves stays, "
+        "bare."
+    ),
+    N_("• The whole turn must be legal. A player who cannot complete a turn loses: the last to move wins."),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
 
 class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
@@ -299,7 +327,11 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
     min_players = 2
     max_players = 2
     options = Options()
-    rules_card = RULES_CARD
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> ThemiscyraState:
         """The empty board, Black to move (the seed is not used: there is no chance in this game)."""
@@ -361,51 +393,79 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
     def parse(self, state: ThemiscyraState, text: str) -> Turn:
         """The turn `text` names if it is legal here, or IllegalMove saying which part is wrong."""
         if state.turn is None:
-            raise IllegalMove("The game is over: no more turns.")
+            raise IllegalMove(_("The game is over: no more turns."))
         turn = parse_turn(text)
         a, b = turn.stones
         pair = f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]}"
         for square in turn.stones:
             if not state.empty >> square & 1:
-                raise IllegalMove(f"{SQUARE_NAMES[square]} is taken: stones go on empty squares.")
+                raise IllegalMove(
+                    _("{square} is taken: stones go on empty squares.").format(square=SQUARE_NAMES[square])
+                )
         between = _between(a, b)
         if between is None:
-            raise IllegalMove(f"{pair}: the two stones must lie on one row, column or diagonal.")
+            raise IllegalMove(_("{pair}: the two stones must lie on one row, column or diagonal.").format(pair=pair))
         blocked = [SQUARE_NAMES[s] for s in between if not state.empty >> s & 1]
         if blocked:
-            verb = "is" if len(blocked) == 1 else "are"
-            raise IllegalMove(f"{pair}: {listing(blocked)} between them {verb} not empty.")
+            raise IllegalMove(
+                ngettext(
+                    "{pair}: {squares} between them is not empty.",
+                    "{pair}: {squares} between them are not empty.",
+                    len(blocked),
+                ).format(pair=pair, squares=listing(blocked))
+            )
         end = SQUARE_NAMES[turn.end]
         placed = state.rings.bit_count()
         if state.setup:
             if turn.start is not None:
                 raise IllegalMove(
-                    f"Rings are still being placed ({placed} of {RINGS} are down): put one on a new stone, "
-                    f"like {pair} @{SQUARE_NAMES[b]}."
+                    _(
+                        "Rings are still being placed ({placed} of {rings} are down): put one on a new stone, "
+                        "like {example}."
+                    ).format(placed=placed, rings=RINGS, example=f"{pair} @{SQUARE_NAMES[b]}")
                 )
             if turn.end not in turn.stones:
-                raise IllegalMove(f"@{end}: the ring goes on one of the two stones you place ({pair}).")
+                raise IllegalMove(
+                    _("@{square}: the ring goes on one of the two stones you place ({pair}).").format(
+                        square=end, pair=pair
+                    )
+                )
             return turn
         if turn.start is None:
             options = self.turns(state, turn.stones) or self.turns(state)  # a legal turn, onto the stone named first
             example = min(options, key=lambda t: t.end != turn.end, default=None)
-            like = f", like {example}" if example is not None else ""
-            raise IllegalMove(f"All {RINGS} rings are down: move one of yours instead{like}.")
+            if example is None:
+                raise IllegalMove(_("All {rings} rings are down: move one of yours instead.").format(rings=RINGS))
+            raise IllegalMove(
+                _("All {rings} rings are down: move one of yours instead, like {example}.").format(
+                    rings=RINGS, example=example
+                )
+            )
         start = SQUARE_NAMES[turn.start]
         move = f"{start}>{end}"
         if not state.rings >> turn.start & 1:
-            raise IllegalMove(f"{move}: there is no ring on {start}.")
+            raise IllegalMove(_("{move}: there is no ring on {square}.").format(move=move, square=start))
         if not state.stones[state.turn] >> turn.start & 1:
-            raise IllegalMove(
-                f"{move}: the ring on {start} sits on a {COLOUR_NAMES[1 - state.turn]} stone; move one on yours."
-            )
+            if state.turn == 0:
+                theirs = _("{move}: the ring on {square} sits on a White stone; move one on yours.")
+            else:
+                theirs = _("{move}: the ring on {square} sits on a Black stone; move one on yours.")
+            raise IllegalMove(theirs.format(move=move, square=start))
         if turn.end not in turn.stones:
-            raise IllegalMove(f"{move}: a ring moves onto one of the two stones you place ({pair}).")
+            raise IllegalMove(
+                _("{move}: a ring moves onto one of the two stones you place ({pair}).").format(move=move, pair=pair)
+            )
         areas = open_areas(state.empty & ~(1 << a) & ~(1 << b))  # the definition itself: one turn, no hurry
         if not any(area & NEIGHBOURS[turn.start] for area in areas):
-            raise IllegalMove(f"{move}: the ring on {start} touches no open area, so it cannot move.")
+            raise IllegalMove(
+                _("{move}: the ring on {square} touches no open area, so it cannot move.").format(
+                    move=move, square=start
+                )
+            )
         if not any(area & NEIGHBOURS[turn.start] and area & NEIGHBOURS[turn.end] for area in areas):
-            raise IllegalMove(f"{move}: the ring on {start} and {end} share no open area.")
+            raise IllegalMove(
+                _("{move}: the ring on {start} and {end} share no open area.").format(move=move, start=start, end=end)
+            )
         return turn
 
     def notation(self, move: Turn) -> str:
@@ -422,12 +482,12 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
         rings = state.rings | (1 << turn.end)
         if turn.start is not None:
             rings &= ~(1 << turn.start)
-        who, pair = f"{{{seat}}}", f"{SQUARE_NAMES[a]} and {SQUARE_NAMES[b]}"
+        who, first, second = f"{{{seat}}}", SQUARE_NAMES[a], SQUARE_NAMES[b]
         if turn.start is None:
-            events = [f"{who} places {pair} and puts a ring on {SQUARE_NAMES[turn.end]}."]
+            events = [PLACES(seat=who, first=first, second=second, square=SQUARE_NAMES[turn.end])]
         else:
             events = [
-                f"{who} places {pair} and moves the ring from {SQUARE_NAMES[turn.start]} to {SQUARE_NAMES[turn.end]}."
+                MOVES(seat=who, first=first, second=second, start=SQUARE_NAMES[turn.start], end=SQUARE_NAMES[turn.end])
             ]
         after = ThemiscyraState(
             stones=(stones[0], stones[1]),
@@ -438,9 +498,9 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
             ply=state.ply + 1,
         )
         if state.setup and not after.setup:
-            events.append("All 8 rings are down: from now on a ring moves each turn.")
+            events.append(RINGS_DOWN())
         if not self.can_move(after):
-            events.append(f"{{{1 - seat}}} cannot complete a turn: {who} wins.")
+            events.append(STUCK(loser=f"{{{1 - seat}}}", winner=who))
             after = replace(after, turn=None, winner=seat)
         return replace(after, events=tuple(events))
 
@@ -448,15 +508,14 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
         if state.winner is None:
             return None
         scores = tuple(1.0 if seat == state.winner else 0.0 for seat in range(2))
-        loser = COLOUR_NAMES[1 - state.winner]
-        return Outcome(scores, frozenset({state.winner}), f"{loser} cannot complete a turn")
+        return Outcome(scores, frozenset({state.winner}), LOST[1 - state.winner]())
 
     def scores(self, state: ThemiscyraState) -> tuple[float, ...]:
         """No points in this game: the last player to complete a turn wins."""
         return ()
 
     def events(self, state: ThemiscyraState) -> tuple[str, ...]:
-        return state.events
+        return said(state.events)
 
     def view(self, state: ThemiscyraState, seat: int | None) -> ThemiscyraState:
         """Nothing is hidden in this game."""
@@ -515,11 +574,11 @@ class Themiscyra(GameRules, Game[ThemiscyraState, Turn]):
         """A hand-built position (tests, puzzles): squares as space-separated names; rings sit on stones."""
         state = ThemiscyraState(stones=(_mask(black), _mask(white)), rings=_mask(rings), turn=turn)
         if state.stones[0] & state.stones[1]:
-            raise BadOptions("A square cannot hold a black and a white stone.")
+            raise BadOptions(_("A square cannot hold a black and a white stone."))
         if state.rings & ~(state.stones[0] | state.stones[1]):
-            raise BadOptions("Rings sit on stones.")
+            raise BadOptions(_("Rings sit on stones."))
         if state.rings.bit_count() > RINGS:
-            raise BadOptions(f"There are only {RINGS} rings.")
+            raise BadOptions(_("There are only {rings} rings.").format(rings=RINGS))
         if turn is not None and not self.can_move(state):  # the player to move is stuck: the other has won
             state = replace(state, turn=None, winner=1 - turn)
         return state
@@ -545,9 +604,9 @@ REGISTRATION = Registration(
     start="challenge",
     typed=Typed(
         "BLACK WHITE",
-        "themiscyra new alice bob (alice plays Black)",
-        "Black moves first",
-        "a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8",
+        N_("themiscyra new alice bob (alice plays Black)"),
+        N_("Black moves first"),
+        N_("a whole turn, like: themiscyra move e5 e8 @e8 (setup) or themiscyra move e5 e8 c3>e8"),
         seed=False,
     ),
     model="bot.ai.themiscyra:MODEL",

@@ -44,11 +44,13 @@ from bot.games.base import (
     Option,
     Options,
     Outcome,
+    card,
     check_new,
 )
+from bot.games.phrases import Phrase, listing, said
 from bot.games.registration import Registration, Typed
 from bot.games.stored import converting, listed, read, refuse, sound
-from bot.wording import listing
+from bot.i18n import N_, _, ngettext
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -133,7 +135,7 @@ def _squares_of(mask: int) -> tuple[int, ...]:
 def _square_from(letter: str, number: str) -> int:
     name = f"{letter.lower()}{int(number)}"
     if name not in _SQUARE_BY_NAME:
-        raise IllegalMove(f"{name} is not on the board: columns a-e, rows 1-5.")
+        raise IllegalMove(_("{square} is not on the board: columns a-e, rows 1-5.").format(square=name))
     return _SQUARE_BY_NAME[name]
 
 
@@ -141,7 +143,11 @@ def parse_square(text: str) -> int:
     """Square index of a name like "c3" (case-insensitive); raises IllegalMove naming what is wrong."""
     match = re.fullmatch(r"\s*" + _SQUARE_RE + r"\s*", text) if isinstance(text, str) and len(text) < 20 else None
     if not match:
-        raise InvalidNotation(f"{str(text).strip()[:20]!r} is not a square: write a column a-e and a row 1-5, like c3.")
+        raise InvalidNotation(
+            _("{text} is not a square: write a column a-e and a row 1-5, like c3.").format(
+                text=repr(str(text).strip()[:20])
+            )
+        )
     return _square_from(match.group(1), match.group(2))
 
 
@@ -162,10 +168,18 @@ class Step:
         stripped = text.strip() if isinstance(text, str) else ""
         match = _STEP_RE.match(stripped) if len(stripped) <= 40 else None
         if not match:
-            what = f"{_shown(stripped)!r} is not a step" if stripped else "A step is missing next to a comma"
+            if not stripped:
+                raise InvalidNotation(
+                    _(
+                        "A step is missing next to a comma: write the cap's square and the square it moves to, like "
+                        "b2-c3 (several steps of one turn are separated by commas: b2-c3, c3-d4)."
+                    )
+                )
             raise InvalidNotation(
-                f"{what}: write the cap's square and the square it moves to, like b2-c3 "
-                "(several steps of one turn are separated by commas: b2-c3, c3-d4)."
+                _(
+                    "{text} is not a step: write the cap's square and the square it moves to, like b2-c3 "
+                    "(several steps of one turn are separated by commas: b2-c3, c3-d4)."
+                ).format(text=repr(_shown(stripped)))
             )
         return cls(_square_from(match.group(1), match.group(2)), _square_from(match.group(3), match.group(4)))
 
@@ -205,9 +219,13 @@ def parse_turn(text: str) -> tuple[Step, ...]:
     """The steps of `b2-c3, c3-d4` (commas or semicolons between steps), without looking at a position."""
     stripped = text.strip() if isinstance(text, str) else ""
     if len(stripped) > _LONGEST_TURN:
-        raise InvalidNotation(f"{_shown(stripped)!r} is too long for a turn (at most {_LONGEST_TURN} characters).")
+        raise InvalidNotation(
+            _("{text} is too long for a turn (at most {limit} characters).").format(
+                text=repr(_shown(stripped)), limit=_LONGEST_TURN
+            )
+        )
     if not stripped:
-        raise InvalidNotation("That is not a step: write the cap's square and the square it moves to, like b2-c3.")
+        raise InvalidNotation(_("That is not a step: write the cap's square and the square it moves to, like b2-c3."))
     return tuple(Step.parse(part) for part in re.split(r"[,;]", stripped))
 
 
@@ -223,7 +241,51 @@ def _quiet_step_event(events: list[str], seat: int, step: Step) -> None:
 
 
 def piece_name(piece: str) -> str:
+    """A piece in English words ("red small"), as events store it (said by `PIECES`)."""
     return f"{COLOUR_NAMES[piece[0]]} {SIZE_NAMES[piece[1]]}"
+
+
+# What the engine stores in its events and ends (English), said in the reader's language by `said`.
+QUIET = Phrase(N_("{seat} steps {steps}: no eruption."))
+STUCK = Phrase(N_("{seat} has no legal step left: the turn passes without an eruption."))
+ERUPTS = Phrase(N_("{seat} steps {step}: {square} erupts ({flow}); nothing is captured."), lists={"flow": ", "})
+CAPTURES = Phrase(
+    N_("{seat} steps {step}: {square} erupts ({flow}); {captor} captures {taken}."), lists={"flow": ", ", "taken": ", "}
+)
+LANDS = Phrase(N_("{piece} on {square}"), words=("piece",))
+TAKEN = Phrase(N_("{piece} ({square})"), words=("piece",))
+PIECES = {
+    "red small": Phrase(N_("red small")),
+    "red medium": Phrase(N_("red medium")),
+    "red large": Phrase(N_("red large")),
+    "yellow small": Phrase(N_("yellow small")),
+    "yellow medium": Phrase(N_("yellow medium")),
+    "yellow large": Phrase(N_("yellow large")),
+    "green small": Phrase(N_("green small")),
+    "green medium": Phrase(N_("green medium")),
+    "green large": Phrase(N_("green large")),
+    "blue small": Phrase(N_("blue small")),
+    "blue medium": Phrase(N_("blue medium")),
+    "blue large": Phrase(N_("blue large")),
+    "clear small": Phrase(N_("clear small")),
+    "clear medium": Phrase(N_("clear medium")),
+    "clear large": Phrase(N_("clear large")),
+}
+EVERY_COLOUR = Phrase(N_("{seat} holds every colour."))
+RESIGNS = Phrase(N_("{seat} resigns."))
+OVER = Phrase(N_("The game is over: {reason}."), words=("reason",))
+ENDS = (
+    Phrase(N_("a player holds every colour")),
+    Phrase(N_("every other player resigned")),
+    Phrase(N_("nobody still playing can complete the colours any more")),
+    Phrase(N_("every player resigned")),
+    Phrase(N_("no eruption can be reached any more")),
+    Phrase(N_("nobody can complete the colours any more")),
+)
+NOBODY_WINS = Phrase(N_("{end}; nobody wins"), words=("end",))
+FINAL_SCORE = Phrase(N_("{end}; final score {score}"), words=("end",))
+TOP_SCORE = Phrase(N_("{end}; top score {score}"), words=("end",))
+TOP_SCORE_SHARED = Phrase(N_("{end}; top score {score} (shared)"), words=("end",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +367,7 @@ def parse_layout(value: Any, seed: int) -> tuple[str, str]:
     if value is None:
         value = "latin"
     if not isinstance(value, str):
-        raise BadOptions("layout must be latin, classic, or 25 colour letters (R, Y, G, B, C), a1 to e5.")
+        raise BadOptions(_("layout must be latin, classic, or 25 colour letters (R, Y, G, B, C), a1 to e5."))
     text = value.strip().lower()
     if text == "latin":
         return latin_layout(seed), "latin"
@@ -314,15 +376,21 @@ def parse_layout(value: Any, seed: int) -> tuple[str, str]:
     letters = re.sub(r"[\s/,]", "", value).upper()
     if len(letters) > 200 or not re.fullmatch(r"[RYGBC]*", letters):
         raise BadOptions(
-            f"layout {_shown(value)!r} is not latin or classic, and may only hold the colour letters "
-            "R, Y, G, B, C (spaces and / are ignored)."
+            _(
+                "layout {text} is not latin or classic, and may only hold the colour letters "
+                "R, Y, G, B, C (spaces and / are ignored)."
+            ).format(text=repr(_shown(value)))
         )
     if len(letters) != SQUARES:
-        raise BadOptions(f"layout needs 25 colour letters (a1 to a5, b1 to b5, ... e5), got {len(letters)}.")
+        raise BadOptions(
+            _("layout needs 25 colour letters (a1 to a5, b1 to b5, ... e5), got {count}.").format(count=len(letters))
+        )
     counts = {c: letters.count(c) for c in COLOURS}
     if any(n != SIZE for n in counts.values()):
         held = ", ".join(f"{n} {c}" for c, n in counts.items())
-        raise BadOptions(f"layout must hold each colour 5 times (there are 5 nests of each); it holds {held}.")
+        raise BadOptions(
+            _("layout must hold each colour 5 times (there are 5 nests of each); it holds {held}.").format(held=held)
+        )
     return letters, letters
 
 
@@ -332,7 +400,9 @@ def parse_opening(value: Any) -> tuple[tuple[int, ...], str]:
         value = "diagonal"
     if not isinstance(value, str):
         openings = listing(list(OPENINGS), "or")
-        raise BadOptions(f"opening must be one of {openings}, or five squares like 'a1 b3 c3 d2 e5'.")
+        raise BadOptions(
+            _("opening must be one of {openings}, or five squares like 'a1 b3 c3 d2 e5'.").format(openings=openings)
+        )
     text = value.strip().lower()
     if text in OPENINGS:
         return tuple(sorted(_SQUARE_BY_NAME[n] for n in OPENINGS[text])), text
@@ -340,20 +410,31 @@ def parse_opening(value: Any) -> tuple[tuple[int, ...], str]:
     parts = [p for p in re.split(r"[\s,;]+", body) if p] if len(body) <= 200 else []
     if not parts or not all(re.fullmatch(r"[a-z][0-9]{1,2}", p) for p in parts):
         raise BadOptions(
-            f"opening {_shown(value)!r} is neither one of {listing(list(OPENINGS), 'or')}, nor five squares like "
-            "'a1 b3 c3 d2 e5'."
+            _("opening {text} is neither one of {openings}, nor five squares like 'a1 b3 c3 d2 e5'.").format(
+                text=repr(_shown(value)), openings=listing(list(OPENINGS), "or")
+            )
         )
     names = [f"{p[0]}{int(p[1:])}" for p in parts]
     off = [n for n in names if n not in _SQUARE_BY_NAME]
     if off:
-        verb = "is" if len(off) == 1 else "are"
-        raise BadOptions(f"opening: {listing(off)} {verb} not on the board (columns a-e, rows 1-5).")
+        raise BadOptions(
+            ngettext(
+                "opening: {squares} is not on the board (columns a-e, rows 1-5).",
+                "opening: {squares} are not on the board (columns a-e, rows 1-5).",
+                len(off),
+            ).format(squares=listing(off))
+        )
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
-        what = f"{twice[0]} is" if len(twice) == 1 else f"{listing(twice)} are each"
-        raise BadOptions(f"opening: {what} named twice; the five caps need five different squares.")
+        raise BadOptions(
+            ngettext(
+                "opening: {squares} is named twice; the five caps need five different squares.",
+                "opening: {squares} are each named twice; the five caps need five different squares.",
+                len(twice),
+            ).format(squares=listing(twice))
+        )
     if len(names) != 5:
-        raise BadOptions(f"opening needs exactly 5 squares, one per cap; got {len(names)}.")
+        raise BadOptions(_("opening needs exactly 5 squares, one per cap; got {count}.").format(count=len(names)))
     squares = tuple(sorted(_SQUARE_BY_NAME[n] for n in names))
     return squares, " ".join(SQUARE_NAMES[s] for s in squares)
 
@@ -486,23 +567,36 @@ class _Work:
         )
 
 
-RULES_CARD = """\
-Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best collection wins.
-• Pieces: 75 pyramids in 5 colours (red, yellow, green, blue, clear) and 3 sizes, 5 of each colour and size;
-  plus 5 black caps.
-• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Each of the 25 squares starts with a nest of 3 (large on
-  medium on small) of one colour; the caps sit on five nests (one of 5 openings: diagonal, cross, x, corners,
-  line; or any five squares).
-• A step: move a cap one square in any of 8 directions onto a square without a cap (volcano move b2-c3).
-• Moving a cap off a stack makes it erupt in that direction: its top piece lands just beyond the cap, the next
-  one a square further, and so on, until the stack is spent or the next square is off the board or capped.
-• Every erupting piece that lands on a piece of the same size is yours. A step that causes no eruption lets you
-  step again (never back to a cap arrangement already seen this turn); your turn ends at the first eruption.
-  Send a whole turn at once with commas: b2-c3, c3-d4.
-• Score: 7 per solid tree (small+medium+large of one colour), 5 per mixed tree, 1 per other piece.
-• The game ends after the turn in which someone holds every colour (or when no eruption can be reached, or no
-  one can complete the colours any more). Highest score wins; ties share the win.
-• Resigning keeps your captures on the record; the others play on, and the last player left wins."""
+RULES_CARD = (
+    N_("Volcano (Icehouse, Kristin Looney) — 1 to 6 players, capture pieces, best collection wins."),
+    N_(
+        "• Pieces: 75 pyramids in 5 colours (red, yellow, green, blue, clear) and 3 sizes, 5 of each colour and "
+        "size; plus 5 black caps."
+    ),
+    N_(
+        "• Board 5x5, columns a-e, rows 1-5 (a1 bottom left). Each of the 25 squares starts with a nest of 3 "
+        "(large on medium on small) of one colour; the caps sit on five nests (one of 5 openings: diagonal, cross, "
+        "x, corners, line; or any five squares)."
+    ),
+    N_("• A step: move a cap one square in any of 8 directions onto a square without a cap (volcano move b2-c3)."),
+    N_(
+        "• Moving a cap off a stack makes it erupt in that direction: its top piece lands just beyond the cap, the "
+        "next one a square further, and so on, until the stack is spent or the next square is off the board or "
+        "capped."
+    ),
+    N_(
+        "• Every erupting piece that lands on a piece of the same size is yours. A step that causes no eruption "
+        "lets you step again (never back to a cap arrangement already seen this turn); your turn ends at the first "
+        "eruption. Send a whole turn at once with commas: b2-c3, c3-d4."
+    ),
+    N_("• Score: 7 per solid tree (small+medium+large of one colour), 5 per mixed tree, 1 per other piece."),
+    N_(
+        "• The game ends after the turn in which someone holds every colour (or when no eruption can be reached, "
+        "or no one can complete the colours any more). Highest score wins; ties share the win."
+    ),
+    N_("• Resigning keeps your captures on the record; the others play on, and the last player left wins."),
+)
+"""The rules card (/rules): one catalog string a paragraph, said in the reader's language by `rules_card`."""
 
 
 class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
@@ -517,19 +611,23 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
         Option(
             "opening",
             "text",
-            f"where the caps start: {', '.join(OPENINGS)}, or five squares",
+            N_("where the caps start: diagonal, cross, x, corners, line, or five squares"),
             default="diagonal",
             choices=tuple((name, " ".join(squares)) for name, squares in OPENINGS.items()),
         ),
         Option(
             "layout",
             "text",
-            "nest colours: latin (random), classic, or 25 letters R Y G B C from a1 to e5",
+            N_("nest colours: latin (random), classic, or 25 letters R Y G B C from a1 to e5"),
             default="latin",
-            choices=(("latin", "a random Latin square from the seed"), ("classic", "the classic layout")),
+            choices=(("latin", N_("a random Latin square from the seed")), ("classic", N_("the classic layout"))),
         ),
     )
-    rules_card = RULES_CARD
+
+    @property
+    def rules_card(self) -> str:
+        """The rules summary for players (/rules), in the reader's language."""
+        return card(RULES_CARD)
 
     def new(self, seats: int, seed: int, **options: Any) -> VolcanoState:
         given = check_new(self, seats, seed, options)
@@ -581,20 +679,29 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
     def _apply(self, state: VolcanoState, steps: tuple[Step, ...]) -> VolcanoState:
         """The state after these steps, or IllegalMove for the first one that is not legal."""
         if state.turn is None:
-            raise IllegalMove("The game is over: no more moves.")
+            raise IllegalMove(_("The game is over: no more moves."))
         work = _Work.of(state)
         seat = state.turn
         for i, step in enumerate(steps):
             if i and not work.steps:  # the previous step finished the turn
-                done = steps[i - 1]
-                why = "erupts, which ends the turn" if work.landings else "leaves no legal step, which ends the turn"
-                raise IllegalMove(
-                    f"{', '.join(map(str, steps))}: {done} {why}, so it must be the last step of the text."
-                )
+                done, turn = steps[i - 1], ", ".join(map(str, steps))
+                if work.landings:
+                    why = _("{turn}: {step} erupts, which ends the turn, so it must be the last step of the text.")
+                else:
+                    why = _(
+                        "{turn}: {step} leaves no legal step, which ends the turn, "
+                        "so it must be the last step of the text."
+                    )
+                raise IllegalMove(why.format(turn=turn, step=done))
             reason = self._refusal(work, step)
             if reason is not None:
-                where = f"{_shown(', '.join(map(str, steps)))}: step {i + 1}, " if len(steps) > 1 else ""
-                raise IllegalMove(f"{where}{step}: {reason}.")
+                if len(steps) > 1:
+                    raise IllegalMove(
+                        _("{turn}: step {number}, {step}: {reason}.").format(
+                            turn=_shown(", ".join(map(str, steps))), number=i + 1, step=step, reason=reason
+                        )
+                    )
+                raise IllegalMove(_("{step}: {reason}.").format(step=step, reason=reason))
             self._step(work, step, seat, len(state.captures), state.resigned)
         return self._freeze(state, work, ply=state.ply + 1)
 
@@ -602,15 +709,15 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
     def _refusal(work: _Work, step: Step) -> str | None:
         src, dst = SQUARE_NAMES[step.src], SQUARE_NAMES[step.dst]
         if step.direction is None:
-            return "a cap moves one square, in one of the 8 directions"
+            return _("a cap moves one square, in one of the 8 directions")
         if not work.caps >> step.src & 1:
-            return f"no cap on {src}"
+            return _("no cap on {square}").format(square=src)
         if work.caps >> step.dst & 1:
-            return f"{dst} already has a cap"
+            return _("{square} already has a cap").format(square=dst)
         if _erupting(work.board, work.caps, step):
             return None
         if (work.caps ^ (1 << step.src) ^ (1 << step.dst)) in work.seen:
-            return "that would repeat a cap arrangement from earlier this turn (only an erupting step may)"
+            return _("that would repeat a cap arrangement from earlier this turn (only an erupting step may)")
         return None
 
     def _step(self, work: _Work, step: Step, seat: int, seats: int, resigned: frozenset[int]) -> None:
@@ -630,7 +737,7 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
             work.seen = work.seen | {caps}
             _quiet_step_event(work.events, seat, step)
             if not _legal_steps(_filled(work.board), caps, work.seen):
-                work.events.append(f"{{{seat}}} has no legal step left: the turn passes without an eruption.")
+                work.events.append(STUCK(seat=f"{{{seat}}}"))
                 self._finish_turn(work, seat, (), (), seats, resigned)
             return
         work.board[step.src] = tuple(remaining)
@@ -642,12 +749,15 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
             else:
                 work.board[square] = stack + (piece,)
         work.captures[seat] = work.captures[seat] + tuple(p for _, p in captured)
-        flow = ", ".join(f"{piece_name(p)} on {SQUARE_NAMES[s]}" for s, p in landings)
-        taken = ", ".join(f"{piece_name(p)} ({SQUARE_NAMES[s]})" for s, p in captured)
-        work.events.append(
-            f"{{{seat}}} steps {step}: {SQUARE_NAMES[step.src]} erupts ({flow}); "
-            + (f"{{{seat}}} captures {taken}." if captured else "nothing is captured.")
-        )
+        flow = ", ".join(LANDS(piece=piece_name(p), square=SQUARE_NAMES[s]) for s, p in landings)
+        taken = ", ".join(TAKEN(piece=piece_name(p), square=SQUARE_NAMES[s]) for s, p in captured)
+        who = f"{{{seat}}}"
+        if captured:
+            work.events.append(
+                CAPTURES(seat=who, step=step, square=SQUARE_NAMES[step.src], flow=flow, captor=who, taken=taken)
+            )
+        else:
+            work.events.append(ERUPTS(seat=who, step=step, square=SQUARE_NAMES[step.src], flow=flow))
         self._finish_turn(work, seat, tuple(landings), tuple(captured), seats, resigned)
 
     @staticmethod
@@ -663,7 +773,7 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
         work.landings, work.captured_last = landings, captured
         work.steps = []
         if holds_every_colour(work.captures[seat]):
-            work.events.append(f"{{{seat}}} holds every colour.")
+            work.events.append(EVERY_COLOUR(seat=f"{{{seat}}}"))
             _end(work, "a player holds every colour")
             return
         _begin_turn(work, seat, seats, resigned)
@@ -676,14 +786,14 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
         several, that player wins at once; a solitaire player who resigns ends the game with no winner.
         """
         if state.turn is None:
-            raise IllegalMove("The game is over: nobody can resign.")
+            raise IllegalMove(_("The game is over: nobody can resign."))
         if type(seat) is not int or not 0 <= seat < state.seats:
-            raise IllegalMove(f"There is no seat {seat} in this game.")
+            raise IllegalMove(_("There is no seat {seat} in this game.").format(seat=seat))
         if seat in state.resigned:
-            raise IllegalMove(f"Seat {seat} has already resigned.")
+            raise IllegalMove(_("Seat {seat} has already resigned.").format(seat=seat))
         resigned = state.resigned | {seat}
         work = _Work.of(state)
-        work.events.append(f"{{{seat}}} resigns.")
+        work.events.append(RESIGNS(seat=f"{{{seat}}}"))
         live = [s for s in range(state.seats) if s not in resigned]
         if state.seats > 1 and len(live) == 1:
             _end(work, LAST_PLAYER_LEFT)
@@ -722,15 +832,15 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
         scores = self.scores(state)
         live = [s for s in range(state.seats) if s not in state.resigned]
         if not live:
-            return Outcome(scores, frozenset(), f"{state.end}; nobody wins")
+            return Outcome(scores, frozenset(), NOBODY_WINS(end=state.end))
         best = max(scores[s] for s in live)
         winners = frozenset(s for s in live if scores[s] == best)
         if state.seats == 1:
-            return Outcome(scores, winners, f"{state.end}; final score {best:g}")
+            return Outcome(scores, winners, FINAL_SCORE(end=state.end, score=f"{best:g}"))
         if state.end == LAST_PLAYER_LEFT:
             return Outcome(scores, winners, state.end)
-        tie = " (shared)" if len(winners) > 1 else ""
-        return Outcome(scores, winners, f"{state.end}; top score {best:g}{tie}")
+        shared = TOP_SCORE_SHARED if len(winners) > 1 else TOP_SCORE
+        return Outcome(scores, winners, shared(end=state.end, score=f"{best:g}"))
 
     def scores(self, state: VolcanoState) -> tuple[float, ...]:
         return tuple(float(score_of(c)) for c in state.captures)
@@ -740,7 +850,7 @@ class Volcano(GameRules, Game[VolcanoState, VolcanoTurn]):
         return tuple(seat for seat in range(state.seats) if seat not in state.resigned)
 
     def events(self, state: VolcanoState) -> tuple[str, ...]:
-        return state.events
+        return said(state.events)
 
     def view(self, state: VolcanoState, seat: int | None) -> VolcanoState:
         """Nothing is hidden in this game but the seed, which no player needs."""
@@ -893,7 +1003,7 @@ def _end(work: _Work, reason: str) -> None:
     work.turn = None
     work.end = reason
     work.seen = frozenset()
-    work.events.append(f"The game is over: {reason}.")
+    work.events.append(OVER(reason=reason))
 
 
 def _begin_turn(work: _Work, after: int, seats: int, resigned: frozenset[int]) -> None:
@@ -924,9 +1034,9 @@ REGISTRATION = Registration(
     start="new",
     typed=Typed(
         "ALICE [BOB ...]",
-        "volcano new alice bob (one name plays solitaire)",
-        "1 to 6 players (1: solitaire)",
-        "a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4)",
+        N_("volcano new alice bob (one name plays solitaire)"),
+        N_("1 to 6 players (1: solitaire)"),
+        N_("a step or a whole turn, like: volcano move b2-c3 (or volcano move b2-c3, c3-d4)"),
         commands=("best",),
     ),
     model="bot.ai.volcano:MODEL",
