@@ -344,8 +344,8 @@ def lobby_lines(service: Matches, lobby: Lobby, command: str) -> list[str]:
 def own_messages(service: Matches, match: Match, lines: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
     """(lines for the board post, lines for a message of their own): a game may single some events out
     (Geyser's firing phase) with `own_message`, a tuple of line prefixes."""
-    prefixes = tuple(_(prefix) for prefix in service.game(match).own_message)  # as the events say them
-    separate = [line for line in lines if prefixes and line.startswith(prefixes)]
+    prefixes = tuple(i18n.unmarked(prefix) for prefix in service.game(match).own_message)  # as events say them
+    separate = [line for line in lines if prefixes and i18n.unmarked(line).startswith(prefixes)]
     return [line for line in lines if line not in separate], separate
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import i18n
 from bot.clock import format_short
 from bot.games import GAMES, REGISTRY
 from bot.games import fish as fish_rules
@@ -158,7 +159,7 @@ def _intro(game: Any, caption: Caption) -> str:
 
 def _sentence(text: str) -> str:
     text = text.strip()
-    return text if text.endswith((".", "!", "?", "…")) else text + "."
+    return text if i18n.unmarked(text).endswith((".", "!", "?", "…")) else text + "."
 
 
 def _clock(clock: SeatClock) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot import move_log, review
+from bot import i18n, move_log, review
 from bot.discord_app import GameBot
 from bot.games import GAMES
 from bot.games.horizon import card_name
@@ -125,7 +125,7 @@ async def test_key_moments_and_show_here(fake: DiscordFake, bot: GameBot) -> Non
     positions = await logged_positions(bot, match)  # the moment is that position's battle, as the log gives it
     events = GAMES["geyser"].events(GAMES["geyser"].view(positions[ply], None))
     said = target["label"].split(": ", 1)[1].rstrip("…")
-    assert any(line.format(*match.names).startswith(said) for line in events if "Battle on" in line)
+    assert any(i18n.unmarked(line.format(*match.names)).startswith(said) for line in events if "Battle on" in line)
     shown = picture(opened.message).data
     before = len([m for m in fake.channel_messages(fake.channel("games")) if not m.ephemeral])
     posted = await fake.click("carol", opened.message, label="Show here")
@@ -192,7 +192,9 @@ async def test_a_running_event_horizon_review_shows_a_spectator_no_hidden_card_a
         picture_, alt, _ = alice[ply]
         caption = review.caption(truth, ply)
         assert picture_ == render("horizon", state, seat, caption=caption)
-        assert alt == describe("horizon", state, caption, viewer=seat, lead=f"Move {ply} of {last} of match #1.")
+        assert alt == i18n.unmarked(
+            describe("horizon", state, caption, viewer=seat, lead=f"Move {ply} of {last} of match #1.")
+        )
         hand = ", ".join(f"{card_name(c)} ({c})" for c in state.hands[seat]) or "no cards"
         assert f"Your hand: {hand}." in alt
         assert spectator[ply][0] == render("horizon", state, None, caption=caption)

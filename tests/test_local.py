@@ -469,7 +469,7 @@ async def test_board_text_prints_the_position_in_words(
     match = await service.get(1)
     drawn = text_board("fish", match.state, posts.caption(service, match, service.time.now()))
     assert words == i18n.unmarked(drawn)  # as printed
-    assert words.startswith('"1, 2, 3" board, Match #1.\n') and "Row A: A1 1 fish with an orange token" in words
+    assert words.startswith('"1, 2, 3" board, Match #1.\n') and "Row A: A1 1 fish, orange token" in words
     assert "Last move: alice places a token on A1." in words and len(terminal.saved) == saved
     await run(terminal, out, "themiscyra new alice bob")  # its first board is saved
     stones = await run(terminal, out, "themiscyra board --areas --text")

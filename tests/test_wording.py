@@ -626,7 +626,7 @@ async def test_the_issue_s_terminal_answers(tmp_path: Path) -> None:
         await run("geyser new alice bob --seed 1")
         await run("geyser move start f1")
         assert await run("geyser move again") == "✗ There is no tied battle to fight again now."
-        assert "or pick an Event Horizon match with" in await run("horizon hand")
+        assert "or pick a match of Event Horizon with" in await run("horizon hand")
         await run("horizon new alice computer --seed 3")
         hidden = await run("horizon hand --as computer")
         assert "Computer's hand is hidden" in hidden and "wait" not in hidden

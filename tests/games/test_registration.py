@@ -73,7 +73,7 @@ def test_its_computer_and_its_analysis(key: str) -> None:
 
 @pytest.mark.parametrize("key", KEYS)
 def test_its_terminal_commands(key: str) -> None:
-    from bot.local import HELP, NEW, OWN
+    from bot.local import NEW, OWN, full_help
 
     typed = REGISTRY[key].typed
     assert NEW[key] is typed and typed.example.startswith(f"{key} new ") and f"{key} move " in typed.moves
@@ -81,7 +81,7 @@ def test_its_terminal_commands(key: str) -> None:
     assert OWN[key] == ("new", *("dm",) * REGISTRY[key].death_matches, *typed.commands)
     assert not GAMES[key].chance or typed.seed  # a game of chance takes its seed
     for command in OWN[key]:
-        assert f"  {key} {command} " in HELP
+        assert f"  {key} {command} " in full_help()
 
 
 def test_every_death_match_game_is_two_player() -> None:

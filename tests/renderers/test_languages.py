@@ -67,7 +67,9 @@ OURS = ("fish", "themiscyra", "geyser")
 #34; their texts are held inside their boxes above)."""
 
 
-@pytest.mark.parametrize(("key", "seats", "language"), [case for case in CASES if case[0] in OURS and case[2] != i18n.PSEUDO])
+@pytest.mark.parametrize(
+    ("key", "seats", "language"), [case for case in CASES if case[0] in OURS and case[2] != i18n.PSEUDO]
+)
 def test_no_word_of_ours_is_cut_with_ordinary_names(key: str, seats: int, language: str) -> None:
     """Translations wrap or shrink within their slots: with short names nothing is cut with "…" (in the real
     languages: the pseudo-locale, longer than any, is held inside its boxes above)."""
