@@ -262,7 +262,10 @@ def stray_english(text: str, names: Iterable[str] = ()) -> list[str]:
             outside.append(char)
     plain = _NOT_WORDS.sub(" ", "".join(outside))
     for name in sorted(names, key=len, reverse=True):
-        plain = plain.replace(name, " ") if name else plain
+        for end in range(len(name), min(len(name), 8) - 1, -1):  # a name cut short (a thread's, a title's) too
+            if name[:end] in plain:
+                plain = plain.replace(name[:end], " ")
+                break
     words = _WORD.findall(plain)
     vocabulary = _english()
     return [word for word in words if word.lower() in vocabulary]
@@ -294,8 +297,8 @@ def _english() -> frozenset[str]:
     return frozenset(words - _NOT_ENGLISH)
 
 
-_NOT_ENGLISH = frozenset(["volcano", "themiscyra", "geyser", "horizon", "event", "fish", "dm"])
-"""Names the bot writes the same in every language (the games')."""
+_NOT_ENGLISH = frozenset(["volcano", "themiscyra", "geyser", "horizon", "event", "fish", "dm", "alice", "bob", "carol"])
+"""Names the bot writes the same in every language: the games', and the players' of the help's examples."""
 
 
 # --- numbers, dates, durations ---

@@ -285,7 +285,7 @@ def history_lines(match: Match, records: list[MoveRecord], game: Game) -> list[s
             lines.append(f"{record.ply}. " + said.format(name=name, claimer=claimer))
         else:
             took = f" ({format_seconds(record.took)})" if record.took is not None else ""
-            lines.append(f"{record.ply}. {name}: {record.move}{took}")
+            lines.append(f"{record.ply}. {name}: {i18n.typed(record.move)}{took}")  # notation: as typed
     return lines
 
 

@@ -142,7 +142,7 @@ def move_lines(replayed: Replayed) -> list[str]:
         if record.kind == move_log.RESIGN:
             lines.append(_("{number}. {name} leaves the game").format(number=number, name=name))
         else:
-            lines.append(f"{number}. {name}: {game.public_move(record.move)}")
+            lines.append(f"{number}. {name}: {i18n.typed(game.public_move(record.move))}")  # notation: as typed
     return lines
 
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import discord
 from discord.ext import commands
 
-from bot import answers, discord_ids, posts
+from bot import answers, discord_ids, i18n, posts
 from bot import discord_limits as limits
 from bot.games import GameError
 from bot.i18n import N_, _
@@ -213,7 +213,9 @@ class PlayButton(
     def __init__(self, match_id: int, ply: int, move: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=move.capitalize(), style=discord.ButtonStyle.primary, custom_id=f"play:{match_id}:{ply}:{move}"
+                label=i18n.typed(move.capitalize()),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"play:{match_id}:{ply}:{move}",
             )
         )
         self.match_id, self.ply, self.move = match_id, ply, move

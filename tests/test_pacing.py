@@ -44,5 +44,5 @@ async def test_sixty_posts_at_once_in_sixty_channels_get_no_429() -> None:
         bot.http.request = paced(bot.http.request, Pace())  # type: ignore[method-assign]
         async with fake.run(bot):
             channels = [bot.get_channel(fake.channel(name).id) for name in names]
-            await asyncio.gather(*(channel.send("the board is back") for channel in channels))  # type: ignore[union-attr]
+            await asyncio.gather(*(channel.send("♟ 1") for channel in channels))  # type: ignore[union-attr]
             assert all(fake.channel_messages(name) for name in names) and fake.rate_limited == []

@@ -171,7 +171,8 @@ class GameCog(views.ComponentOwner, commands.GroupCog):
         for text, complete in self.suggest(game.view(found.state, seat), current):
             value = f"{text}@{found.ply}" if complete else text
             if len(value) <= limits.CHOICE:  # Discord refuses the whole answer for one longer choice
-                choices.append(app_commands.Choice(name=limits.shorten(text, limits.CHOICE), value=value))
+                name = i18n.typed(limits.shorten(text, limits.CHOICE))  # notation: as the player types it
+                choices.append(app_commands.Choice(name=name, value=value))
         if not choices and self.continues_turns and "," in current:
             choices = self.sendable_head(found, current.rpartition(",")[0])
         return choices[: limits.CHOICES]

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import discord_app, discord_ids, views
 from bot.cogs import command_name
 from bot.cogs.base import Refusal, TwoPlayerCog
-from bot.games.horizon import HORIZON, card_name
+from bot.games.horizon import HORIZON, said_card
 from bot.i18n import _
 from bot.models import Match, Place
 from bot.service import MatchService, ServiceError
@@ -57,7 +57,7 @@ class CardSelect(
     """Step 1 of placing a card: which card (the options are the clicker's own hand, ephemeral)."""
 
     def __init__(self, match_id: int, ply: int, cards: list[str] | None = None) -> None:
-        options = [discord.SelectOption(label=card_name(c), value=c) for c in cards or ["T1"]]
+        options = [discord.SelectOption(label=said_card(c), value=c) for c in cards or ["T1"]]
         super().__init__(
             discord.ui.Select(
                 placeholder=_("A card from your hand…"), options=options, custom_id=f"hz-card:{match_id}:{ply}"
@@ -95,7 +95,7 @@ class CardSelect(
         ]
         view = discord.ui.View(timeout=None)
         view.add_item(SpaceSelect(self.match_id, self.ply, card, options))
-        asked = _("Place {card} face down on which space?").format(card=card_name(card))
+        asked = _("Place {card} face down on which space?").format(card=said_card(card))
         await interaction.response.edit_message(content=asked, view=view)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot import discord_limits as limits
+from bot import i18n
 from bot.games import Game
 from bot.games.base import Option
 
@@ -30,8 +31,10 @@ def offered(game: Game, names: tuple[str, ...] = ()) -> list[Option]:
 
 def describe(game: Game, *names: str) -> dict[str, str]:
     """`app_commands.describe` text for the options named (default: every offered one): each one's help
-    with its default (`Option.summary`)."""
-    return {o.name: limits.shorten(o.summary, DESCRIPTION) for o in offered(game, names)}
+    with its default (`Option.summary`), in English: the text is the catalog's key, which the `Translator`
+    (bot/discord_i18n.py) localizes for each user."""
+    with i18n.using(i18n.ENGLISH):
+        return {o.name: limits.shorten(i18n.unmarked(o.summary), DESCRIPTION) for o in offered(game, names)}
 
 
 def choices(game: Game, *names: str) -> dict[str, list[app_commands.Choice[str]]]:
