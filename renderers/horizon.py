@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.games.horizon import CHAIN_CAP, DECK, ESCAPE, HIDDEN, SETUP_PLACEMENTS, SPACES, TOKENS, HorizonState
-from bot.i18n import pgettext
+from bot.i18n import _, ngettext, pgettext
 from renderers.draw import (
     HIGHLIGHT,
     INK,
@@ -50,7 +50,9 @@ from renderers.draw import (
 )
 from renderers.overlays import Box, box_at
 from renderers.panel import (
+    BEARING,
     MIN_SIZE,
+    PAD,
     KeyEntry,
     Line,
     Panel,
@@ -62,6 +64,7 @@ from renderers.panel import (
     fitted,
     paint_text,
     seat_card,
+    shortened,
 )
 
 WIDTH = 800
@@ -85,6 +88,7 @@ MID_BOTTOM = MID_TOP + NUMBERS_H
 BOARD_BOTTOM = MID_BOTTOM + MAT_H
 HAND_TOP = BOARD_BOTTOM + 14
 HAND_LABEL_H = 22
+HAND_LABEL_W = 120  # "Your hand" (its words cut short in a language too long for it); the other's count beside
 HAND_GAP = 8
 HAND_STEP = SPACE_W  # hand cards sit on the same grid as the slots
 HAND_ROW = (BOARD_RIGHT - BOARD_LEFT) // HAND_STEP
@@ -177,7 +181,7 @@ def rows(mat_seat: int, viewer: int | None) -> dict[str, tuple[int, int]]:
 def mat_box(mat_seat: int, viewer: int | None) -> tuple[int, int, int, int]:
     """The whole of a mat, name row included, for cropping."""
     spans = rows(mat_seat, viewer)
-    top = min(a for a, _ in spans.values())
+    top = min(a for a, _b in spans.values())
     bottom = max(b for _, b in spans.values())
     return BOARD_LEFT, top, BOARD_RIGHT, bottom
 
@@ -542,16 +546,17 @@ def _background_in(height: int, language: str) -> Image.Image:
             x = column(k)[1]
             draw.line((x - 3, cy - 6, x + 2, cy, x - 3, cy + 6), fill=CHEVRON, width=2)
         for space in range(1, SPACES + 1):
-            left, stop, _, _ = slot_box(mat, space, 0)
+            left, stop, _r, _b = slot_box(mat, space, 0)
             image.paste(_empty_slot(), (left, stop), _empty_slot())
-        _, ctop, _, cbottom = cell_box(mat, 0, 0)
+        _l, ctop, _r, cbottom = cell_box(mat, 0, 0)
         cy = (ctop + cbottom) // 2
         paste(image, _hole(), (column_x(0), cy + (-8 if mat == 0 else 8)))
         exit_sprite = _exit_cell()
         ex = column_x(ESCAPE) - exit_sprite.width // 2
         image.paste(exit_sprite, (ex, (ctop + cbottom - CARD_H) // 2), exit_sprite)
         word_y = (ctop + cbottom) // 2 + (-CARD_H // 2 + 10 if mat == 0 else CARD_H // 2 - 10)
-        text(draw, (column_x(ESCAPE), word_y), "OUT", MIN_SIZE, EXIT_EDGE, bold=True, anchor="mm")
+        exit_word = fit(pgettext("Event Horizon exit", "OUT"), MIN_SIZE, EXIT_W - 8, bold=True)  # inside its rim
+        text(draw, (column_x(ESCAPE), word_y), exit_word, MIN_SIZE, EXIT_EDGE, bold=True, anchor="mm")
     cy = (MID_TOP + MID_BOTTOM) // 2
     for k in range(ESCAPE + 1):
         words = str(k)
@@ -572,7 +577,7 @@ def _draw_slots(image: Image.Image, view: HorizonState, viewer: int | None) -> N
             rim: Colour | None = None
             if slot.card != HIDDEN:
                 rim = FACE_UP_RIM if slot.face_up else KNOWN_RIM
-            left, top, _, _ = slot_box(mat, space, viewer)
+            left, top, _r, _b = slot_box(mat, space, viewer)
             sprite = card_sprite(slot.card, rim)
             image.paste(sprite, (left - RIM, top - RIM), sprite)
             if 0 <= slot.placed_by < 2:
@@ -585,7 +590,7 @@ def _draw_slots(image: Image.Image, view: HorizonState, viewer: int | None) -> N
 def placer_dot_box(mat: int, space: int, viewer: int | None) -> Box:
     """The dot that says who placed the card on a slot: inside the card's top-right corner, clear of the
     last play's corner mark there (which lies just outside the card) and of the card's code."""
-    _, top, right, _ = slot_box(mat, space, viewer)
+    _l, top, right, _b = slot_box(mat, space, viewer)
     return box_at((right - 2 - PLACER_R, top + 1 + PLACER_R), 2 * PLACER_R)
 
 
@@ -675,7 +680,7 @@ def chain_marks(view: HorizonState) -> list[tuple[int, int, str, str]]:
     card resolves once and leaves, so every link has a slot of its own, now empty, to be drawn in."""
     marks = []
     for k, (space, card, _start, end) in enumerate(view.last_chain[:CHAIN_CAP]):
-        where = "out" if end >= ESCAPE else str(max(0, end))
+        where = _out() if end >= ESCAPE else str(max(0, end))
         marks.append((k + 1, space, card, where))
     return marks
 
@@ -710,9 +715,14 @@ def _draw_names(
         if roll:
             die = die_box(seat, viewer)
             paste(image, die_face(roll, seat_colour(seat)), ((die[0] + die[2]) // 2, (die[1] + die[3]) // 2))
-            text(draw, (die[0] - 6, cy), "rolled", MIN_SIZE, MUTED, bold=True, anchor="rm")
+            text(draw, (die[0] - 6, cy), _rolled(), MIN_SIZE, MUTED, bold=True, anchor="rm")
     for placed in board_texts(view, viewer, caption):
         paint_text(draw, placed)
+
+
+def _rolled() -> str:
+    """The word beside the last roll's die, in the reader's language."""
+    return pgettext("Event Horizon die", "rolled")
 
 
 def board_texts(view: HorizonState, viewer: int | None, caption: Caption) -> list[PlacedText]:
@@ -723,19 +733,23 @@ def board_texts(view: HorizonState, viewer: int | None, caption: Caption) -> lis
         top, bottom = rows(seat, viewer)["name"]
         right = BOARD_RIGHT - 6
         if seat == view.last_seat and view.last_roll:
-            right = die_box(seat, viewer)[0] - 6 - round(length("rolled", MIN_SIZE, True)) - 10
-        tail = f"escaped {view.escaped[seat]}/{TOKENS}"
+            right = die_box(seat, viewer)[0] - 6 - round(length(_rolled(), MIN_SIZE, True)) - 10
+        tail = _("escaped {escaped}/{tokens}").format(escaped=view.escaped[seat], tokens=TOKENS)
         tail_left = right - round(length(tail, MIN_SIZE, True)) - 2
         placed.append(fitted(tail, (tail_left, top, right, bottom), MIN_SIZE, bold=True,
                              colour=HIGHLIGHT if view.escaped[seat] else TEXT, align="right"))  # fmt: skip
-        words = f"Your path ({caption.name(seat)})" if seat == viewer else f"{caption.name(seat)}'s path"
+        name = caption.name(seat)
+        words = _("Your path ({name})").format(name=name) if seat == viewer else _("{name}'s path").format(name=name)
         placed.append(fitted(words, (BOARD_LEFT + 24, top, tail_left - 12, bottom), 17, bold=True))
     y = HAND_TOP + HAND_LABEL_H // 2
     if viewer in (0, 1):
         other = 1 - viewer
-        words = f"{caption.name(other)} holds {len(view.hands[other])}"
-        placed.append(fitted(words, (BOARD_LEFT + 130, y - 11, BOARD_RIGHT - 4, y + 11), MIN_SIZE, colour=MUTED,
-                             align="right"))  # fmt: skip
+        held = len(view.hands[other])
+        words = ngettext("{name} holds {count} card", "{name} holds {count} cards", held).format(
+            name=caption.name(other), count=i18n.number(held)
+        )
+        box = (BOARD_LEFT + HAND_LABEL_W + 10, y - 11, BOARD_RIGHT - 4, y + 11)
+        placed.append(fitted(words, box, MIN_SIZE, colour=MUTED, align="right"))
         return placed
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
@@ -753,16 +767,18 @@ def _draw_hand(
     y = HAND_TOP + HAND_LABEL_H // 2
     if viewer in (0, 1):
         hand = view.hands[viewer]
-        text(draw, (BOARD_LEFT + 4, y), "Your hand", MIN_SIZE, TEXT, bold=True, anchor="lm")
+        words = fit(_("Your hand"), MIN_SIZE, HAND_LABEL_W, bold=True)
+        text(draw, (BOARD_LEFT + 4, y), words, MIN_SIZE, TEXT, bold=True, anchor="lm")
         if not hand:
-            text(draw, (BOARD_LEFT + 4, y + 40), "no cards", MIN_SIZE, MUTED, anchor="lm")
+            text(draw, (BOARD_LEFT + 4, y + 40), _("no cards"), MIN_SIZE, MUTED, anchor="lm")
         for k, card in enumerate(hand):
-            left, top, _, _ = hand_box(k)
+            left, top, _r, _b = hand_box(k)
             sprite = card_sprite(card)  # "??" here would be a back: nothing but the view is drawn
             image.paste(sprite, (left - RIM, top - RIM), sprite)
         return
     shown_up = not any(card == HIDDEN for hand in view.hands for card in hand)  # the game is over by the rules
-    text(draw, (BOARD_LEFT + 4, y), "Hands" if shown_up else "Hands (hidden)", MIN_SIZE, TEXT, bold=True, anchor="lm")
+    words = _("Hands") if shown_up else _("Hands (hidden)")
+    text(draw, (BOARD_LEFT + 4, y), words, MIN_SIZE, TEXT, bold=True, anchor="lm")
     back = _mini_back()
     for k, seat in enumerate((bottom_seat(viewer), 1 - bottom_seat(viewer))):
         row_y = HAND_TOP + HAND_LABEL_H + 8 + k * 44
@@ -770,14 +786,16 @@ def _draw_hand(
         count = len(view.hands[seat])
         x = BOARD_LEFT + 250  # the backs: room for two lines of a long name before them
         if shown_up:  # the cards left in hand, by their codes, in the type of the cards' own codes' key
-            words = fit(" ".join(view.hands[seat]) or "no cards", MIN_SIZE, BOARD_RIGHT - x, bold=True)
+            words = fit(" ".join(view.hands[seat]) or _("no cards"), MIN_SIZE, BOARD_RIGHT - x, bold=True)
             text(draw, (x, row_y + 17), words, MIN_SIZE, TEXT if view.hands[seat] else MUTED, bold=True, anchor="lm")
             continue
         shown = min(count, 8)
         for j in range(shown):
             image.paste(back, (x + j * 26, row_y), back)
-        cards = f"{count} card{'' if count == 1 else 's'}"
-        text(draw, (x + shown * 26 + 6, row_y + 17), cards, MIN_SIZE, MUTED, bold=True, anchor="lm")
+        cards = ngettext("{count} card", "{count} cards", count).format(count=i18n.number(count))
+        left = x + shown * 26 + 6
+        cards = fit(cards, MIN_SIZE, BOARD_RIGHT - 2 - left, bold=True)
+        text(draw, (left, row_y + 17), cards, MIN_SIZE, MUTED, bold=True, anchor="lm")
 
 
 def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Image:
@@ -800,11 +818,15 @@ def draw(view: HorizonState, viewer: int | None, caption: Caption) -> Image.Imag
 # --- the panel ---
 
 
-def _where(view: HorizonState, seat: int) -> str:
-    if view.escaped[seat] >= TOKENS:
-        return "all out"
+def _info(view: HorizonState, seat: int) -> str:
+    """A seat card's line, beside its score: its cards placed in the setup, else where its token is (the cards
+    each holds and the last roll are on the board)."""
+    if view.setup:
+        return _("placed {placed}/{total}").format(placed=view.placed[seat], total=SETUP_PLACEMENTS)
+    if view.escaped[seat] >= TOKENS:  # the score says 3/3, and the card is narrow beside it and "★ wins"
+        return ""
     position = view.positions[seat]
-    return "in the hole" if position == 0 else f"on {position}"
+    return _("in the hole") if position == 0 else _("on space {space}").format(space=position)
 
 
 def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
@@ -813,8 +835,7 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
     turn = view.turn if live else None
     seats = []
     for seat in (0, 1):
-        held = len(view.hands[seat])
-        info = f"placed {view.placed[seat]}/{SETUP_PLACEMENTS}" if view.setup else f"{_where(view, seat)} · {held} held"
+        info = _info(view, seat)
         seats.append(
             seat_card(
                 caption,
@@ -827,28 +848,30 @@ def panel(view: HorizonState, viewer: int | None, caption: Caption) -> Panel:
                 info=(Line(info),),
             )
         )
-    head, tail = _phase_line(view)
-    top = f" (top {view.discard[-1]})" if view.discard else ""
-    lead = (
-        Line(f"{head} {tail}", colour=TEXT, bold=True),
-        Line(f"Deck {len(view.deck)} · discard {len(view.discard)}{top}"),
-    )
+    deck, discard = i18n.number(len(view.deck)), i18n.number(len(view.discard))
+    piles = _("Deck {deck} · discard {discard}").format(deck=deck, discard=discard)  # the alt text names the top
+    lead = (Line(_phase_line(view), colour=TEXT, bold=True), Line(piles))
     banner = caption.result
     if banner is None and view.turn is None:
-        banner = "Draw" if view.winner is None else f"{caption.name(view.winner)} wins"
-    play = _play_words(view, caption)
-    key = [KeyEntry("face up (a Mimic)", _rim_swatch(FACE_UP_RIM))]
+        if view.winner is None:
+            banner = pgettext("result", "Draw")
+        else:
+            banner = _("{name} wins").format(name=caption.name(view.winner))
+    names = [caption.name(seat) for seat in (0, 1)]
+    room = WIDTH - (PANEL_LEFT - 4) - 2 * PAD - 2 * BEARING  # a long name is cut short, not the space it names
+    play, chain = shortened(_play_words(view, caption), names, MIN_SIZE, room, 2, bold=False), _chain_words(view)
+    key = [KeyEntry(_("face up (a Mimic)"), _rim_swatch(FACE_UP_RIM))]
     if viewer in (0, 1):
-        key.append(KeyEntry("known to you", _rim_swatch(KNOWN_RIM)))
-    key += [KeyEntry("locked by a Swap", _lock()), KeyEntry("who placed it", _placer_dot(0))]
+        key.append(KeyEntry(_("known to you"), _rim_swatch(KNOWN_RIM)))
+    key += [KeyEntry(_("locked by a Swap"), _lock()), KeyEntry(_("who placed it"), _placer_dot(0))]
     return captioned(
         "Event Horizon",
         caption,
         seats=tuple(seats),
         lead=lead,
         banner=banner,
-        turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=(Line(f"Last: {play}" if play else "", max_lines=2), Line(_chain_words(view), max_lines=2)),
+        turn=_turn(turn, caption),
+        notes=(Line(play, max_lines=2), Line(chain, max_lines=2)),
         key=tuple(key),
     )
 
@@ -863,40 +886,55 @@ def _rim_swatch(colour: Colour) -> Image.Image:
     return swatch
 
 
-def _phase_line(view: HorizonState) -> tuple[str, str]:
-    """The phase in a bold head and a muted tail."""
+def _phase_line(view: HorizonState) -> str:
+    """The phase: the setup, the turn of the seat to move, or how many turns were played."""
     if view.setup:
-        return "Setup:", f"{SETUP_PLACEMENTS} cards each"
+        return pgettext("Event Horizon phase", "Setup")  # the seat cards say how many each placed
     if view.turn is not None:
-        return f"Turn {view.turns[view.turn] + 1} of {view.turn_cap}", "each"
+        return _("Turn {turn} of {cap} each").format(turn=view.turns[view.turn] + 1, cap=view.turn_cap)
     played = max(view.turns)
-    return f"{played} turn{'' if played == 1 else 's'}", f"of {view.turn_cap}"
+    return ngettext("{count} turn of {cap}", "{count} turns of {cap}", played).format(
+        count=i18n.number(played), cap=view.turn_cap
+    )
 
 
 def _play_words(view: HorizonState, caption: Caption) -> str:
-    """The last play in public words: never which hidden card."""
+    """The last play in public words, a whole sentence in the past ("alice placed a card on bob's space 5."):
+    never which hidden card. The roll is the die's, on the mover's path."""
     seat, play = view.last_seat, view.last_play
     if seat is None or not play:
         return ""
     who = caption.name(seat)
+    if play[0] == "place" and len(play) >= 3 and play[1] == seat:
+        return _("{name} placed a card on their own space {space}.").format(name=who, space=play[2])
     if play[0] == "place" and len(play) >= 3:
-        whose = "their own" if play[1] == seat else f"{caption.name(play[1])}'s"
-        words = f"{who} placed a card on {whose} space {play[2]}"
-    elif play[0] == "swap" and len(play) >= 3:
-        words = f"{who} swapped on space {play[2]}"
-    else:
-        words = f"{who} passed"
-    if view.last_roll:
-        words += f", rolled {view.last_roll}"
-    return words + "."
+        words = _("{name} placed a card on {owner}'s space {space}.")
+        return words.format(name=who, owner=caption.name(play[1]), space=play[2])
+    if play[0] == "swap" and len(play) >= 3:
+        return _("{name} swapped on space {space}.").format(name=who, space=play[2])
+    return _("{name} passed.").format(name=who)
+
+
+def _out() -> str:
+    """Where a chain sends a token that escapes (the exit), in the reader's language."""
+    return pgettext("Event Horizon exit", "out")
 
 
 def _chain_words(view: HorizonState) -> str:
+    """The last chain, link by link ("" without one)."""
     links = []
     for k, (space, card, _start, end) in enumerate(view.last_chain[:CHAIN_CAP]):
-        where = "out" if end == ESCAPE else str(end)
-        links.append(f"{k + 1}. {card} on {space} → {where}")
-    return "Chain: " + ", ".join(links) if links else ""
+        where = _out() if end == ESCAPE else str(end)
+        link = _("{number}. {card} on {space} → {where}")
+        links.append(link.format(number=k + 1, card=card, space=space, where=where))
+    return _("Chain: {links}").format(links=", ".join(links)) if links else ""
+
+
+def _turn(turn: int | None, caption: Caption) -> Turn | None:
+    """Whose turn it is, in the reader's language (None once the game is over)."""
+    if turn is None:
+        return None
+    return Turn(seat_token(turn, 9), _("{name} to move").format(name=caption.name(turn)))
 
 
 __all__ = [

@@ -21,8 +21,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot import i18n
 from bot.games.volcano import COLOURS, SIZE, VOLCANO, Step, VolcanoState
-from bot.i18n import pgettext
-from bot.wording import listing
+from bot.i18n import _, ngettext, pgettext
 from renderers.draw import (
     FROM_SHARE,
     INK,
@@ -37,6 +36,7 @@ from renderers.draw import (
     Caption,
     Colour,
     Point,
+    and_list,
     antialiased,
     disc,
     fit,
@@ -307,7 +307,7 @@ def _background_in(language: str) -> Image.Image:
     for k in range(SIZE):
         cx, _ = square_centre(k * SIZE)
         text(draw, (cx, BOARD_TOP + BOARD_SIDE + 16), "abcde"[k], 20, MUTED, bold=True, anchor="mm")
-        _, cy = square_centre(k)
+        _x, cy = square_centre(k)
         text(draw, (BOARD_LEFT // 2, cy), str(k + 1), 20, MUTED, bold=True, anchor="mm")
     _draw_key(image)
     return image
@@ -318,9 +318,12 @@ def key_entries() -> tuple[tuple[tuple[Image.Image, str], ...], ...]:
     colour's piece (its fill and pattern) with its name."""
     colours = [(_piece(f"{colour}2"), colour_name(colour)) for colour in PIECE_FILL]
     return (
-        ((_key_square(LAST_MOVE, TO_SHARE), "last turn"), (_key_square(IN_TURN, IN_TURN_SHARES[1]), "this turn"),
-         (_number(2, LAST_MOVE), "its 2nd step")),
-        ((_key_dashes(), "a piece landed"), (_capture_badge("R2"), "captured"), (_count_badge(7), "stack height")),
+        ((_key_square(LAST_MOVE, TO_SHARE), pgettext("Volcano key", "last turn")),
+         (_key_square(IN_TURN, IN_TURN_SHARES[1]), pgettext("Volcano key", "this turn")),
+         (_number(2, LAST_MOVE), pgettext("Volcano key", "its 2nd step"))),
+        ((_key_dashes(), pgettext("Volcano key", "a piece landed")),
+         (_capture_badge("R2"), pgettext("Volcano key", "captured")),
+         (_count_badge(7), pgettext("Volcano key", "stack height"))),
         tuple(colours[:3]),
         tuple(colours[3:]),
     )  # fmt: skip
@@ -438,7 +441,7 @@ def badge_boxes(state: VolcanoState) -> list[Box]:
             cx, cy = square_centre(square)
             left, top = cx - SQUARE // 2 + 5, cy - SQUARE // 2 + 5
             boxes.append((left, top, left + (26 if len(stack) < 10 else 32), top + 20))
-    for square, _ in state.captured_last:
+    for square, _piece_taken in state.captured_last:
         cx, cy = square_centre(square)
         boxes.append(box_at((cx + SQUARE // 2 - 20, cy - SQUARE // 2 + 20), 38))
     return boxes
@@ -500,7 +503,7 @@ def draw(state: VolcanoState, viewer: int | None, caption: Caption) -> Image.Ima
         left, top, right, bottom = square_box(square)
         tint(image, (left + 1, top + 1, right - 1, bottom - 1), colour, share)
     mover = seat_colour(state.last_seat) if state.last_seat is not None else WHITE
-    for square, _ in state.landings:
+    for square, _landed in state.landings:
         paste(image, _dashed_square(mover), square_centre(square))
     caps = set(state.caps)
     for square, stack in enumerate(state.board):
@@ -532,7 +535,7 @@ def groups(pieces: tuple[str, ...]) -> tuple[list[tuple[str, ...]], list[tuple[s
         solid += [(f"{colour}3", f"{colour}2", f"{colour}1")] * trees
         for z in "123":
             counts[(colour, z)] -= trees
-    left = {z: [f"{c}{z}" for c in COLOURS for _ in range(counts[(c, z)])] for z in "123"}
+    left = {z: [f"{c}{z}" for c in COLOURS for _k in range(counts[(c, z)])] for z in "123"}
     m = min(len(v) for v in left.values())
     mixed: list[tuple[str, ...]] = [(left["3"][k], left["2"][k], left["1"][k]) for k in range(m)]
     loose = [p for z in "321" for p in left[z][m:]]
@@ -590,33 +593,59 @@ def panel(state: VolcanoState, viewer: int | None, caption: Caption) -> Panel:
                 seat,
                 viewer,
                 turn,
-                score=f"{scores[seat]:g}",
+                score=i18n.number(scores[seat]),
                 won=seat in winners,
-                tag="resigned" if seat in state.resigned else None,
+                tag=pgettext("player", "resigned") if seat in state.resigned else None,
                 strip=Strip(30, partial(_paint_captures, state.captures[seat])),
             )
         )
     banner = caption.result
     if banner is None and outcome is not None:
         ranked = sorted(outcome.winners)
-        best = max((outcome.scores[s] for s in ranked), default=0)
+        best = i18n.number(max((outcome.scores[s] for s in ranked), default=0))
         if not ranked:
-            banner = "Game over: nobody wins"
+            banner = _("Game over: nobody wins")
         elif len(ranked) == 1:
-            banner = f"{caption.name(ranked[0])} wins with {best:g}"
+            banner = _("{name} wins with {score}").format(name=caption.name(ranked[0]), score=best)
         else:
-            banner = f"{listing([caption.name(s) for s in ranked])} share the win with {best:g}"
-    this_turn = f"This turn (white): {', '.join(state.steps)}" if state.steps else ""
-    taken = f" · took {len(state.captured_last)}" if state.captured_last else ""
-    last = f"Last: {', '.join(state.last_steps)}{taken}" if state.last_steps else ""
+            names = and_list([caption.name(s) for s in ranked])
+            banner = _("{names} share the win with {score}").format(names=names, score=best)
     return captioned(
         "Volcano",
         caption,
         seats=tuple(seats),
         banner=banner,
-        turn=Turn(seat_token(turn, 9), f"{caption.name(turn)} to move") if turn is not None else None,
-        notes=(Line(this_turn, colour=TEXT, max_lines=2), Line(last, max_lines=2)),
+        turn=_turn(turn, caption),
+        notes=(Line(_turn_words(state), colour=TEXT, max_lines=2), Line(last_words(state), max_lines=2)),
     )
+
+
+def _turn_words(state: VolcanoState) -> str:
+    """The turn in progress's steps, in the reader's language ("" before its first step)."""
+    if not state.steps:
+        return ""
+    return _("This turn (white): {steps}").format(steps=", ".join(state.steps))
+
+
+def last_words(state: VolcanoState) -> str:
+    """The last turn's steps and how many pieces its eruption took, in the reader's language ("" before the
+    first turn)."""
+    if not state.last_steps:
+        return ""
+    steps = ", ".join(state.last_steps)
+    taken = len(state.captured_last)
+    if not taken:
+        return _("Last: {move}").format(move=steps)
+    return ngettext("Last: {steps} · took {count}", "Last: {steps} · took {count}", taken).format(
+        steps=steps, count=i18n.number(taken)
+    )
+
+
+def _turn(turn: int | None, caption: Caption) -> Turn | None:
+    """Whose turn it is, in the reader's language (None once the game is over)."""
+    if turn is None:
+        return None
+    return Turn(seat_token(turn, 9), _("{name} to move").format(name=caption.name(turn)))
 
 
 __all__ = [

@@ -698,4 +698,42 @@ def test_a_german_card_key_leaves_the_english_one_english() -> None:
     assert shot(state).tobytes() == english.tobytes()
     top = horizon.key_boxes(english.height)[0][2][1]
     assert not same(english, german, (0, top, horizon.BOARD_RIGHT, english.height))
-    assert same(english, german, (0, 0, horizon.BOARD_RIGHT, top))  # the cards themselves have no words
+    for mat in (0, 1):  # the cards themselves have no words (the names' rows, the exit and the hands have)
+        cards_top, cards_bottom = horizon.rows(mat, None)["cards"]
+        assert same(english, german, (0, cards_top, horizon.column(horizon.ESCAPE)[0], cards_bottom))
+
+
+def test_a_french_board_speaks_french_on_the_board_and_in_the_panel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every word a board draws (the paths' names, escaped, the roll, the hands, the exit; the panel's phase,
+    piles, last play, chain and key) in the server's language (French here), for a player and a spectator."""
+    drawn: list[str] = []
+    real = horizon.text
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        drawn.append(args[2])
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(horizon, "text", recording)
+    horizon._background_in.cache_clear()
+    setup = HORIZON.new(2, 3)
+    state = first_state(
+        lambda s: s.turn is not None and bool(s.last_roll) and len(s.last_chain) >= 2 and s.last_play[0] == "place"
+    )
+    words: set[str] = set()
+    with i18n.using("fr"):
+        for shown in (setup, state):
+            for viewer in (None, 0):
+                view = HORIZON.view(shown, viewer)
+                shot(shown, viewer)
+                words |= {placed.words for placed in laid_out(shown, viewer).texts}
+                words |= {placed.words for placed in horizon.board_texts(view, viewer, CAPTION)}
+    horizon._background_in.cache_clear()
+    words |= set(drawn)
+    assert {"Mise en place", "posées 0/3", "Ta main", "Mains (cachées)", "Hors", "lancer"} <= words, words
+    assert {"Ton chemin (alice)", "Chemin de bob", "visible (Imitation)", "bloquée par Échange"} <= words, words
+    assert "au tour de alice" in words or "au tour de bob" in words
+    assert any(w.startswith("Pioche ") for w in words) and any(w.startswith("Chaîne : 1. ") for w in words)
+    assert any(w.startswith("échappés ") for w in words) and any(" a joué sur " in w for w in words)
+    english = " ".join(words)
+    for word in ("path", "escaped", "rolled", "Your hand", "Hands", "Deck", "Chain", "placed", "OUT", "to move"):
+        assert word not in english, (word, words)

@@ -371,12 +371,15 @@ def test_the_key_names_every_colour_in_the_readers_language_whole(
     volcano._background_in.cache_clear()
     with i18n.using(language):
         names = [volcano.colour_name(colour) for colour in volcano.PIECE_FILL]
+        words = [words for row in volcano.key_entries() for _sprite, words in row]
         render("volcano", VOLCANO.new(2, 1))
     volcano._background_in.cache_clear()
     assert all(name in drawn for name in names), (names, drawn)
+    assert all(word in drawn for word in words), (words, drawn)  # every mark's words too, none cut short
     assert len(set(names)) == 5
     if language == "de":
         assert names == ["rot", "gelb", "grün", "blau", "transparent"]
+        assert words[:6] == ["letzter Zug", "dieser Zug", "sein 2. Schritt", "Landefeld", "geschlagen", "Stapelhöhe"]
 
 
 def test_a_german_key_is_drawn_in_german_and_the_english_one_stays_english() -> None:
@@ -387,7 +390,28 @@ def test_a_german_key_is_drawn_in_german_and_the_english_one_stays_english() -> 
     with i18n.using("de"):
         german = open_png(render("volcano", state))
     assert open_png(render("volcano", state)).tobytes() == english.tobytes()
-    key = (0, volcano.KEY_TOP + 2 * volcano.KEY_ROW - 16, volcano.PANEL_LEFT - 4, volcano.HEIGHT)
+    key = (0, volcano.KEY_TOP - 16, volcano.PANEL_LEFT - 4, volcano.HEIGHT)
     assert not same(english, german, key)
     above = (0, 0, volcano.PANEL_LEFT - 4, key[1])
     assert same(english, german, above)  # the board itself has no words to translate
+
+
+def test_a_german_six_seat_panel_speaks_german_from_start_to_end() -> None:
+    """Whose turn, the turn in progress, the last turn and what it took, a resignation and the end: every
+    word of the panel in the server's language (German here), the names and the steps as they are."""
+    states = playout(6, 5)
+    words: set[str] = set()
+    with i18n.using("de"):
+        for state in states:
+            words |= {placed.words for placed in laid_out(state, None, Caption(names=NAMES)).texts}
+        resigned = replace(states[len(states) // 2], resigned=frozenset({2}))
+        words |= {placed.words for placed in laid_out(resigned, None, Caption(names=NAMES)).texts}
+        took = replace(states[1], last_steps=("a1-a2", "a2-a3"), captured_last=((0, "R1"), (1, "G2")))
+        assert volcano.last_words(took) == "Zuletzt: a1-a2, a2-a3 · 2 geschlagen"
+    assert "alice ist am Zug" in words and "aufgegeben" in words
+    assert any(w.startswith("Zuletzt: ") for w in words) and any(w.startswith("Dieser Zug (weiß): ") for w in words)
+    assert any(" gewinnt mit " in w or " teilen sich den Sieg mit " in w or w == "Spiel vorbei: niemand gewinnt"
+               for w in words), words  # fmt: skip
+    english = " ".join(words)
+    for word in ("to move", "Last:", "This turn", "wins", "share", "resigned", "took"):
+        assert word not in english, (word, words)
