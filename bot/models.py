@@ -84,8 +84,8 @@ class Hold:
     def what(self) -> str:
         """The hold in a few words, for listings (`/mod list`)."""
         if self.cause == GATEWAY:
-            return _("on hold: {reason}").format(reason=self.reason)
-        return _("on hold: its board could not be posted ({reason})").format(reason=self.reason)
+            return _("on hold: {reason}").format(reason=self.said)
+        return _("on hold: its board could not be posted ({reason})").format(reason=self.said)
 
     def refusal(self, match_id: int) -> str:
         """What a move made meanwhile is told."""
@@ -99,7 +99,13 @@ class Hold:
                 "Match #{number} is on hold: the bot could not post its board ({reason}). It goes on as soon as a"
                 " board is posted; a moderator can try with /mod repost."
             )
-        return said.format(number=match_id, reason=self.reason)
+        return said.format(number=match_id, reason=self.said)
+
+    @property
+    def said(self) -> str:
+        """`reason` in the reader's language where the catalog has it (the gateway's is marked where it is
+        made); a posting error's words from Discord stay as Discord wrote them."""
+        return _(self.reason)
 
 
 @dataclass(slots=True)

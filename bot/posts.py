@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 from bot import i18n, move_log
 from bot.clock import format_seconds
 from bot.games import Game, Termination, seat_leaves
+from bot.games.phrases import Phrase
 from bot.i18n import N_, _, ngettext
 from bot.models import (
     CANCELLED,
@@ -379,7 +380,7 @@ def result_line(match: Match) -> str:
     result = match.result
     if result is None:
         return ""
-    reason = _(result.reason)  # an engine's reason is in the catalog; one with a name in it stays as stored
+    reason = result.said  # stored in English, said in the reader's language (bot/games/phrases.py)
     if result.is_draw:
         if len(match.players) == 1:
             return _("Game over ({reason}).").format(reason=reason)
@@ -396,18 +397,26 @@ def ended_off_board(match: Match) -> bool:
     return not match.running and (match.result is None or match.result.termination is not Termination.RULES)
 
 
+FLAGGED = Phrase(N_("{name}'s reserve time ran out"))
+RESIGNED = Phrase(N_("{name} resigned"))
+ADJUDICATED = Phrase(N_("adjudicated by {name}"))
+ABANDONED = Phrase(N_("only computer players were left"))
+"""The reasons of a game the service ends off the board: stored in English with the result (data, like a
+move), said in the reader's language by `phrases.say` (`Outcome.said`)."""
+
+
 def end_reason(termination: Termination, name: str = "") -> str:
     """`Outcome.reason` for a game the service ends off the board (or a seat its clock puts out): `name` is
     whose time ran out, who resigned, or the moderator who adjudicated."""
     match termination:
         case Termination.FLAG:
-            return f"{name}'s reserve time ran out"
+            return FLAGGED(name=name)
         case Termination.RESIGNATION:
-            return f"{name} resigned"
+            return RESIGNED(name=name)
         case Termination.ADJUDICATION:
-            return f"adjudicated by {name}"
+            return ADJUDICATED(name=name)
         case Termination.ABANDONED:
-            return "only computer players were left"
+            return ABANDONED()
     raise ValueError(f"the service does not end a game by {termination.value}")
 
 
@@ -659,13 +668,17 @@ def plain_times(text: str, now: float) -> str:
     return _TIMESTAMP.sub(written, text)
 
 
+SERIES_WON = Phrase(N_("{score} in games"))
+SERIES_LEVEL = Phrase.ngettext("level at {score} after {count} game", "level at {score} after {count} games", "count")
+
+
 def series_reason(series: Series) -> str:
     """The death match's `Outcome.reason`: `2–1 in games` (the winner's score first, whoever began), or
     `level at 1–1 after 3 games`. Stored with the series' result, so in English (a reason is data)."""
     score = "–".join(str(w) for w in sorted(series.wins, reverse=True))
     if len(set(series.wins)) == 1:
-        return f"level at {score} after {series.best_of} game{'s' if series.best_of != 1 else ''}"
-    return f"{score} in games"
+        return SERIES_LEVEL(score=score, count=series.best_of)
+    return SERIES_WON(score=score)
 
 
 @public
@@ -674,7 +687,7 @@ def series_line(series: Series) -> str:
     result = series.result
     if result is None:
         return ""
-    reason = _(result.reason)
+    reason = result.said
     if result.is_draw:
         if series.house_wins:
             return _("The death match is drawn — by DM rules the house wins ({reason}).").format(reason=reason)

@@ -180,12 +180,12 @@ def _status(game: Any, view: Any, caption: Caption, account: Account) -> str:
             return _("Game over.")
         if not outcome.winners:  # a solitaire game without a winner is no draw
             if len(account.labels) > 1:
-                return _("Game over: a draw ({reason}).").format(reason=outcome.reason)
-            return _("Game over ({reason}).").format(reason=outcome.reason)
+                return _("Game over: a draw ({reason}).").format(reason=outcome.said)
+            return _("Game over ({reason}).").format(reason=outcome.said)
         winners = [caption.typed(s) for s in sorted(outcome.winners)]
         return ngettext(
             "Game over: {names} wins ({reason}).", "Game over: {names} win ({reason}).", len(winners)
-        ).format(names=and_list(winners), reason=outcome.reason)
+        ).format(names=and_list(winners), reason=outcome.said)
     name = account.labels[seat]
     turn = _("{name} to move, {doing}").format(name=name, doing=account.turn) if account.turn else None
     if caption.clocks and seat < len(caption.clocks):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image, ImageDraw
 
 from bot.analysis import Analysis, Point, Report, message, percent
+from bot.games.phrases import say
 from bot.i18n import N_, _, ngettext, pgettext
 from renderers.draw import (
     HIGHLIGHT,
@@ -129,7 +130,7 @@ def subtitle(analysis: Analysis, names: Sequence[str]) -> list[str]:
     wordings = [_result(analysis, names)]
     if count > 1:
         wordings += [
-            _("{count} players shared the win ({reason})").format(count=count, reason=analysis.reason),
+            _("{count} players shared the win ({reason})").format(count=count, reason=say(analysis.reason)),
             _("{count} players shared the win").format(count=count),
         ]
     elif count:
@@ -325,11 +326,11 @@ def describe(analysis: Analysis, limit: int = 1024) -> str:
 
 def _result(analysis: Analysis, names: Sequence[str]) -> str:
     if not analysis.winners:
-        return _("A draw ({reason})").format(reason=analysis.reason)
+        return _("A draw ({reason})").format(reason=say(analysis.reason))
     won = and_list([names[s] for s in sorted(analysis.winners)])
     if len(analysis.winners) == 1:
-        return _("{name} won ({reason})").format(name=won, reason=analysis.reason)
-    return _("{names} shared the win ({reason})").format(names=won, reason=analysis.reason)
+        return _("{name} won ({reason})").format(name=won, reason=say(analysis.reason))
+    return _("{names} shared the win ({reason})").format(names=won, reason=say(analysis.reason))
 
 
 def _end_chance(analysis: Analysis, seat: int) -> float:

@@ -206,3 +206,40 @@ async def test_the_terminal_speaks_german_with_lang_de(
     )
     assert "• claim_after (Partien ohne Uhr: ein Gegner darf nach dieser Zeit ohne Zug einfordern): 7 Tage — der" \
         " Standard" in shown  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("reason", "german"),
+    [
+        (("flag", "bob"), "die Reservezeit von bob ist abgelaufen"),
+        (("resignation", "Zoë the Bold"), "Zoë the Bold hat aufgegeben"),
+        (("adjudication", "mod"), "entschieden von mod"),
+        (("abandoned", ""), "nur noch Computerspieler waren übrig"),
+    ],
+)
+def test_a_reason_the_service_stores_in_english_is_said_in_the_readers_language(
+    reason: tuple[str, str], german: str
+) -> None:
+    """A result's reason is data (stored with the result, in English, whoever reads); each reader gets it in
+    their language, the name in it as typed."""
+    from bot import posts
+    from bot.games import Outcome, Termination
+
+    termination, name = Termination(reason[0]), reason[1]
+    stored = posts.end_reason(termination, name)
+    with i18n.using("de"):
+        assert posts.end_reason(termination, name) == stored  # the stored text never depends on the reader
+        assert Outcome((1, 0), frozenset({0}), stored, termination).said == german
+    assert Outcome((1, 0), frozenset({0}), stored, termination).said == stored
+
+
+def test_a_death_match_score_is_said_in_the_readers_language() -> None:
+    from bot import posts
+    from bot.games.phrases import say
+
+    assert posts.SERIES_LEVEL(score="1–1", count=2) == "level at 1–1 after 2 games"
+    with i18n.using("de"):
+        assert say(posts.SERIES_LEVEL(score="1–1", count=2)) == "Gleichstand 1–1 nach 2 Spielen"
+        assert say(posts.SERIES_WON(score="2–1")) == "2–1 in Spielen"
+    with i18n.using("fr"):
+        assert say(posts.SERIES_LEVEL(score="1–1", count=3)) == "égalité 1–1 après 3 parties"

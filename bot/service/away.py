@@ -255,7 +255,8 @@ class AwayTime:
         key = (period.guild_id, period.player.id)
         _period, restarted, _waiting = await self._commit(key, replace(period, ended_at=at), start=start)
         self._away.pop(key, None)
-        line = posts.back_line(period.player.name, how)
+        with posts.publicly(period.guild_id):  # the server's language, whoever or whatever ended it
+            line = posts.back_line(period.player.name, how)
         return [Notice(NoticeKind.BACK, match, (line,), period.player) for match in restarted]
 
     async def _commit(

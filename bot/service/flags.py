@@ -180,7 +180,8 @@ class Flags:
             clock, _ = match.clock.after_move(now, game.to_move(state))
             record = MoveRecord(match.ply + 1, seat, RESIGN, now, None, RESIGN, None)
             notice = await self.ending.advance(match, record, state, clock, pending)
-            lines = (posts.out_of_time_line(player), *notice.lines[1:])  # not "resigns": time did it
+            with posts.publicly(match.place.guild_id):  # a timer's: no reader of its own
+                lines = (posts.out_of_time_line(player), *notice.lines[1:])  # not "resigns": time did it
             pending.main = replace(notice, lines=lines)
             return
         winners = frozenset(s for s in range(len(match.players)) if s != seat)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot import ratings
+from bot import posts, ratings
 from bot.errors import ServiceError
 from bot.games import Termination
 from bot.i18n import _
@@ -44,7 +44,8 @@ class Ratings:
         after = ratings.after_game(before, match.result, self.registry.time.now())
         for rating in after:
             await store.save_rating(rating)
-        pending.rated = (ratings.change_line(before, after),)
+        with posts.publicly(guild):  # the over post's line: the server's language, whoever moved last
+            pending.rated = (ratings.change_line(before, after),)
 
     async def leaderboard(self, guild_id: int | None, game_key: str, limit: int = 10) -> list[ratings.PlayerRating]:
         """A server's best-rated players of one game (None: offline), best first."""

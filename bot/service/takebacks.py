@@ -286,7 +286,8 @@ class Takebacks:
         if not match.running or match.ply != takeback.ply:
             return await self._close(match, takeback, LAPSED, posts.takeback_lapsed(requester, not match.running))
         window = takeback.expires_at - takeback.asked_at
-        line = posts.takeback_expired(requester, self.waiting(match, takeback), window)
+        with posts.publicly(match.place.guild_id):  # a timer's: no reader of its own
+            line = posts.takeback_expired(requester, self.waiting(match, takeback), window)
         return await self._close(match, takeback, EXPIRED, line)
 
     async def _close(
