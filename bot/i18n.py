@@ -260,7 +260,7 @@ def stray_english(text: str, names: Iterable[str] = ()) -> list[str]:
             depth = max(0, depth - 1)
         elif not depth:
             outside.append(char)
-    plain = _NOT_WORDS.sub(" ", "".join(outside))
+    plain = _NOT_WORDS.sub(" ", "".join(outside)).replace("\u200b", "")  # a name's escaped @here reads as typed
     for name in sorted(names, key=len, reverse=True):
         for end in range(len(name), min(len(name), 8) - 1, -1):  # a name cut short (a thread's, a title's) too
             if name[:end] in plain:

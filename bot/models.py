@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot import i18n
 from bot.clock import ClockSettings, MatchClock
 from bot.games import Outcome
 from bot.i18n import _
@@ -50,7 +51,9 @@ def computer(level: str = "normal", number: int = 1) -> Player:
     """A computer seat: "Computer", "Easy computer", "Hard computer 2"... (short enough for a board's
     player panel); `number` tells several computers in one game apart."""
     if level not in COMPUTER_LEVELS:
-        raise ValueError(f"There is no computer level {level!r}: choose {', '.join(COMPUTER_LEVELS)}.")
+        levels = i18n.typed(", ".join(COMPUTER_LEVELS))  # as typed
+        said = _("There is no computer level {level}: choose {levels}.")
+        raise ValueError(said.format(level=repr(level), levels=levels))
     name = "Computer" if level == "normal" else f"{level.capitalize()} computer"
     if number > 1:
         return Player(f"computer:{level}:{number}", f"{name} {number}")

@@ -420,6 +420,12 @@ def end_reason(termination: Termination, name: str = "") -> str:
     raise ValueError(f"the service does not end a game by {termination.value}")
 
 
+@public
+def ended_line(match: Match) -> str:
+    """A game ended off the board, said first: `bob resigned.` (its reason, said as its readers speak)."""
+    return f"{match.result.said}." if match.result is not None else ""
+
+
 RESTART_LINE = N_("The bot is back after a restart: a fresh move clock for the player to move, reserves unchanged.")
 
 
@@ -812,11 +818,11 @@ def moves_lines(
     lines = [head]
     for label, members in groups[:most]:
         if members == [label]:
-            lines.append(label)
+            lines.append(i18n.typed(label))  # notation: as typed
         else:
             typed_as = [_typed(label, m) for m in members]
             apart = ", " if any(" " in m for m in typed_as) else " "
-            lines.append(f"{label} ({len(members)}): " + apart.join(typed_as))
+            lines.append(i18n.typed(f"{label} ({len(members)}): " + apart.join(typed_as)))
     if most is not None and len(groups) > most:
         label = groups[most][0]
         hint = " ".join(label.split()[: len(wanted.split()) + 1])

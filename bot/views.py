@@ -235,7 +235,7 @@ class PlaySelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
     """The game's offered moves as a menu (more than four of them)."""
 
     def __init__(self, match_id: int, ply: int, moves: list[str] | None = None) -> None:
-        options = [discord.SelectOption(label=m.capitalize(), value=m) for m in moves or ["?"]]
+        options = [discord.SelectOption(label=i18n.typed(m.capitalize()), value=m) for m in moves or ["?"]]
         select = discord.ui.Select(placeholder=_("Choose…"), options=options, custom_id=f"pick:{match_id}:{ply}")
         super().__init__(select)
         self.match_id, self.ply = match_id, ply

@@ -109,7 +109,7 @@ class Caption:
         (the alt text reads an emoji or a script no font here has as it is)."""
         if seat < len(self.names) and self.names[seat].strip():
             name = self.names[seat].strip()
-            return name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
+            return i18n.typed(name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…")  # a name: as typed
         return player_n(seat)
 
     def name(self, seat: int) -> str:
@@ -123,7 +123,7 @@ class Caption:
             name = name if len(name) <= NAME_CAP else name[:NAME_CAP].rstrip() + "…"
             shown = drawable(name).strip()
             if 2 * len("".join(shown.split())) >= len("".join(name.split())):
-                return shown
+                return i18n.typed(shown)  # a name: as typed, in every language
         return player_n(seat)
 
 

@@ -187,7 +187,8 @@ def said_in_english(request: pytest.FixtureRequest) -> Iterator[None]:
     heard: list[str] = []
 
     def trace(where: str, text: str, words: list[str]) -> None:
-        heard.append(f"{where}: {' '.join(words)}: {i18n.unmarked(text)!r}")
+        if words := i18n.stray_english(text, strays.COMPUTER_NAMES):
+            heard.append(f"{where}: {' '.join(words)}: {i18n.unmarked(text)!r}")
 
     i18n.tracer = trace
     try:

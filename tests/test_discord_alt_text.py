@@ -79,7 +79,7 @@ async def test_a_long_text_board_comes_in_several_messages(
     from bot.cogs import base
 
     def longer(key: str, state: Any, caption: Caption) -> str:
-        return text_board(key, state, caption) + "".join(f"\nNote {n}: " + "many words " * 14 for n in range(30))
+        return text_board(key, state, caption) + "".join(f"\n№ {n}: " + "lorem ipsum " * 13 for n in range(30))
 
     monkeypatch.setattr(base, "text_board", longer)
     thread = await start_challenge(fake)
@@ -125,10 +125,10 @@ async def test_the_fake_keeps_a_description_and_refuses_one_over_1024(
     picture = discord.File(io.BytesIO(PNG), "board.png", description="d" * size)
     if size > 1024:
         with pytest.raises(discord.HTTPException) as refused:
-            await channel.send("board", file=picture)
+            await channel.send("♟", file=picture)
         assert refused.value.status == 400 and "description" in refused.value.text
         fake.rejected.clear()  # the refusal was the point
         return
-    sent = await channel.send("board", file=picture)
+    sent = await channel.send("♟", file=picture)
     (kept,) = fake.channel_messages(fake.channel("general"))[-1].attachments
     assert sent.attachments[0].description == kept.description == "d" * 1024

@@ -9,11 +9,9 @@ catches English that went through it untranslated, and a public post made in the
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator
 
 import pytest
-from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.discord_app import GameBot
@@ -21,34 +19,9 @@ from bot.games import GAMES
 from tests.discord_fake import DiscordFake
 from tests.discord_fake.heard import read
 from tests.discord_helpers import boards, custom_ids, was_played
+from tests.german_words import english_in, not_german
 
 FISH = GAMES["fish"]
-WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
-SAME_IN_BOTH = {"fish", "volcano", "themiscyra", "geyser", "event", "horizon", "match", "death", "best", "computer"}
-"""Words German writes as English does (the games' names, "Death Match", "Best of 3")."""
-
-
-def vocabulary(language: str) -> set[str]:
-    """Every word (three letters or more, lower case) of a language's side of the catalog."""
-    path = i18n.LOCALE_DIR / ("bot.pot" if language == "en" else f"{language}/LC_MESSAGES/bot.po")
-    with path.open("rb") as source:
-        catalog = read_po(source)
-    words: set[str] = set()
-    for message in catalog:
-        texts = message.id if language == "en" else message.string
-        for text in texts if isinstance(texts, tuple) else (texts,):
-            words |= {word.lower() for word in WORD.findall(re.sub(r"\{[^}]*\}", " ", text or ""))}
-    return words
-
-
-ENGLISH_ONLY = vocabulary("en") - vocabulary("de") - SAME_IN_BOTH
-GERMAN = vocabulary("de") - vocabulary("en")
-
-
-def english_in(text: str, names: set[str]) -> list[str]:
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, " ")
-    return [word for word in WORD.findall(text) if word.lower() in ENGLISH_ONLY]
 
 
 def texts_sent(fake: DiscordFake) -> Iterator[tuple[str, str]]:
@@ -105,7 +78,6 @@ async def test_a_german_server_plays_a_whole_game_in_german(
     assert len(drawn) > 100  # the boards were drawn, their words read
     english += [("picture", text, found) for text in drawn if (found := english_in(text, names))]
     assert english == []
-    sentences = [(where, text) for where, text in texts_sent(fake) if len(WORD.findall(text)) >= 4]
-    assert len(sentences) > 20
-    assert [(where, text) for where, text in sentences if not GERMAN & {w.lower() for w in WORD.findall(text)}] == []
+    assert len(list(texts_sent(fake))) > 50
+    assert [(where, text) for where, text in texts_sent(fake) if not_german(text, names)] == []
     assert thread.name and not english_in(thread.name, names)

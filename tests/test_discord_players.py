@@ -70,6 +70,7 @@ async def test_mygames_pages_a_long_list_within_discords_limit(fake: DiscordFake
     channel = fake.channel("games")
     me = player(fake, "alice")
     rival = Player(f"discord:{fake.user('bob')['id']}", "Bob the Magnificent Volcanologist"[:32])
+    fake.other_names.add(rival.name)
     for _ in range(30):
         await bot.matches.create_match(
             "fish", [rival, me], place=Place(fake.guild.id, channel.id), clock=ClockSettings(3600, 7200)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot import discord_app
+from bot import discord_app, i18n
 from bot.clock import FakeTime
 from bot.discord_app import DM_LINE, GameBot
 from bot.games import GAMES
@@ -131,6 +131,7 @@ async def test_forty_running_matches_page_through_games_and_mod_list_and_other_s
 ) -> None:
     channel = fake.channel("games")
     players = [Player(f"discord:{uid(fake, u)}", long_name(u)) for u in SIX]
+    fake.other_names |= {player.name for player in players}
     for _ in range(40):
         await bot.matches.create_match("volcano", players, place=Place(fake.guild.id, channel.id))
     elsewhere = await bot.matches.create_match("fish", players[:2], place=Place(4242, None))  # another server
@@ -336,7 +337,7 @@ async def test_a_refusal_after_a_public_deferral_stays_private(
     assert early.ephemeral and "Only Alice, who opened lobby #1" in (early.content or "")
 
     async def refuse_match(*args: Any, **kwargs: Any) -> Any:
-        raise ServiceError("No room for another match right now.")
+        raise ServiceError(i18n.typed("No room for another match right now."))  # the test's own words
 
     monkeypatch.setattr(bot.matches, "create_match", refuse_match)  # a refusal only known after the deferral
     asked = await fake.slash("alice", "fish challenge", {"opponent": "bob"}, channel="games")

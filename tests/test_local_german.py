@@ -3,13 +3,19 @@ for the whole process): a short game, from the help to its end, in German; what 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
 from bot import i18n
+from bot.games import GAMES
 from bot.local import COMMANDS, Terminal
 from bot.local.terminal import full_help
+from bot.service import MatchService
+from tests import german_words
+
+FISH = GAMES["fish"]
 
 
 @pytest.fixture
@@ -72,3 +78,23 @@ def test_every_help_line_of_the_terminal_s_own_is_german(german: None) -> None:
         german = i18n.translate("de", None, english)
         assert german is not None, english
         assert german.split(";")[0][:30] in said, german
+
+
+async def test_a_whole_game_to_its_end_by_the_rules_in_german(
+    german: None, terminal: Terminal, out: list[str], service: MatchService
+) -> None:
+    """`LANG=de_DE.UTF-8`: a whole game of "1, 2, 3" played to its end by the rules, then its history, board,
+    record and the games: no line printed holds a word only English has, and every sentence German words
+    (the posts', the engine's and the pictures' words included, not only the terminal's own)."""
+    await run(terminal, out, "fish new alice bob --seed 5")
+    rng = random.Random(3)
+    while (match := await service.get(1)).running:
+        move = rng.choice(FISH.legal_moves(match.state))
+        assert "✗" not in await run(terminal, out, f"fish move {move}")
+    assert match.result is not None and match.ply > 20
+    for line in ("fish history", "fish board --text", "games", "mygames alice"):
+        await run(terminal, out, line)
+    names = ("alice", "bob")
+    assert [(line, found) for line in out if (found := german_words.english_in(line, names))] == []
+    assert [line for line in out if german_words.not_german(line, names)] == []
+    assert any("Spiel vorbei" in line or "gewinnt" in line for line in out)

@@ -53,4 +53,4 @@ def suggest(option: Option, current: str) -> list[app_commands.Choice[str]]:
     (five squares, 25 letters) offered as typed, for the engine to read."""
     typed = current.strip()
     found = [v for v in option.values if v.startswith(typed.lower())] or ([typed[: limits.CHOICE]] if typed else [])
-    return [app_commands.Choice(name=v, value=v) for v in found[: limits.CHOICES]]
+    return [app_commands.Choice(name=i18n.typed(v), value=v) for v in found[: limits.CHOICES]]  # values as typed

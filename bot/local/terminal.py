@@ -7,7 +7,7 @@ import asyncio
 import shlex
 from pathlib import Path
 
-from bot import records
+from bot import i18n, records
 from bot.games import REGISTRY, GameError
 from bot.i18n import N_, _
 from bot.local import games, moderation, people, review
@@ -169,12 +169,15 @@ SHOWN = (*COMMANDS[: len(REGISTRY)], games.game_commands("GAME"), *COMMANDS[len(
 
 def first_game() -> list[str]:
     """The help's last lines: a first game, one typed line each, in the reader's language."""
-    return [_(FIRST_GAME_TITLE), *(f"> {typed.ljust(30)} {_(what).format(name='alice')}" for typed, what in FIRST_GAME)]
+    return [
+        _(FIRST_GAME_TITLE),
+        *(f"> {i18n.typed(typed.ljust(30))} {_(what).format(name='alice')}" for typed, what in FIRST_GAME),
+    ]
 
 
 def full_help() -> str:
     """The help, in the reader's language (`help`, and printed at the start): the commands, then a first game."""
-    title = fill(_(HELP_TITLE).format(example="fish new alice computer"), HELP_WIDTH - 16)
+    title = fill(_(HELP_TITLE).format(example=i18n.typed("fish new alice computer")), HELP_WIDTH - 16)
     return "\n".join([title, help_text(SHOWN), "", *first_game()])
 
 

@@ -105,7 +105,7 @@ class Ending:
             await self._after_game(match, pending)
         registry.finish(match)
         series = registry.series_of(match)
-        pending.main = Notice(NoticeKind.OVER, match, (f"{reason}.", *pending.rated), series=series)
+        pending.main = Notice(NoticeKind.OVER, match, (posts.ended_line(match), *pending.rated), series=series)
 
     def seats_in(self, match: Match) -> tuple[int, ...]:
         """The seats still playing: every seat, or where seats can leave, those that have not left."""

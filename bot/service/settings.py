@@ -509,7 +509,8 @@ class SettingState:
         else:
             how = _("set by {who}").format(who=who) if who else _("set")
             how += f" {when}" if when else ""
-        return f"{self.setting.key} ({self.setting.said}): {self.shown_by(refer)} — {how}"
+        key = i18n.typed(self.setting.key)  # as `/settings set` takes it
+        return f"{key} ({self.setting.said}): {self.shown_by(refer)} — {how}"
 
 
 @dataclass(frozen=True, slots=True)

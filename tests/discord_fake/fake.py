@@ -109,6 +109,7 @@ class DiscordFake(_World, _Actions, _Gateway, _Messages, _Rest):
         self.limits = RateLimits(scale=rate_scale)  # Discord's rate limits; `rate_scale` shrinks the windows
         self.rate_limited: list[RecordedRequest] = []  # requests answered 429: the bot went over a limit
         self.locales: dict[int, str] = {}  # a user's client language (`set_locale`), else en-US
+        self.other_names: set[str] = set()  # players a test stored without a Discord user (not English to read)
         self.strays: list[str] = []  # English a player read outside the catalog's marks (tests/discord_fake/heard.py)
         self.early_requests: list[RecordedRequest] = []  # made by an interaction's handler before its answer
         self.banned = False  # past Discord's 10,000 invalid requests in 10 minutes

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from tests import strays
 from tests.discord_fake.constants import (
     ALL_PERMISSIONS,
     BOT_PERMISSIONS,
@@ -166,7 +167,7 @@ class _World:
         users = self._users_by_id.values()
         names = {name for user in users for name in (user.get("username"), user.get("global_name"))}
         names |= {member.get("nick") for guild in self.guilds for member in guild.members.values()}
-        return {name for name in names if name}
+        return {name for name in names | self.other_names | strays.COMPUTER_NAMES if name}
 
     def member(self, user: str | dict[str, Any], guild: FakeGuild | None = None) -> dict[str, Any]:
         """A member payload (with ``user``) of the default guild."""
