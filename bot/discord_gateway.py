@@ -23,6 +23,7 @@ from bot import posts
 from bot.background import Repeating
 from bot.clock import format_seconds
 from bot.discord_reminders import Send
+from bot.i18n import _
 from bot.models import Match
 from bot.reminders import is_long
 from bot.service import MatchService
@@ -37,10 +38,10 @@ EVENT, WATCHDOG = "event", "watchdog"
 
 
 def outage_line(seconds: float) -> str:
-    return (
-        f"Discord was unreachable for {format_seconds(seconds)}, so nobody could move: the clocks were stopped "
-        "meanwhile and that time counts for nobody. Play on."
-    )
+    return _(
+        "Discord was unreachable for {wait}, so nobody could move: the clocks were stopped meanwhile and that"
+        " time counts for nobody. Play on."
+    ).format(wait=format_seconds(seconds))
 
 
 class GatewayWatch:
@@ -101,7 +102,8 @@ class GatewayWatch:
 
     async def _tell(self, service: MatchService, match: Match, seconds: float) -> None:
         """One short message in the match's place: the outage, and where the match stands now (no ping)."""
-        text = limits.clip("\n".join([outage_line(seconds), *posts.status_lines(service, match, deadline=True)]))
+        with posts.publicly(match.place.guild_id):  # the whole server reads it
+            text = limits.clip("\n".join([outage_line(seconds), *posts.status_lines(service, match, deadline=True)]))
         await self.send(match, lambda place: place.send(text, allowed_mentions=limits.NOBODY))
 
     # --- the watchdog ---

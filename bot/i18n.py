@@ -288,10 +288,10 @@ def _english() -> frozenset[str]:
         catalog = read_po(source)
     words = set(_COMMON.split())
     for message in catalog:
-        for text in message.id if isinstance(message.id, tuple) else (message.id,):
+        for text in message.id if isinstance(message.id, (tuple, list)) else (message.id,):
             if message.context in ("discord name", "discord choice"):
                 continue  # command names and choices: English words a user types as they are
-            for word in _WORD.findall(re.sub(r"\{[^}]*\}", " ", text or "")):
+            for word in _WORD.findall(re.sub(r"\{[^}]*\}", " ", str(text or ""))):
                 if len(word) >= 3:
                     words.add(word.lower())
     return frozenset(words - _NOT_ENGLISH)

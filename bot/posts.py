@@ -600,14 +600,19 @@ def takeback_closed_refusal(status: str) -> str:
     return _("This takeback request has lapsed: the position changed.")
 
 
+CLAIMED_WIN = Phrase(N_("{claimer} claimed the win: {idle} did not move for {after}"), words=("after",))
+CLAIMED_GAME = Phrase(N_("{claimer} claimed the game: {idle} did not move for {after}"), words=("after",))
+"""A claim's reason: stored in English with the result, the wait (`7 days`) said in the reader's words too."""
+
+
 def claim_reason(claimer: Player, idle: Player, after: float, players: int) -> str:
     """The `Outcome.reason` of a game ended by a claim: `bob claimed the win: alice did not move for 7 days`
     (with three or more players the others share the win: `bob claimed the game: ...`). Stored with the
     result, so in English whoever reads (a reason is data, like a move)."""
-    what = "the win" if players == 2 else "the game"
     with i18n.using(i18n.ENGLISH):
-        after_words = wait_words(after)
-    return f"{claimer.name} claimed {what}: {idle.name} did not move for {i18n.unmarked(after_words)}"
+        after_words = i18n.unmarked(wait_words(after))
+    claimed = CLAIMED_WIN if players == 2 else CLAIMED_GAME
+    return claimed(claimer=claimer.name, idle=idle.name, after=after_words)
 
 
 @public
@@ -619,7 +624,12 @@ def claimed_out_line(claimer: Player, idle: Player, after: float) -> str:
 
 
 CLAIM_TOLD = N_("A moderator is told: the claim is in the match's action log (claim).")
-"""The line after a claim, in the thread, for moderators to find it (said with `_(CLAIM_TOLD)`)."""
+"""The line after a claim, in the thread, for moderators to find it (`claim_told`)."""
+
+
+@public
+def claim_told(match: Match) -> str:
+    return _(CLAIM_TOLD)
 
 
 def claim_refusal(idle: Player, waited: float, after: float) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from bot import i18n
 from bot.models import COMPUTER_LEVELS, computer
 
-MODE = os.environ.get("BOT_I18N_STRAYS", "report")
+MODE = os.environ.get("BOT_I18N_STRAYS", "fail")
 REPORT = Path(os.environ.get("BOT_I18N_STRAYS_FILE") or Path(tempfile.gettempdir()) / "strays.txt")
 
 

@@ -243,3 +243,20 @@ def test_a_death_match_score_is_said_in_the_readers_language() -> None:
         assert say(posts.SERIES_WON(score="2–1")) == "2–1 in Spielen"
     with i18n.using("fr"):
         assert say(posts.SERIES_LEVEL(score="1–1", count=3)) == "égalité 1–1 après 3 parties"
+
+
+@pytest.mark.parametrize(
+    ("after", "german"), [(7 * 86_400, "7 Tage"), (2 * 86_400 + 3 * 3_600, "2 Tage und 3 Stunden")]
+)
+def test_a_claims_reason_says_its_wait_in_the_readers_words(after: float, german: str) -> None:
+    from bot import posts
+    from bot.games.phrases import say
+    from bot.models import Player
+
+    alice, bob = Player("local:alice", "alice"), Player("local:bob", "bob")
+    stored = posts.claim_reason(alice, bob, after, 2)
+    assert stored.startswith("alice claimed the win: bob did not move for ")
+    with i18n.using("de"):
+        assert posts.claim_reason(alice, bob, after, 2) == stored
+        assert say(stored) == f"alice hat den Sieg beansprucht: bob hat {german} lang nicht gezogen"
+        assert say(posts.claim_reason(alice, bob, after, 3)).startswith("alice hat die Partie beansprucht")

@@ -103,19 +103,20 @@ class SettingsCog(commands.GroupCog, group_name="settings", group_description="T
         offered: list[tuple[str, str]] = []
         if spec.kind == "role":
             offered = [(_("none (Manage Server only)"), "none")]
-            offered += [(f"@{r.name}", f"<@&{r.id}>") for r in interaction.guild.roles if not r.is_default()]
+            roles = [r for r in interaction.guild.roles if not r.is_default()]
+            offered += [(i18n.typed(f"@{r.name}"), f"<@&{r.id}>") for r in roles]
         elif spec.kind == "channel":
             offered = [(_("here (where each match is started)"), "here")]
-            offered += [(f"#{c.name}", f"<#{c.id}>") for c in interaction.guild.text_channels]
+            offered += [(i18n.typed(f"#{c.name}"), f"<#{c.id}>") for c in interaction.guild.text_channels]
         elif spec.kind == "language":  # each language by its own name: a reader of it finds it
             offered = [(spec.show(None), "auto")]
-            offered += [(spec.show(code), code.replace("_", "-")) for code in i18n.LANGUAGES]
+            offered += [(i18n.typed(spec.show(code)), code.replace("_", "-")) for code in i18n.LANGUAGES]  # endonyms
         else:
-            offered = [(example, example) for example in spec.examples]
+            offered = [(i18n.typed(example), example) for example in spec.examples]  # values as typed
         typed = current.strip().lower()
         found = [(n, v) for n, v in offered if typed in n.lower() or typed in v.lower()]
         if typed and not any(v.lower() == typed for _, v in found):
-            found.insert(0, (current.strip(), current.strip()))  # what was typed, for the service to judge
+            found.insert(0, (i18n.typed(current.strip()), current.strip()))  # what was typed, for the service to judge
         return [
             app_commands.Choice(name=limits.shorten(name, limits.CHOICE), value=value[: limits.CHOICE])
             for name, value in found[: limits.CHOICES]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot import i18n
 from bot.i18n import _, ngettext
 
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -121,9 +122,18 @@ _PHRASES: list[Phrase] = []
 _ORDERED: list[Phrase] = []
 
 
+_WAIT = re.compile(r"(\d+) (day|hour|minute|second)s?(?: (\d+) (hour|minute|second)s?)?")
+_UNIT_SECONDS = {"day": 86_400, "hour": 3_600, "minute": 60, "second": 1}
+
+
 def say(text: str) -> str:
     """Engine text stored in English (`state.events`' lines, an `Outcome.reason`, a game's end) in the
     reader's language; text no phrase wrote comes back as it is."""
+    waited = _WAIT.fullmatch(text)
+    if waited is not None:  # a wait as bot/posts.py's `wait_words` writes it in English: "7 days", "2 days 3 hours"
+        big, big_unit, small, small_unit = waited.groups()
+        seconds = int(big) * _UNIT_SECONDS[big_unit] + (int(small) * _UNIT_SECONDS[small_unit] if small else 0)
+        return i18n.duration(seconds)
     if not _ORDERED:  # the most specific phrase first: the most words besides its fields
         _ORDERED.extend(sorted(_PHRASES, key=lambda phrase: -phrase.weight))
     for phrase in _ORDERED:

@@ -303,8 +303,8 @@ def game_help(key: str) -> str:
     rows += [(f"{o.flag} {metavar(o)}", _takes(o)) for o in GAMES[key].options.offered]
     rows += [("--seed N", _(SEED_HELP))] * NEW[key].seed
     width = max(len(flag) for flag, _what in rows)
-    head = f"{new_usage(key)}: {_(NEW[key].note)}"
-    return "\n".join([head] + [f"  {flag.ljust(width)}  {what}" for flag, what in rows])
+    head = f"{i18n.typed(new_usage(key))}: {_(NEW[key].note)}"
+    return "\n".join([head] + [f"  {i18n.typed(flag.ljust(width))}  {what}" for flag, what in rows])
 
 
 def _takes(option: Option) -> str:

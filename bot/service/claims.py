@@ -111,12 +111,12 @@ class Claims:
                 record = MoveRecord(match.ply + 1, seat, CLAIMED, now, None, RESIGN, by_id)
                 state = game.resign(match.state, seat)
                 notice = await self.ending.advance(match, record, state, None, pending, ("claim", by_id, line))
-                pending.main = replace(notice, lines=(line, *notice.lines[1:], posts.CLAIM_TOLD))
+                pending.main = replace(notice, lines=(line, *notice.lines[1:], posts.claim_told(match)))
             else:
                 winners = frozenset(s for s in range(len(match.players)) if s != seat)
                 reason = posts.claim_reason(claimer, idle, after, len(match.players))
                 await self.ending.end(match, winners, reason, Termination.CLAIM, by_id, pending)
                 over = pending.told
-                pending.main = replace(over, lines=(over.lines[0], posts.CLAIM_TOLD, *over.lines[1:]))
+                pending.main = replace(over, lines=(over.lines[0], posts.claim_told(match), *over.lines[1:]))
         await registry.notify(pending.notices)
         return pending.told
