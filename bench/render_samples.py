@@ -87,6 +87,7 @@ def bench(runs: int = 100) -> tuple[float, float]:
 
 def phone_samples(out: Path, seed: int = 3, language: str = i18n.ENGLISH) -> list[Path]:
     """Each game's start, middle and end (a random game at its most seats), full size and 450 px wide."""
+    out.mkdir(parents=True, exist_ok=True)
     from tests.renderers.test_phone import NAMES  # the phone test's long names: one list for both
 
     paths = []

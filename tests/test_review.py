@@ -68,3 +68,20 @@ async def test_a_game_ended_without_a_line_of_log_is_replayed_as_over(service: M
     assert shown.png == to_png(DRAWERS["horizon"](replace(over.positions[2], seed=None), None, caption))
     assert shown.png != to_png(DRAWERS["horizon"](horizon.view(over.positions[2], None), None, caption))
     assert hidden.png == to_png(DRAWERS["horizon"](horizon.view(over.positions[2], None), None, caption))
+
+
+async def test_a_position_drawn_for_one_language_is_drawn_again_for_another(service: MatchService) -> None:
+    """The frames are kept per language: a German reviewer after an English one gets German words in the
+    picture and its alt text, not the English frame from the cache (and the English one stays English)."""
+    from bot import i18n
+
+    match = await service.create_match("fish", [Player("local:a", "a"), Player("local:b", "b")], seed=1)
+    await service.move(match.id, "local:a", FISH.legal_moves(match.state)[0])
+    reviews = review.Reviews(service)
+    replayed = await reviews.replayed(match.id)
+    english = await reviews.frame(replayed, 1, None)
+    with i18n.using("de"):
+        german = await reviews.frame(replayed, 1, None)
+    assert german.png != english.png and german.alt != english.alt
+    assert "Letzter Zug" in german.alt and "Last move" in english.alt
+    assert await reviews.frame(replayed, 1, None) is english  # each language's frame kept apart
