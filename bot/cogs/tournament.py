@@ -339,15 +339,8 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         require_moderator(interaction)
         held = await self._find(interaction, tournament, ("open",))
-        if len(held.tournament.entrants) < 2:
-            count = len(held.tournament.entrants)
-            raise Refusal(
-                ngettext(
-                    "A tournament needs at least 2 players; {count} has signed up.",
-                    "A tournament needs at least 2 players; {count} have signed up.",
-                    count,
-                ).format(count=i18n.number(count))
-            )
+        if (too_few := held.tournament.too_few()) is not None:
+            raise Refusal(too_few)  # privately, before the public deferral
         await views.defer_public(interaction)  # round 1's boards are posted before we answer
         begun = await self.service.tournaments.start_tournament(held.id, discord_ids.player(interaction.user))
         with in_public(self.service, interaction):

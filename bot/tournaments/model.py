@@ -310,18 +310,23 @@ class Tournament:
         if self.started:
             raise TournamentError(refusal)
 
+    def too_few(self) -> str | None:
+        """Why the tournament cannot start yet (fewer than 2 players signed up), or None."""
+        count = len(self.entrants)
+        if count >= 2:
+            return None
+        return ngettext(
+            "A tournament needs at least 2 players; {count} has signed up.",
+            "A tournament needs at least 2 players; {count} have signed up.",
+            count,
+        ).format(count=i18n.number(count))
+
     def start(self) -> Tournament:
         """Closes sign-up, fixes the seeds (and a Swiss's rounds) and pairs round 1."""
         self._before_start(_("The tournament has already started."))
+        if (too_few := self.too_few()) is not None:
+            raise TournamentError(too_few)
         count = len(self.entrants)
-        if count < 2:
-            raise TournamentError(
-                ngettext(
-                    "A tournament needs at least 2 players; {count} has signed up.",
-                    "A tournament needs at least 2 players; {count} have signed up.",
-                    count,
-                ).format(count=i18n.number(count))
-            )
         rounds = self.rounds_wanted
         if self.format == "swiss":
             rounds = rounds or max(1, math.ceil(math.log2(count)))
