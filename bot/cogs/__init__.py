@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
 import discord
 
-from bot import i18n
-from bot.discord_i18n import NAME, public_language
+from bot import i18n, posts
+from bot.discord_i18n import NAME
 from bot.games import REGISTRY
 from bot.i18n import _
 from bot.wording import listing
-
-if TYPE_CHECKING:
-    from bot.service import MatchService
 
 START_COMMANDS = listing([f"`/{key} {registration.start}`" for key, registration in REGISTRY.items()], "or")
 """Every game's start command, for the answers that find no match: "`/fish challenge`, `/volcano new`, ..."."""
@@ -35,9 +31,7 @@ def start_commands() -> str:
     return _("{commands} or {last}").format(commands=", ".join(named[:-1]), last=named[-1])
 
 
-def in_public(service: MatchService, interaction: discord.Interaction) -> contextlib.AbstractContextManager[None]:
-    """Words of a public post made from an interaction (read by the whole server): in the server's language
-    (its `language` setting, else Discord's language of the server), not the language of who caused it."""
-    guild_id = interaction.guild_id
-    setting = service.settings.language(guild_id) if guild_id is not None else None
-    return i18n.using(public_language(setting, interaction.guild))
+def in_public(interaction: discord.Interaction) -> contextlib.AbstractContextManager[None]:
+    """Words of a public post made from an interaction (read by the whole server): in the server's language,
+    as every notice speaks it (`posts.publicly`), not the language of who caused it."""
+    return posts.publicly(interaction.guild_id)

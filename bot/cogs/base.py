@@ -475,7 +475,7 @@ class TwoPlayerCog(GameCog):
             await self.service.challenges.record_challenge(
                 interaction.id, guild_id, me, challenged, game=self.game_key, clock=settings, channel_id=here
             )
-            with in_public(self.service, interaction):
+            with in_public(interaction):
                 # a public post: the server's language, its button too
                 text = challenge_text(opponent.mention, interaction.user.mention, self.title, settings)
                 view = discord.ui.View(timeout=None)
@@ -506,7 +506,7 @@ class TwoPlayerCog(GameCog):
             clock=settings,
             place=Place(interaction.guild.id, interaction.channel.id),
         )
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             text = _("{game} #{number} against the computer ({level}) is on: {place}.").format(
                 game=self.title, number=match.id, level=level_word(level), place=discord_ids.where(match)
             )

@@ -62,7 +62,7 @@ class FishCog(TwoPlayerCog, group_name="fish", group_description='"1, 2, 3": Hey
             place=Place(interaction.guild.id, interaction.channel.id),
         )
         match = await self.service.get(series.games[0])
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             said = _(
                 "{name} started a best-of-{count} death match: {player1} vs {player2}, {first} places first."
                 " Follow it in {place}."

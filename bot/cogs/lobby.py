@@ -76,7 +76,7 @@ class LobbyButton(
             await interaction.response.defer()  # the first board is posted before the game is on
             match = await service.lobbies.start_lobby(self.lobby_id, me)
             lobby = await service.lobbies.get_lobby(self.lobby_id)
-        with in_public(service, interaction):  # the lobby message is public: the server's language
+        with in_public(interaction):  # the lobby message is public: the server's language
             text = "\n".join(posts.lobby_lines(service, lobby, f"/{lobby.game}"))
             view = lobby_view(lobby)
             on = "" if match is None else _("Match #{number} is on: {place}.")
@@ -115,7 +115,7 @@ class LobbyCog(GameCog):
     async def _show(self, interaction: discord.Interaction, lobby: Lobby, *firsts: tuple[str, str]) -> None:
         """The lobby posted (publicly: in the server's language), after `first` (who joined or left, said in
         it too)."""
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             lines = posts.lobby_lines(self.service, lobby, f"/{self.game_key}")
             said = [_(first).format(name=name) for first, name in firsts]
             view = lobby_view(lobby) or discord.utils.MISSING
@@ -207,7 +207,7 @@ class LobbyCog(GameCog):
             raise Refusal(why)  # before the public deferral: private
         await views.defer_public(interaction)  # the first board is posted before we answer
         match = await self.service.lobbies.start_lobby(found.id, me)
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             on = _("{game} #{number} is on: {place}.").format(
                 game=self.title, number=match.id, place=discord_ids.where(match)
             )

@@ -168,7 +168,7 @@ class ModCog(commands.GroupCog, group_name="mod", group_description="Moderators:
         await interaction.response.defer(ephemeral=True, thinking=True)
         held = found.held
         name = discord_ids.player(interaction.user).name
-        with in_public(self.service, interaction):  # the board's line is public: the server's language
+        with in_public(interaction):  # the board's line is public: the server's language
             public = reposted_line(name, held is not None)
         message = await self.bot.post(Notice(NoticeKind.BOARD, found, (public,)))
         if message is None:

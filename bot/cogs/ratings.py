@@ -31,7 +31,7 @@ class RatingsCog(commands.Cog):
         guild_id = _guild(interaction)
         top = await self.bot.matches.ratings.leaderboard(guild_id, game, LEADERBOARD_SIZE)
         title = self.bot.matches.games[game].title
-        with in_public(self.bot.matches, interaction):  # a leaderboard is public: the server's language
+        with in_public(interaction):  # a leaderboard is public: the server's language
             text = "\n".join(leaderboard_lines(title, top, bold=True))
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 
@@ -41,7 +41,7 @@ class RatingsCog(commands.Cog):
         guild_id = _guild(interaction)
         who = user or interaction.user
         rows = await self.bot.matches.ratings.stats(guild_id, discord_ids.player(who).id)
-        with in_public(self.bot.matches, interaction):
+        with in_public(interaction):
             text = "\n".join(stats_lines(discord_ids.player(who).name, rows, _titles(), bold=True))
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
 

@@ -208,7 +208,7 @@ class ShowHereButton(
     async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)  # public: the post is for everyone here
         reviews = _reviews(interaction)
-        with in_public(service_of(interaction), interaction):  # in the server's language, picture and words
+        with in_public(interaction):  # in the server's language, picture and words
             replayed = await reviews.replayed(self.match_id)
             shown = review.clamp(replayed, self.ply)
             frame = await reviews.frame(replayed, shown, None)

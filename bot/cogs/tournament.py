@@ -136,7 +136,7 @@ class TournamentButton(
             held = await service.tournaments.join(self.tournament_id, me)
         else:
             held = await service.tournaments.leave(self.tournament_id, me)
-        with in_public(service, interaction):  # the sign-up post is public: the server's language
+        with in_public(interaction):  # the sign-up post is public: the server's language
             text, view = signup_text(service, held), signup_view(held)
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=limits.NOBODY)
 
@@ -268,13 +268,13 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             seats=seats,
             closes_at=closes_at,
         )
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             text, view = signup_text(self.service, held), signup_view(held)
         await interaction.response.send_message(
             text, view=view or discord.utils.MISSING, allowed_mentions=limits.NOBODY
         )
         message = await interaction.original_response()
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             thread = await self._open_thread(interaction.channel, held)
         await self.service.tournaments.posted(held.id, message.id, thread.id if thread else None)
 
@@ -343,7 +343,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
             raise Refusal(too_few)  # privately, before the public deferral
         await views.defer_public(interaction)  # round 1's boards are posted before we answer
         begun = await self.service.tournaments.start_tournament(held.id, discord_ids.player(interaction.user))
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             if begun.place.thread_id:
                 said = _("Tournament #{number} has started: round 1's pairings are in {place}.").format(
                     number=begun.id, place=f"<#{begun.place.thread_id}>"
@@ -364,7 +364,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
         held = await self._find(interaction, tournament, ("open", "running", "over"))
         await interaction.response.defer(thinking=True)
         t = held.tournament
-        with in_public(self.service, interaction):  # a public answer: picture and words in the server's language
+        with in_public(interaction):  # a public answer: picture and words in the server's language
             png = await asyncio.to_thread(picture.render, t)
             said = _("Standings of {tournament}.").format(tournament=title(held, self.service.games))
             described = picture.describe(t)
@@ -379,7 +379,7 @@ class TournamentCog(views.ComponentOwner, commands.GroupCog, group_name="tournam
     async def record(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         held = await self._find(interaction, tournament, ("open", "running", "over", "cancelled"))
         record = await self.service.tournaments.record(held.id)
-        with in_public(self.service, interaction):
+        with in_public(interaction):
             said = _("The record of tournament #{number}.").format(number=held.id)
         await interaction.response.send_message(
             said,
