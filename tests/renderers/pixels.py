@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
 
+import pytest
 from PIL import Image, ImageChops
 
 from renderers.draw import PANEL, PANEL_BOX, Colour
@@ -170,3 +173,16 @@ def check_the_mover(
             assert frame_share(image, box, PANEL_BOX) == 1.0, seat
             assert "▶" not in name, (seat, name)
     assert not any("▶" in placed.words for placed in layout.texts if not any(inside(placed.box, b) for b, _ in laid))
+
+
+def words_drawn(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[str]:
+    """Every text `module` draws from now on (its `text` recorded, then drawn as ever), in order."""
+    drawn: list[str] = []
+    real = module.text
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        drawn.append(args[2])
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "text", recording)
+    return drawn

@@ -24,7 +24,17 @@ from bot.games.horizon import DECK, HIDDEN, HORIZON, HorizonState, Slot
 from renderers import Caption, SeatClock, horizon, render
 from renderers.draw import INK, MUTED, TEXT, WHITE, text_extent
 from renderers.panel import Layout, lay_out, step
-from tests.renderers.pixels import Box, cards, check_the_mover, count, ink_bounds, ink_right, name_text, same
+from tests.renderers.pixels import (
+    Box,
+    cards,
+    check_the_mover,
+    count,
+    ink_bounds,
+    ink_right,
+    name_text,
+    same,
+    words_drawn,
+)
 
 NAMES = ("alice", "bob")
 CAPTION = Caption(names=NAMES)
@@ -672,14 +682,7 @@ def test_the_final_board_shows_each_hand_by_its_codes_and_a_running_board_hides_
 @pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
 def test_the_card_key_speaks_the_readers_language_whole(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The card key's words in the reader's language, none cut short (German is the longest)."""
-    drawn: list[str] = []
-    real = horizon.text
-
-    def recording(*args: Any, **kwargs: Any) -> None:
-        drawn.append(args[2])
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(horizon, "text", recording)
+    drawn = words_drawn(monkeypatch, horizon)
     horizon._background_in.cache_clear()
     with i18n.using(language):
         words = [words for _, words in horizon.card_key()]
@@ -706,14 +709,7 @@ def test_a_german_card_key_leaves_the_english_one_english() -> None:
 def test_a_french_board_speaks_french_on_the_board_and_in_the_panel(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every word a board draws (the paths' names, escaped, the roll, the hands, the exit; the panel's phase,
     piles, last play, chain and key) in the server's language (French here), for a player and a spectator."""
-    drawn: list[str] = []
-    real = horizon.text
-
-    def recording(*args: Any, **kwargs: Any) -> None:
-        drawn.append(args[2])
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(horizon, "text", recording)
+    drawn = words_drawn(monkeypatch, horizon)
     horizon._background_in.cache_clear()
     setup = HORIZON.new(2, 3)
     state = first_state(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from PIL import Image
@@ -28,6 +27,7 @@ from tests.renderers.pixels import (
     rgb,
     same,
     seat_boxes,
+    words_drawn,
 )
 
 VOLCANO = GAMES["volcano"]
@@ -360,14 +360,7 @@ def test_the_key_names_every_colour_in_the_readers_language_whole(
 ) -> None:
     """The key under the board shows each colour's piece (its fill and its pattern) and names it in the
     reader's language, uncut in every language (German is the longest)."""
-    drawn: list[str] = []
-    real = volcano.text
-
-    def recording(*args: Any, **kwargs: Any) -> None:
-        drawn.append(args[2])
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(volcano, "text", recording)
+    drawn = words_drawn(monkeypatch, volcano)
     volcano._background_in.cache_clear()
     with i18n.using(language):
         names = [volcano.colour_name(colour) for colour in volcano.PIECE_FILL]
